@@ -1,0 +1,46 @@
+"""What a seat can do — and the deal, the chance step that starts each hand.
+
+Actions are small immutable tuples; a game record is the list of them. The seat that acts is
+given beside the action (``Game.apply(action, seat)``), never inside it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Deal(NamedTuple):
+    """La donne: the four hands (sets of 9 cards, by seat) and the dealer."""
+
+    hands: tuple[int, int, int, int]
+    dealer: int
+
+
+class Chibre(NamedTuple):
+    """Chibrer / schieben: pass the choice of the contract to the partner."""
+
+
+class Choose(NamedTuple):
+    """Name the contract (0..3 trump ♦ ♥ ♠ ♣, 4 Obenabe, 5 Undenufe).
+
+    ``double`` is the pique double (rules ``pique_double = choice``), only with ♠.
+    """
+
+    contract: int
+    double: bool = False
+
+
+class Play(NamedTuple):
+    """Play a card, declaring with it (when the table does not do it itself)
+    the weis — at the first trick, each weis as a set of cards — and the stöck."""
+
+    card: int
+    weis: tuple[int, ...] = ()
+    stoeck: bool = False
+
+
+class Thank(NamedTuple):
+    """Sich bedanken / remercier: claim the game (rules ``claim = thank``)."""
+
+
+Action = Chibre | Choose | Play | Thank

@@ -1,0 +1,39 @@
+"""The errors of the engine, each with a message a player can read.
+
+A refused action raises one of these and leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+
+class ChibreError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class InvalidRules(ChibreError, ValueError):
+    """An unknown option, a value out of range, or options that contradict each other."""
+
+
+class IllegalAction(ChibreError):
+    """An action the rules do not allow now (wrong phase, a second chibre, a bad weis…)."""
+
+
+class IllegalCard(IllegalAction):
+    """A card that may not be played now; the message says which rule forbids it."""
+
+
+class NotYourTurn(IllegalAction):
+    """A seat acted while another seat is to act."""
+
+
+class GameOver(IllegalAction):
+    """An action after the hand or the game has ended."""
+
+
+class NotationError(ChibreError, ValueError):
+    """Malformed notation; ``position`` is the 0-based character index of the problem."""
+
+    def __init__(self, message: str, text: str = "", position: int = 0) -> None:
+        self.text = text
+        self.position = max(position, 0)
+        super().__init__(f"{message} (at position {self.position})")

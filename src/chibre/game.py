@@ -1,0 +1,220 @@
+"""A game (une partie): hands until a team reaches the target, then the Striche — RULES.md §2, §7, §8.
+
+``Game`` takes the deal of each hand as a chance action (``Deal``) and the players' actions;
+it keeps the totals, decides the end by the table's ``end_mode``, ``claim`` and counting order,
+and records everything so that ``GameRecord.replay()`` plays the same game again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from random import Random
+
+from chibre.actions import Action, Deal, Thank
+from chibre.cards import ALL_CARDS
+from chibre.deal import deal_cards
+from chibre.errors import GameOver, IllegalAction
+from chibre.events import Event, GameWon, HandStarted, Thanked
+from chibre.hand import Credit, Hand, Phase, team_of
+from chibre.rules import Rules
+
+CHANCE = -1
+"""``Game.current_player`` while the next hand waits for its deal."""
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to replay a game: the full option set, then each hand's deal and
+    actions as ``(seat, action)`` in order."""
+
+    rules: Rules
+    entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
+
+    def replay(self) -> tuple[Game, list[Event]]:
+        """Play the record again; returns the game and every event it emitted."""
+        game = Game(self.rules)
+        events: list[Event] = []
+        for seat, action in self.entries:
+            events.extend(game.apply(action, None if isinstance(action, Deal) else seat))
+        return game, events
+
+    def hands(self) -> list[tuple[Deal, list[tuple[int, Action]]]]:
+        """The record split by hand: each deal with the actions that followed it."""
+        out: list[tuple[Deal, list[tuple[int, Action]]]] = []
+        for seat, action in self.entries:
+            if isinstance(action, Deal):
+                out.append((action, []))
+            elif out:
+                out[-1][1].append((seat, action))
+        return out
+
+
+class Game:
+    """A chibre game. Seats 0..3; teams 0 = seats {0, 2}, 1 = seats {1, 3}."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        self.rules = rules or Rules()
+        self.hands: list[Hand] = []
+        self.totals = [0, 0]
+        self.winner = -1
+        self.decided_at: tuple[int, int] = (0, 0)
+        self.bergpreis = -1  # the team that reached half the target first
+        self.striche = [0, 0]
+        self.record = GameRecord(self.rules)
+        self._counted = 0  # credits of the current hand already added to the totals
+
+    # --- reading the state ---------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner >= 0
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand being played (or the last one)."""
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, ``CHANCE`` when a deal is due, ``None`` when the game is over."""
+        if self.is_over:
+            return None
+        hand = self.hand
+        if hand is None or hand.is_over:
+            return CHANCE
+        return hand.to_act
+
+    def next_dealer(self) -> int | None:
+        """Who deals the next hand: the previous chooser; ``None`` (free) for the first."""
+        hand = self.hand
+        return None if hand is None else hand.chooser
+
+    def legal_actions(self) -> list[Action]:
+        hand = self.hand
+        if self.is_over or hand is None or hand.is_over:
+            return []
+        actions = hand.legal_actions()
+        if self.rules.claim == "thank":
+            actions.append(Thank())
+        return actions
+
+    # --- acting --------------------------------------------------------------------------
+
+    def deal(self, rng: Random) -> list[Event]:
+        """Deal the next hand from ``rng`` (a seeded ``Random`` for tests and replays,
+        ``secrets.SystemRandom()`` for real play) and apply it."""
+        dealer = self.next_dealer()
+        return self.apply(deal_cards(rng, rng.randrange(4) if dealer is None else dealer))
+
+    def apply(self, action: Deal | Action, seat: int | None = None) -> list[Event]:
+        """Apply a deal (chance) or a seat's action; returns the events. A refused action
+        raises and changes nothing."""
+        if self.is_over:
+            raise GameOver("the game is over")
+        if isinstance(action, Deal):
+            events = self._start_hand(action)
+            self.record.entries.append((CHANCE, action))
+            return events
+        if isinstance(action, Thank):
+            if seat is None:
+                raise IllegalAction("say which seat thanks")
+            events = self._thank(seat)
+        else:
+            hand = self.hand
+            if hand is None or hand.is_over:
+                raise IllegalAction("the next hand must be dealt first")
+            acting = hand.to_act if seat is None else seat
+            events = hand.apply(action, seat)
+            seat = acting
+            events.extend(self._count(hand))
+        self.record.entries.append((seat, action))
+        return events
+
+    def _start_hand(self, deal: Deal) -> list[Event]:
+        hand = self.hand
+        if hand is not None and not hand.is_over:
+            raise IllegalAction("the current hand is not finished")
+        check_deal(deal)
+        expected = self.next_dealer()
+        if expected is not None and deal.dealer != expected:
+            raise IllegalAction(f"seat {expected} deals this hand, not seat {deal.dealer}")
+        if expected is not None or self.rules.first_chooser == "right_of_dealer":
+            chooser = (deal.dealer + 1) % 4
+        else:
+            card = self.rules.first_chooser_card
+            chooser = next(s for s in range(4) if deal.hands[s] >> card & 1)
+        self.hands.append(
+            Hand(self.rules, deal.dealer, chooser, deal.hands, (self.totals[0], self.totals[1]))
+        )
+        self._counted = 0
+        return [HandStarted(len(self.hands) - 1, deal.dealer, chooser)]
+
+    def _count(self, hand: Hand) -> list[Event]:
+        """Add the hand's new credits to the totals and end the game when it is decided."""
+        rules = self.rules
+        if rules.end_mode == "end_of_hand":
+            if not hand.is_over:
+                return []
+            credits: list[Credit] = hand.credits_by_block()
+        else:
+            credits = hand.credits[self._counted :]
+        self._counted = len(hand.credits)
+        for credit in credits:
+            self.totals[credit.team] += credit.points
+            if self.bergpreis < 0 and self.totals[credit.team] >= rules.half_target:
+                self.bergpreis = credit.team
+            if self.winner < 0 and rules.claim == "auto" and self.totals[credit.team] >= rules.target:
+                self.decided_at = (self.totals[0], self.totals[1])
+                self.winner = credit.team
+                if rules.end_mode == "immediate":
+                    break  # the game ends at that moment: nothing later is written
+        if self.winner >= 0:
+            return [self._won()]
+        return []
+
+    def _thank(self, seat: int) -> list[Event]:
+        if self.rules.claim != "thank":
+            raise IllegalAction("this table ends the game itself: there is nothing to thank for")
+        if not 0 <= seat <= 3:
+            raise IllegalAction(f"no seat {seat}")
+        team = team_of(seat)
+        correct = self.totals[team] >= self.rules.target
+        self.decided_at = (self.totals[0], self.totals[1])
+        self.winner = team if correct else 1 - team
+        return [Thanked(seat, correct), self._won()]
+
+    def _won(self) -> GameWon:
+        """Write the Striche of the whole game (RULES.md §8) once the winner is known."""
+        s = self.rules.striche
+        win, lose = self.winner, 1 - self.winner
+        self.striche[win] += s.sieg
+        for hand in self.hands:
+            if hand.phase is not Phase.OVER:
+                continue
+            winners = {t.winner & 1 for t in hand.tricks}
+            if len(winners) == 1:
+                team = winners.pop()
+                ours = team == team_of(hand.contract_seat)
+                self.striche[team] += s.match if ours else s.kontermatsch
+        if self.bergpreis >= 0:
+            self.striche[self.bergpreis] += s.bergpreis
+        if self.decided_at[lose] < self.rules.half_target:
+            self.striche[win] += s.schneider
+        return GameWon(win, self.decided_at, (self.striche[0], self.striche[1]))
+
+
+def check_deal(deal: Deal) -> None:
+    """Raise ``IllegalAction`` unless the deal gives 9 distinct cards to each seat."""
+    if not isinstance(deal.dealer, int) or not 0 <= deal.dealer <= 3:
+        raise IllegalAction(f"dealer must be a seat 0..3, not {deal.dealer!r}")
+    hands: Sequence[int] = deal.hands
+    if len(hands) != 4:
+        raise IllegalAction("a deal has four hands")
+    seen = 0
+    for seat, h in enumerate(hands):
+        if not isinstance(h, int) or h < 0 or h & ~ALL_CARDS or h.bit_count() != 9:
+            raise IllegalAction(f"seat {seat} must be dealt 9 cards")
+        if seen & h:
+            raise IllegalAction(f"seat {seat} is dealt a card that another seat holds")
+        seen |= h

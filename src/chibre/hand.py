@@ -1,0 +1,485 @@
+"""One hand (une donne, ein Spiel): the contract, nine tricks with their declarations, the score.
+
+``Hand`` is a state machine: ``apply(action)`` checks the action against the rules, changes
+the state and returns the events; a refused action raises and changes nothing. Points are
+recorded as ``Credit``s in the order they arise, so the game can tell when a target was reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import NamedTuple
+
+from chibre.actions import Action, Chibre, Choose, Play, Thank
+from chibre.cards import card_symbol, cards_of
+from chibre.errors import GameOver, IllegalAction, IllegalCard, NotYourTurn
+from chibre.events import (
+    CardPlayed,
+    Chibred,
+    ContractNamed,
+    Event,
+    HandScored,
+    StoeckDeclared,
+    TrickTaken,
+    WeisAnnounced,
+    WeisScored,
+)
+from chibre.play import (
+    CARD_POINTS,
+    LAST_TRICK_BONUS,
+    MATCH_BONUS,
+    STRENGTH,
+    legal_cards,
+    why_illegal,
+)
+from chibre.rules import CONTRACT_NAMES, Contract, Rules
+from chibre.weis import (
+    STOECK_POINTS,
+    Weis,
+    best_weis,
+    check_declaration,
+    STOECK_CARDS,
+    weis_key,
+    weis_of,
+)
+
+BLOCKS = ("stoeck", "weis", "tricks", "match")
+_new = tuple.__new__  # builds a NamedTuple without its argument-parsing wrapper (hot path)
+
+
+class Phase(StrEnum):
+    CONTRACT = "contract"
+    PLAY = "play"
+    OVER = "over"
+
+
+_PLAY = Phase.PLAY
+_CHOICES = tuple(Choose(k) for k in Contract)
+_SPADES_DOUBLE = Choose(Contract.SPADES, True)
+_CHIBRE = Chibre()
+
+
+class Credit(NamedTuple):
+    """Points written for one team at one moment, after the multiplier."""
+
+    team: int
+    block: str  # one of BLOCKS
+    points: int
+
+
+class Trick(NamedTuple):
+    """Un pli / ein Stich, complete."""
+
+    leader: int
+    cards: tuple[int, ...]  # in play order, from the leader
+    winner: int
+    points: int  # card points (+5 on the last trick), before the multiplier
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+class HandScore(NamedTuple):
+    """A hand's score per team in separate blocks, before the multiplier, and the factor."""
+
+    factor: int
+    stoeck: tuple[int, int]
+    weis: tuple[int, int]
+    tricks: tuple[int, int]  # card points and the last-trick 5
+    match: tuple[int, int]
+
+    def total(self, team: int) -> int:
+        raw = self.stoeck[team] + self.weis[team] + self.tricks[team] + self.match[team]
+        return raw * self.factor
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return (self.total(0), self.total(1))
+
+
+class Hand:
+    """The state of one hand. Seats 0..3, teams {0, 2} and {1, 3}; play goes seat + 1."""
+
+    __slots__ = (
+        "_legal", "_stoeck_seat", "announced", "chibred", "chooser", "contract", "contract_seat",
+        "credits", "dealer", "dealt", "declared", "double", "factor", "hands", "leader",
+        "phase", "raw", "rules", "stoeck_declared", "to_act", "totals_before", "trick",
+        "tricks", "weis_team",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        chooser: int,
+        hands: Sequence[int],
+        totals_before: tuple[int, int] = (0, 0),
+    ) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.chooser = chooser
+        self.dealt: tuple[int, ...] = tuple(hands)
+        self.hands: list[int] = list(hands)
+        self.totals_before = totals_before
+        self.phase = Phase.CONTRACT
+        self.to_act = chooser
+        self.chibred = 0  # how many times the choice was passed
+        self.contract = -1
+        self.contract_seat = -1
+        self.double = False
+        self.factor = 1
+        self.leader = chooser
+        self.trick: list[int] = []
+        self._legal = -1  # legal cards of the seat to act, once computed
+        self.tricks: list[Trick] = []
+        self.announced: list[int] = [0, 0, 0, 0]  # value of each seat's best weis
+        self.declared: list[tuple[Weis, ...]] = [(), (), (), ()]
+        self.weis_team = -1
+        self._stoeck_seat = -1
+        self.stoeck_declared = False
+        self.credits: list[Credit] = []
+        self.raw = [[0, 0, 0, 0], [0, 0, 0, 0]]  # per team, per block of BLOCKS
+
+    # --- reading the state ---------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.tricks)
+
+    @property
+    def stoeck_seat(self) -> int:
+        """The seat holding king and queen of trump (-1: none, or stöck are off)."""
+        return self._stoeck_seat
+
+    def score(self) -> HandScore:
+        r = self.raw
+        return HandScore(
+            self.factor,
+            (r[0][0], r[1][0]),
+            (r[0][1], r[1][1]),
+            (r[0][2], r[1][2]),
+            (r[0][3], r[1][3]),
+        )
+
+    def legal_cards(self) -> int:
+        """The cards the seat to act may play, as a set (empty outside the play)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        if self._legal < 0:
+            self._legal = legal_cards(self.hands[self.to_act], self.trick, self.contract)
+        return self._legal
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take now.
+
+        Where the player declares weis, the choices listed are none or the best set; any
+        other valid set (``weis.check_declaration``) is accepted too.
+        """
+        if self.phase is Phase.CONTRACT:
+            return self._contract_actions()
+        if self.phase is Phase.OVER:
+            return []
+        seat = self.to_act
+        weis_options: list[tuple[int, ...]] = [()]
+        if self._declares_weis():
+            best = best_weis(self.dealt[seat], self.rules)
+            if best:
+                weis_options.append(tuple(w.cards for w in best))
+        out: list[Action] = []
+        for c in cards_of(self.legal_cards()):
+            for ws in weis_options:
+                out.append(Play(c, ws))
+                if self._may_declare_stoeck(seat, c, ws):
+                    out.append(Play(c, ws, True))
+        return out
+
+    def _contract_actions(self) -> list[Action]:
+        out: list[Action] = [*_CHOICES]
+        if self.rules.pique_double == "choice":
+            out.append(_SPADES_DOUBLE)
+        if self.chibred == 0 or (self.chibred == 1 and self.rules.chibre_back):
+            out.append(_CHIBRE)
+        return out
+
+    def _declares_weis(self) -> bool:
+        return not self.tricks and self.rules.weis and not self.rules.auto_weis
+
+    # --- acting --------------------------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Apply ``action`` by ``seat`` (default: the seat to act); returns the events."""
+        if self.phase is Phase.OVER:
+            raise GameOver("the hand is over")
+        if seat is not None and seat != self.to_act:
+            raise NotYourTurn(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        kind = type(action)
+        if kind is Play:
+            assert isinstance(action, Play)
+            return self.play(action.card, action.weis, action.stoeck)
+        if kind is Choose:
+            assert isinstance(action, Choose)
+            return self.choose(action.contract, action.double)
+        if kind is Chibre:
+            return self.chibre()
+        if kind is Thank:
+            raise IllegalAction("thanking ends the game: apply it to the Game")
+        raise IllegalAction(f"unknown action {action!r}")
+
+    def chibre(self) -> list[Event]:
+        if self.phase is not Phase.CONTRACT:
+            raise IllegalAction("the contract is already named")
+        if self.chibred and not (self.chibred == 1 and self.rules.chibre_back):
+            raise IllegalAction("no second chibre: you must name the contract")
+        seat = self.to_act
+        self.chibred += 1
+        self.to_act = (seat + 2) % 4
+        return [Chibred(seat)]
+
+    def choose(self, contract: int, double: bool = False) -> list[Event]:
+        if self.phase is not Phase.CONTRACT:
+            raise IllegalAction("the contract is already named")
+        if not isinstance(contract, int) or not 0 <= contract <= 5:
+            raise IllegalAction(f"unknown contract {contract!r}: 0..3 trumps, 4 Obenabe, 5 Undenufe")
+        if double and not (
+            self.rules.pique_double == "choice" and contract == Contract.SPADES
+        ):
+            raise IllegalAction("only ♠ can be played double, and only with pique_double = choice")
+        seat = self.to_act
+        self.contract = contract
+        self.double = bool(double)
+        self.factor = self.rules.factor(contract, self.double)
+        self.contract_seat = seat
+        self.phase = Phase.PLAY
+        self.to_act = self.leader = self.chooser
+        events: list[Event] = [ContractNamed(seat, contract, self.factor)]
+        sc = STOECK_CARDS[contract]
+        if sc and self.rules.stoeck:
+            for s in range(4):
+                if self.dealt[s] & sc == sc:
+                    self._stoeck_seat = s
+            if self._stoeck_seat >= 0 and self.rules.auto_stoeck and self._stoeck_wins_now():
+                events.append(self._declare_stoeck())
+        return events
+
+    def play(self, card: int, weis: Sequence[int] = (), stoeck: bool = False) -> list[Event]:
+        """Play ``card`` for the seat to act (with a declaration where the player makes it)."""
+        if self.phase is not _PLAY:
+            raise IllegalAction("name the contract first")
+        seat = self.to_act
+        hand = self.hands[seat]
+        legal = self._legal
+        if legal < 0:
+            legal = legal_cards(hand, self.trick, self.contract)
+        try:
+            accepted = legal >> card & 1
+        except (TypeError, ValueError):
+            accepted = 0
+        if not accepted:
+            if type(card) is not int or not 0 <= card < 36:
+                raise IllegalCard(f"{card!r} is not a card")
+            raise IllegalCard(why_illegal(hand, self.trick, self.contract, card) or "illegal")
+        declared: tuple[Weis, ...] = ()
+        if weis:
+            declared = self._check_weis(seat, weis)
+        if stoeck and not self._may_declare_stoeck(seat, card, weis):
+            raise IllegalAction(self._why_no_stoeck(seat, card))
+        # Accepted: from here on nothing raises.
+        self._legal = -1
+        self.hands[seat] = hand ^ (1 << card)
+        trick = self.trick
+        trick.append(card)
+        events: list[Event] = [_new(CardPlayed, (seat, card))]
+        if not self.tricks:
+            events += self._announce(seat, declared)
+        if self._stoeck_seat == seat and not self.stoeck_declared:
+            events += self._stoeck_on_play(seat, card, stoeck)
+        if len(trick) == 4:
+            events += self._gather()
+        else:
+            self.to_act = (seat + 1) & 3
+        return events
+
+    # --- weis and stöck ------------------------------------------------------------------
+
+    def _check_weis(self, seat: int, weis: Sequence[int]) -> tuple[Weis, ...]:
+        if not self._declares_weis():
+            if self.tricks:
+                raise IllegalAction("weis are declared at the first trick only")
+            raise IllegalAction(
+                "weis are off at this table" if not self.rules.weis else "the table declares weis"
+            )
+        declared = tuple(weis_of(m, self.rules) for m in weis)
+        check_declaration(self.dealt[seat], declared, self.rules)
+        return declared
+
+    def _announce(self, seat: int, declared: tuple[Weis, ...]) -> list[Event]:
+        if not self.rules.weis:
+            return []
+        if self.rules.auto_weis:
+            declared = best_weis(self.dealt[seat], self.rules)
+        if not declared:
+            return []
+        self.declared[seat] = declared
+        self.announced[seat] = max(w.points for w in declared)
+        return [WeisAnnounced(seat, self.announced[seat])]
+
+    def _stoeck_in_weis(self, seat: int, weis: Sequence[int]) -> bool:
+        sc = STOECK_CARDS[self.contract]
+        return self.rules.stoeck_in_weis and any(m & sc == sc for m in weis)
+
+    def _stoeck_wins_now(self) -> bool:
+        """Would the stöck take the holder's team to the target right now (immediate mode)?"""
+        if self.rules.end_mode != "immediate":
+            return False
+        team = team_of(self._stoeck_seat)
+        return self.totals_before[team] + STOECK_POINTS * self.factor >= self.rules.target
+
+    def _may_declare_stoeck(self, seat: int, card: int, weis: Sequence[int]) -> bool:
+        if self.rules.auto_stoeck or seat != self._stoeck_seat or self.stoeck_declared:
+            return False
+        sc = STOECK_CARDS[self.contract]
+        if not self.tricks and self._stoeck_in_weis(seat, weis):
+            return True
+        if not sc >> card & 1:
+            return False
+        second = self.hands[seat] & sc == 1 << card
+        return second or self._stoeck_wins_now()
+
+    def _why_no_stoeck(self, seat: int, card: int) -> str:
+        if not self.rules.stoeck:
+            return "stöck are off at this table"
+        if self.contract >= 4:
+            return "there are no stöck in Obenabe or Undenufe"
+        if self.rules.auto_stoeck:
+            return "the table declares stöck"
+        if seat != self._stoeck_seat:
+            return "you do not hold king and queen of trump"
+        if self.stoeck_declared:
+            return "your stöck are already declared"
+        return f"stöck are declared with the second of king and queen, not with {card_symbol(card)}"
+
+    def _stoeck_on_play(self, seat: int, card: int, flag: bool) -> list[Event]:
+        sc = STOECK_CARDS[self.contract]
+        if self.rules.auto_stoeck:
+            if not self.tricks and self._stoeck_in_weis(seat, [w.cards for w in self.declared[seat]]):
+                return self._mark_stoeck_in_weis(seat)
+            if self.hands[seat] & sc == 0 and sc >> card & 1:
+                return [self._declare_stoeck()]
+            return []
+        if not flag:
+            return []
+        if not self.tricks and self._stoeck_in_weis(seat, [w.cards for w in self.declared[seat]]):
+            return self._mark_stoeck_in_weis(seat)
+        return [self._declare_stoeck()]
+
+    def _mark_stoeck_in_weis(self, seat: int) -> list[Event]:
+        """Stöck declared with the weis: credited with them when the first trick is complete."""
+        self.stoeck_declared = True
+        return [StoeckDeclared(seat, STOECK_POINTS * self.factor)]
+
+    def _declare_stoeck(self) -> Event:
+        self.stoeck_declared = True
+        self._credit(team_of(self._stoeck_seat), 0, STOECK_POINTS)
+        return StoeckDeclared(self._stoeck_seat, STOECK_POINTS * self.factor)
+
+    def _credit(self, team: int, block: int, raw: int) -> None:
+        self.raw[team][block] += raw
+        self.credits.append(_new(Credit, (team, BLOCKS[block], raw * self.factor)))
+
+    # --- the end of a trick and of the hand ----------------------------------------------
+
+    def _gather(self) -> list[Event]:
+        trick = self.trick
+        contract = self.contract
+        c0, c1, c2, c3 = trick
+        strength = STRENGTH[contract][c0 // 9]
+        best, high = 0, strength[c0]
+        if strength[c1] > high:
+            best, high = 1, strength[c1]
+        if strength[c2] > high:
+            best, high = 2, strength[c2]
+        if strength[c3] > high:
+            best = 3
+        leader = self.leader
+        winner = (leader + best) & 3
+        table = CARD_POINTS[contract]
+        pts = table[c0] + table[c1] + table[c2] + table[c3]
+        tricks = self.tricks
+        number = len(tricks)
+        if number == 8:
+            pts += LAST_TRICK_BONUS
+        tricks.append(_new(Trick, (leader, (c0, c1, c2, c3), winner, pts)))
+        events: list[Event] = [_new(TrickTaken, (number, winner, pts))]
+        team = winner & 1
+        if number == 0:
+            events += self._first_trick_credits(team, pts)
+        else:
+            self.raw[team][2] += pts
+            self.credits.append(_new(Credit, (team, "tricks", pts * self.factor)))
+        if number == 8:
+            events.append(self._finish())
+        else:
+            self.leader = self.to_act = winner
+            self.trick = []
+        return events
+
+    def _first_trick_credits(self, trick_team: int, trick_points: int) -> list[Event]:
+        """Weis, stöck shown with them and the first trick's points: one moment, credited in
+        the table's counting order."""
+        stoeck_seat = self._stoeck_seat
+        stoeck_pending = (
+            self.stoeck_declared and stoeck_seat >= 0 and self.raw[team_of(stoeck_seat)][0] == 0
+        )
+        if not stoeck_pending and not any(self.declared):
+            self._credit(trick_team, 2, trick_points)
+            return []
+        events: list[Event] = []
+        steps: dict[str, tuple[int, int, int]] = {"tricks": (trick_team, 2, trick_points)}
+        if stoeck_pending:
+            steps["stoeck"] = (team_of(stoeck_seat), 0, STOECK_POINTS)
+        best_seat, best_key = -1, None
+        for seat in range(4):
+            for w in self.declared[seat]:
+                key = weis_key(w, self.contract, (seat - self.chooser) & 3, self.rules)
+                if best_key is None or key > best_key:
+                    best_seat, best_key = seat, key
+        if best_seat >= 0:
+            team = team_of(best_seat)
+            self.weis_team = team
+            shown = tuple((s, w) for s in (team, team + 2) for w in self.declared[s])
+            total = sum(w.points for _, w in shown)
+            steps["weis"] = (team, 1, total)
+            events.append(WeisScored(team, total * self.factor, shown))
+        for block in self.rules.order:
+            if block in steps:
+                self._credit(*steps[block])
+        return events
+
+    def _finish(self) -> Event:
+        self.phase = Phase.OVER
+        self.to_act = -1
+        winners = {t.winner & 1 for t in self.tricks}
+        match_team = -1
+        if len(winners) == 1:
+            match_team = winners.pop()
+            self._credit(match_team, 3, MATCH_BONUS)
+        return HandScored(self.score().totals, match_team)
+
+    def credits_by_block(self) -> list[Credit]:
+        """The credits in the table's counting order (``end_of_hand``): block by block, the
+        tricks in the order they were taken, the match after them."""
+        order = [*self.rules.order]
+        order.insert(order.index("tricks") + 1, "match")
+        return sorted(self.credits, key=lambda c: order.index(c.block))
+
+    def describe_contract(self) -> str:
+        if self.contract < 0:
+            return "no contract yet"
+        name = CONTRACT_NAMES[self.contract]
+        return f"{name} ×{self.factor}" if self.factor != 1 else name

@@ -1,0 +1,216 @@
+"""Weis (annonces) and stöck — RULES.md §5.
+
+A ``Weis`` is one combination held from the deal: a sequence (3+ consecutive cards of one suit,
+natural order 6 … A) or a four of a kind (carré). ``best_weis(hand, rules)`` is what the table
+announces for a player (the set with the best single weis, then the highest total);
+``weis_key`` orders weis across the table by the comparison ladder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import NamedTuple
+
+from chibre.cards import RANK_MASKS, RANK_CODES, SUIT_MASKS, SUIT_SYMBOLS, cards_of
+from chibre.errors import IllegalAction
+from chibre.play import UNDENUFE
+from chibre.rules import Rules
+
+SEQUENCE = "sequence"
+CARRE = "carre"
+STOECK_POINTS = 20
+
+
+class Weis(NamedTuple):
+    """Une annonce / ein Weis: the cards and what they are worth under the table's rules."""
+
+    cards: int  # the cards, as a set
+    kind: str  # SEQUENCE or CARRE
+    points: int
+    length: int  # number of cards
+    suit: int  # the sequence's suit; -1 for a carré
+    top: int  # natural rank of the highest card (a carré: its rank)
+    low: int  # natural rank of the lowest card (a carré: its rank)
+
+    def describe(self) -> str:
+        if self.kind == CARRE:
+            return f"four {RANK_CODES[self.top]} ({self.points})"
+        sym = SUIT_SYMBOLS[self.suit]
+        return f"{sym}{RANK_CODES[self.low]}–{sym}{RANK_CODES[self.top]} ({self.points})"
+
+
+def sequence_points(length: int, rules: Rules) -> int:
+    if length < 3:
+        return 0
+    if length >= 5 and not rules.big_sequences:
+        return 100
+    return (20, 50, 100, 150, 200, 250, 300)[length - 3]
+
+
+def carre_points(rank: int, rules: Rules) -> int:
+    if rank == 5:  # four jacks / Under
+        return 200
+    if rank == 3:  # four nines
+        return 150
+    if rank >= 4:
+        return 100
+    return 100 if rules.low_carres_100 else 0
+
+
+def _sequence(suit: int, low: int, length: int, rules: Rules) -> Weis:
+    bits = ((1 << length) - 1) << (9 * suit + low)
+    return Weis(bits, SEQUENCE, sequence_points(length, rules), length, suit, low + length - 1, low)
+
+
+def _carre(rank: int, rules: Rules) -> Weis:
+    return Weis(RANK_MASKS[rank], CARRE, carre_points(rank, rules), 4, -1, rank, rank)
+
+
+def _runs(bits9: int) -> list[tuple[int, int]]:
+    """Maximal runs (low rank, length) of at least 3 in a 9-bit suit pattern."""
+    runs, r = [], 0
+    while r < 9:
+        if bits9 >> r & 1:
+            start = r
+            while r < 9 and bits9 >> r & 1:
+                r += 1
+            if r - start >= 3:
+                runs.append((start, r - start))
+        else:
+            r += 1
+    return runs
+
+
+_RUNS = tuple(_runs(b) for b in range(512))
+
+
+def _suit_sequences(suit: int, bits9: int, rules: Rules) -> tuple[Weis, ...]:
+    out = []
+    for low, length in _RUNS[bits9]:
+        if length >= 8 and not rules.big_sequences:
+            out.append(_sequence(suit, low + length - 5, 5, rules))
+            out.append(_sequence(suit, low, length - 5, rules))
+        else:
+            out.append(_sequence(suit, low, length, rules))
+    return tuple(out)
+
+
+_SEQUENCE_TABLES: dict[bool, tuple[tuple[tuple[Weis, ...], ...], ...]] = {
+    big: tuple(
+        tuple(_suit_sequences(s, b, Rules(big_sequences=big)) for b in range(512)) for s in range(4)
+    )
+    for big in (True, False)
+}
+
+
+def _best_sequences(hand: int, rules: Rules) -> list[Weis]:
+    """The sequences a hand scores best with: each run whole, or (``big_sequences`` off)
+    an 8- or 9-card run split into a five and the rest."""
+    d, h, s, c = _SEQUENCE_TABLES[rules.big_sequences]
+    return [
+        *d[hand & 0x1FF], *h[(hand >> 9) & 0x1FF], *s[(hand >> 18) & 0x1FF], *c[hand >> 27],
+    ]
+
+
+def _carres(hand: int, rules: Rules) -> list[Weis]:
+    fours = hand & (hand >> 9) & (hand >> 18) & (hand >> 27) & 0x1FF
+    if not fours:
+        return []
+    return [
+        _carre(r, rules) for r in range(9) if fours >> r & 1 and carre_points(r, rules)
+    ]
+
+
+def _set_key(ws: Sequence[Weis]) -> tuple[int, int, int]:
+    if not ws:
+        return (0, 0, 0)
+    best = max(ws, key=lambda w: (w.points, w.length))
+    return (best.points, best.length, sum(w.points for w in ws))
+
+
+def best_weis(hand: int, rules: Rules) -> tuple[Weis, ...]:
+    """Every weis the player scores with: what ``auto_weis`` announces (RULES.md §5).
+
+    With ``kreuzweis`` a card may serve a sequence and a carré; without it the player keeps
+    the non-overlapping set with the best single weis, then the highest total.
+    """
+    carres = _carres(hand, rules)
+    if not carres:
+        d, h, s, c = _SEQUENCE_TABLES[rules.big_sequences]
+        return d[hand & 0x1FF] + h[(hand >> 9) & 0x1FF] + s[(hand >> 18) & 0x1FF] + c[hand >> 27]
+    if rules.kreuzweis:
+        return tuple(_best_sequences(hand, rules) + carres)
+    best: tuple[Weis, ...] = ()
+    for n in range(len(carres) + 1):
+        for chosen in combinations(carres, n):
+            used = 0
+            for w in chosen:
+                used |= w.cards
+            candidate = tuple(_best_sequences(hand & ~used, rules) + list(chosen))
+            if _set_key(candidate) > _set_key(best):
+                best = candidate
+    return best
+
+
+def weis_of(cards: int, rules: Rules) -> Weis:
+    """Read one weis from its cards; ``IllegalAction`` if they form none."""
+    cs = cards_of(cards)
+    if len(cs) == 4 and len({c % 9 for c in cs}) == 1:
+        w = _carre(cs[0] % 9, rules)
+        if w.points:
+            return w
+        raise IllegalAction(f"four {RANK_CODES[cs[0] % 9]} are no weis under these rules")
+    suits = {c // 9 for c in cs}
+    if len(cs) >= 3 and len(suits) == 1:
+        ranks = [c % 9 for c in cs]
+        if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
+            return _sequence(cs[0] // 9, ranks[0], len(cs), rules)
+    raise IllegalAction("a weis is three or more cards in sequence of one suit, or four of a kind")
+
+
+def check_declaration(hand: int, declared: Iterable[Weis], rules: Rules) -> None:
+    """Raise ``IllegalAction`` unless a player holding ``hand`` may declare these weis."""
+    ws = list(declared)
+    for w in ws:
+        if w.cards & ~hand:
+            raise IllegalAction(f"you do not hold the cards of the weis {w.describe()}")
+    for a, b in combinations(ws, 2):
+        both_sequences = a.kind == SEQUENCE and b.kind == SEQUENCE
+        if a.cards & b.cards and (both_sequences or not rules.kreuzweis or a == b):
+            raise IllegalAction(
+                f"the weis {a.describe()} and {b.describe()} share cards"
+                + ("" if both_sequences else " (kreuzweis is off)")
+            )
+        if (
+            both_sequences
+            and rules.big_sequences
+            and a.suit == b.suit
+            and (a.top + 1 == b.low or b.top + 1 == a.low)
+        ):
+            raise IllegalAction(
+                f"{a.describe()} and {b.describe()} are one sequence: it counts once, whole"
+            )
+
+
+def weis_key(
+    w: Weis, contract: int, position: int, rules: Rules
+) -> tuple[int, int, int, int, int]:
+    """Comparison key of a weis at the table — the greater wins (RULES.md §5).
+
+    Points, then number of cards, then the top card (or carré rank) — reversed in Undenufe
+    under ``undenufe_low_weis`` —, then a sequence in trump, then the earlier ``position`` in
+    play order from the leader of the first trick (0 = the leader).
+    """
+    if contract == UNDENUFE and rules.undenufe_low_weis:
+        rank = 8 - w.low
+    else:
+        rank = w.top
+    in_trump = int(w.kind == SEQUENCE and w.suit == contract)
+    return (w.points, w.length, rank, in_trump, -position)
+
+
+STOECK_CARDS = tuple(
+    SUIT_MASKS[k] & (RANK_MASKS[6] | RANK_MASKS[7]) if k < 4 else 0 for k in range(6)
+)
+"""STOECK_CARDS[contract]: king and queen (Ober) of trump; empty for Obenabe and Undenufe."""
