@@ -17,6 +17,7 @@ from chibre.deal import deal_cards
 from chibre.errors import GameOver, IllegalAction
 from chibre.events import Event, GameWon, HandStarted, Thanked
 from chibre.hand import Credit, Hand, Phase, team_of
+from chibre.observation import Observation, observe
 from chibre.rules import Rules
 
 CHANCE = -1
@@ -89,6 +90,10 @@ class Game:
         """Who deals the next hand: the previous chooser; ``None`` (free) for the first."""
         hand = self.hand
         return None if hand is None else hand.chooser
+
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know now — what a player or a client is given."""
+        return observe(self, seat)
 
     def legal_actions(self) -> list[Action]:
         hand = self.hand

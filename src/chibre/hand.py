@@ -142,6 +142,20 @@ class Hand:
         self.credits: list[Credit] = []
         self.raw = [[0, 0, 0, 0], [0, 0, 0, 0]]  # per team, per block of BLOCKS
 
+    def copy(self) -> Hand:
+        """An independent copy (for search: play on the copy, keep the original)."""
+        new = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands.copy()
+        new.trick = self.trick.copy()
+        new.tricks = self.tricks.copy()
+        new.announced = self.announced.copy()
+        new.declared = self.declared.copy()
+        new.credits = self.credits.copy()
+        new.raw = [self.raw[0].copy(), self.raw[1].copy()]
+        return new
+
     # --- reading the state ---------------------------------------------------------------
 
     @property

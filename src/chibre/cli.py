@@ -1,0 +1,193 @@
+"""The ``chibre`` command.
+
+    chibre                      deal and play one hand between four random players, shown
+    chibre demo [--seed N]      the same, reproducible
+    chibre rules [PRESET] [--set OPTION=VALUE …]   the full option set as JSON
+    chibre deal [--seed N] [--dealer D]            a deal in the engine's notation
+    chibre replay FILE          replay a game record (notation or JSON), print the scores
+    chibre check FILE…          check jass-kit (V0.2) hands against the rules
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from random import Random
+
+from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
+from chibre.deal import deal_cards
+from chibre.errors import ChibreError
+from chibre.events import (
+    CardPlayed,
+    Chibred,
+    ContractNamed,
+    Event,
+    GameWon,
+    HandScored,
+    StoeckDeclared,
+    TrickTaken,
+    WeisAnnounced,
+    WeisScored,
+)
+from chibre.game import CHANCE, Game
+from chibre.jasskit import check_hand, load_games
+from chibre.notation import format_deal, format_record, parse_record, record_from_json
+from chibre.rules import CONTRACT_NAMES, PRESETS, Rules
+
+
+def _rules_from(args: argparse.Namespace) -> Rules:
+    options = {}
+    for item in args.set or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ChibreError(f"--set {item!r}: write OPTION=VALUE")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    return Rules.preset(args.preset, **options)
+
+
+def _describe(event: Event) -> str | None:
+    match event:
+        case Chibred(seat):
+            return f"seat {seat}: chibre"
+        case ContractNamed(seat, contract, factor):
+            x = f" ×{factor}" if factor != 1 else ""
+            name = f"trump {SUIT_SYMBOLS[contract]}" if contract < 4 else CONTRACT_NAMES[contract]
+            return f"seat {seat} names {name}{x}"
+        case WeisAnnounced(seat, points):
+            return f"seat {seat} announces {points}"
+        case StoeckDeclared(seat, points):
+            return f"seat {seat}: stöck ({points})"
+        case WeisScored(team, points, shown):
+            ws = ", ".join(f"seat {s} {w.describe()}" for s, w in shown)
+            return f"team {team} scores its weis, {points}: {ws}"
+        case TrickTaken(number, winner, points):
+            return f"  trick {number + 1} to seat {winner} ({points})"
+        case HandScored(points, match_team):
+            m = f", match for team {match_team}" if match_team >= 0 else ""
+            return f"hand: team 0 {points[0]}, team 1 {points[1]}{m}"
+        case GameWon(team, totals, striche):
+            return f"team {team} wins {totals[0]}:{totals[1]}, Striche {striche[0]}:{striche[1]}"
+    return None
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    rng = Random(seed)
+    rules = _rules_from(args)
+    game = Game(rules)
+    game.deal(rng)
+    print(f"chibre — one hand, rules {args.preset}, seed {seed}")
+    hand = game.hand
+    assert hand is not None
+    for seat in range(4):
+        cards = " ".join(card_symbol(c) for c in cards_of(hand.dealt[seat]))
+        print(f"  seat {seat}: {cards}")
+    print(f"  deal: {format_deal(game.record.entries[0][1])}")  # type: ignore[arg-type]
+    trick: list[str] = []
+    while not game.is_over and game.current_player != CHANCE:
+        actions = game.legal_actions()
+        for event in game.apply(rng.choice(actions)):
+            if isinstance(event, CardPlayed):
+                trick.append(card_symbol(event.card))
+                continue
+            if isinstance(event, TrickTaken):
+                print("  " + " ".join(trick), end="")
+                trick = []
+            text = _describe(event)
+            if text:
+                print(text)
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(json.dumps(_rules_from(args).to_dict(), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    rng = Random(args.seed) if args.seed is not None else secrets.SystemRandom()
+    print(format_deal(deal_cards(rng, args.dealer)))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    text = Path(args.file).read_text(encoding="utf-8")
+    record = record_from_json(text) if text.lstrip().startswith("{") else parse_record(text)
+    game, events = record.replay()
+    for event in events:
+        if isinstance(event, HandScored | GameWon):
+            print(_describe(event))
+    print(f"totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}")
+    if args.notation:
+        print(format_record(record), end="")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.files:
+        try:
+            games = load_games(Path(name).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ChibreError) as e:
+            print(f"{name}: cannot read: {e}", file=sys.stderr)
+            status = 2
+            continue
+        for i, g in enumerate(games):
+            label = name if len(games) == 1 else f"{name}#{i + 1}"
+            result = check_hand(g, label)
+            print(result)
+            if not result.ok and status == 0:
+                status = 1
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="chibre", description="The chibre (Schieber Jass) table.")
+    sub = parser.add_subparsers(dest="command")
+
+    def with_rules(p: argparse.ArgumentParser) -> None:
+        p.add_argument("preset", nargs="?", default="romand", choices=sorted(PRESETS))
+        p.add_argument("--set", action="append", metavar="OPTION=VALUE", help="change an option")
+
+    demo = sub.add_parser("demo", help="play one hand between four random players")
+    with_rules(demo)
+    demo.add_argument("--seed", type=int)
+    demo.set_defaults(func=cmd_demo)
+    rules = sub.add_parser("rules", help="print the full option set of a preset")
+    with_rules(rules)
+    rules.set_defaults(func=cmd_rules)
+    deal = sub.add_parser("deal", help="print a random deal in notation")
+    deal.add_argument("--seed", type=int)
+    deal.add_argument("--dealer", type=int, default=0, choices=range(4))
+    deal.set_defaults(func=cmd_deal)
+    replay = sub.add_parser("replay", help="replay a game record")
+    replay.add_argument("file")
+    replay.add_argument("--notation", action="store_true", help="print the record in notation")
+    replay.set_defaults(func=cmd_replay)
+    check = sub.add_parser("check", help="check jass-kit V0.2 game files")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(func=cmd_check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["demo", *(argv if argv is not None else sys.argv[1:])])
+    try:
+        code: int = args.func(args)
+    except (ChibreError, OSError) as e:
+        print(f"chibre: {e}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

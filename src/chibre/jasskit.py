@@ -1,0 +1,225 @@
+"""The HSLU jass-kit game JSON ("V0.2") — read, write and check single hands.
+
+The jass-kit (the HSLU "Deep Learning for Games" course kit) and the Swisslos logs it converts
+describe one hand (a *round*) as JSON: cards as ``"DA"``, ``"H10"``, ``"C6"``; seats N 0, E 1,
+S 2, W 3, play going N → W → S → E; ``trump`` 0–3 (♦ ♥ ♠ ♣), 4 Obenabe, 5 Undenufe;
+``forehand`` 1 when the forehand chose, 0 after a push; ``tricks`` with ``first``, ``cards``,
+``points`` and ``win``. The format has no weis, stöck, match bonus or multipliers: a hand is
+157 points. Its seat numbers run the other way round from ours, so seat ``p`` there is seat
+``-p mod 4`` here (teams stay the same: N+S = seats 0, 2).
+
+Files read by ``check``: one state object, a ``{"game": state}`` log entry, a Swisslos
+``{"rounds": [...]}`` object (also after a log prefix such as ``27.11.17 20:10:08,140 | INFO |
+… |``), a JSON list of any of these, or JSON Lines of them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from chibre.actions import Chibre, Choose, Play
+from chibre.cards import SUIT_SYMBOLS, card_code, cards_of, parse_card
+from chibre.errors import ChibreError, NotationError
+from chibre.hand import Hand, Phase
+from chibre.rules import CONTRACT_NAMES, Rules
+
+SEAT_LETTERS = "NESW"  # by jass-kit seat number
+RULES = Rules(weis=False, stoeck=False)
+"""What the format can express: no weis, no stöck, no multipliers."""
+
+
+def seat_from_jasskit(p: int) -> int:
+    """Our seat for jass-kit seat ``p`` (the map is its own inverse)."""
+    return -p % 4
+
+
+seat_to_jasskit = seat_from_jasskit
+
+
+@dataclass
+class CheckResult:
+    label: str
+    ok: bool
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.message}"
+
+
+def _name(seat: int) -> str:
+    return SEAT_LETTERS[seat_to_jasskit(seat)]
+
+
+def _contract_text(trump: int) -> str:
+    return f"trump {SUIT_SYMBOLS[trump]}" if trump < 4 else CONTRACT_NAMES[trump].capitalize()
+
+
+def load_games(text: str) -> list[dict[str, Any]]:
+    """Every hand (state dict) in a file's text; ``NotationError`` when it cannot be read."""
+    text = text.strip()
+    if not text:
+        raise NotationError("empty file")
+    try:
+        docs: list[Any] = [json.loads(text)]
+    except json.JSONDecodeError:
+        docs = []
+        for n, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line:
+                continue
+            brace = line.find("{")
+            if brace < 0:
+                raise NotationError(f"line {n} holds no JSON object") from None
+            try:
+                docs.append(json.loads(line[brace:]))
+            except json.JSONDecodeError as e:
+                raise NotationError(f"line {n}: not JSON ({e.msg})", line, brace + e.pos) from None
+    games: list[dict[str, Any]] = []
+    for doc in docs:
+        _collect(doc, games)
+    if not games:
+        raise NotationError("no jass-kit game found")
+    return games
+
+
+def _collect(doc: Any, out: list[dict[str, Any]]) -> None:
+    if isinstance(doc, list):
+        for item in doc:
+            _collect(item, out)
+    elif isinstance(doc, dict) and "rounds" in doc:
+        _collect(doc["rounds"], out)
+    elif isinstance(doc, dict) and "game" in doc:
+        _collect(doc["game"], out)
+    elif isinstance(doc, dict) and "games" in doc:
+        _collect(doc["games"], out)
+    elif isinstance(doc, dict):
+        out.append(doc)
+    else:
+        raise NotationError(f"expected a jass-kit game object, found {type(doc).__name__}")
+
+
+def check_hand(d: dict[str, Any], label: str = "hand") -> CheckResult:
+    """Replay one jass-kit hand under our rules: its score, or the first illegal move."""
+    try:
+        return _check(d, label)
+    except (KeyError, TypeError, ValueError, NotationError) as e:
+        detail = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        return CheckResult(label, False, f"malformed: {detail}")
+
+
+def _check(d: dict[str, Any], label: str) -> CheckResult:
+    if "playerView" in d:
+        return CheckResult(label, False, "an observation shows one hand only: give the full state")
+    trump, dealer_jk = int(d["trump"]), int(d["dealer"])
+    if not -1 <= trump <= 5 or not 0 <= dealer_jk <= 3:
+        raise ValueError(f"trump {trump} / dealer {dealer_jk} out of range")
+    forehand = d.get("forehand", 0 if d.get("tss") == 1 else 1)
+    tricks = d.get("tricks", [])
+    dealer = seat_from_jasskit(dealer_jk)
+    chooser = (dealer + 1) % 4
+    dealt = [0, 0, 0, 0]
+    for p, player in enumerate(d["player"]):
+        for code in player.get("hand", []):
+            dealt[seat_from_jasskit(p)] |= 1 << parse_card(code)
+    for t in tricks:
+        if t.get("cards"):
+            leader = seat_from_jasskit(int(t["first"]))
+            for i, code in enumerate(t["cards"]):
+                dealt[(leader + i) % 4] |= 1 << parse_card(code)
+    for seat in range(4):
+        if dealt[seat].bit_count() != 9:
+            n = dealt[seat].bit_count()
+            raise ValueError(f"{_name(seat)} has {n} cards known, not 9: a state lists every hand")
+    if dealt[0] | dealt[1] | dealt[2] | dealt[3] != (1 << 36) - 1:
+        raise ValueError("a card appears twice")
+    hand = Hand(RULES, dealer, chooser, dealt)
+    if trump < 0:
+        return CheckResult(label, True, "legal so far: no contract named yet")
+    if forehand == 0:
+        hand.apply(Chibre())
+    hand.apply(Choose(trump))
+    contract = _contract_text(trump) + (" (pushed)" if forehand == 0 else "")
+    for n, t in enumerate(tricks):
+        cards = t.get("cards", [])
+        if not cards:
+            continue
+        leader = seat_from_jasskit(int(t["first"]))
+        if leader != hand.to_act:
+            why = "the forehand" if n == 0 else f"{_name(hand.to_act)} won trick {n}"
+            return CheckResult(
+                label, False, f"trick {n + 1} is led by {_name(leader)}, but {why} leads it"
+            )
+        for i, code in enumerate(cards):
+            seat = (leader + i) % 4
+            c = parse_card(code)
+            try:
+                hand.apply(Play(c), seat)
+            except ChibreError as e:
+                return CheckResult(
+                    label, False, f"trick {n + 1}, card {i + 1}: {_name(seat)} plays {code}: {e}"
+                )
+        if len(cards) == 4 and ("win" in t or "points" in t):
+            ours = hand.tricks[n]
+            win, pts = t.get("win"), t.get("points")
+            if (win is not None and seat_from_jasskit(int(win)) != ours.winner) or (
+                pts is not None and int(pts) != ours.points
+            ):
+                return CheckResult(
+                    label,
+                    False,
+                    f"trick {n + 1}: the file says {SEAT_LETTERS[int(win)] if win is not None else '?'}"
+                    f" wins {pts} points; the rules say {_name(ours.winner)} wins {ours.points}",
+                )
+    if hand.phase is not Phase.OVER:
+        played = 4 * len(hand.tricks) + len(hand.trick)
+        return CheckResult(label, True, f"{contract}: legal so far, {played} cards played")
+    score = hand.score()
+    ns, ew = score.tricks
+    match = ""
+    if score.match[0] or score.match[1]:
+        match = f" — match for {'N+S' if score.match[0] else 'E+W'} (+100 under our rules)"
+    return CheckResult(label, True, f"{contract}, dealer {SEAT_LETTERS[dealer_jk]}: N+S {ns}, E+W {ew}{match}")
+
+
+def hand_to_jasskit(hand: Hand, view: int | None = None) -> dict[str, Any]:
+    """A hand as jass-kit V0.2 JSON: the full state, or ``view``'s observation."""
+    contract = hand.contract
+    tricks: list[dict[str, Any]] = [
+        {
+            "cards": [card_code(c) for c in t.cards],
+            "points": t.points,
+            "win": seat_to_jasskit(t.winner),
+            "first": seat_to_jasskit(t.leader),
+        }
+        for t in hand.tricks
+    ]
+    if contract >= 0 and not hand.is_over:
+        tricks.append(
+            {"cards": [card_code(c) for c in hand.trick], "first": seat_to_jasskit(hand.leader)}
+        )
+    players = [{"hand": []} for _ in range(4)]
+    for seat in range(4):
+        if view is None or seat == view:
+            players[seat_to_jasskit(seat)]["hand"] = [
+                card_code(c) for c in sorted(cards_of(hand.hands[seat]), key=_jk_index)
+            ]
+    out: dict[str, Any] = {
+        "version": "V0.2",
+        "trump": contract,
+        "dealer": seat_to_jasskit(hand.dealer),
+        "currentPlayer": seat_to_jasskit(hand.to_act) if hand.to_act >= 0 else -1,
+    }
+    if view is not None:
+        out["playerView"] = seat_to_jasskit(view)
+    out["forehand"] = -1 if contract < 0 and not hand.chibred else (0 if hand.chibred else 1)
+    out["tricks"] = tricks
+    out["player"] = players
+    out["jassTyp"] = "SCHIEBER"
+    return out
+
+
+def _jk_index(c: int) -> int:
+    """The jass-kit's card order: suit, then A K Q J 10 9 8 7 6."""
+    return (c // 9) * 9 + 8 - c % 9
