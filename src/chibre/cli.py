@@ -1,11 +1,11 @@
 """The ``chibre`` command.
 
-    chibre                      deal and play one hand between four random players, shown
-    chibre demo [--seed N]      the same, reproducible
-    chibre rules [PRESET] [--set OPTION=VALUE …]   the full option set as JSON
-    chibre deal [--seed N] [--dealer D]            a deal in the engine's notation
-    chibre replay FILE          replay a game record (notation or JSON), print the scores
-    chibre check FILE…          check jass-kit (V0.2) hands against the rules
+chibre                      deal and play one hand between four random players, shown
+chibre demo [--seed N]      the same, reproducible
+chibre rules [PRESET] [--set OPTION=VALUE …]   the full option set as JSON
+chibre deal [--seed N] [--dealer D]            a deal in the engine's notation
+chibre replay FILE          replay a game record (notation or JSON), print the scores
+chibre check FILE…          check jass-kit (V0.2) hands against the rules
 """
 
 from __future__ import annotations

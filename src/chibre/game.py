@@ -1,4 +1,4 @@
-"""A game (une partie): hands until a team reaches the target, then the Striche — RULES.md §2, §7, §8.
+"""A game (une partie): hands until a team reaches the target, then the Striche.
 
 ``Game`` takes the deal of each hand as a chance action (``Deal``) and the players' actions;
 it keeps the totals, decides the end by the table's ``end_mode``, ``claim`` and counting order,
@@ -169,7 +169,11 @@ class Game:
             self.totals[credit.team] += credit.points
             if self.bergpreis < 0 and self.totals[credit.team] >= rules.half_target:
                 self.bergpreis = credit.team
-            if self.winner < 0 and rules.claim == "auto" and self.totals[credit.team] >= rules.target:
+            if (
+                self.winner < 0
+                and rules.claim == "auto"
+                and self.totals[credit.team] >= rules.target
+            ):
                 self.decided_at = (self.totals[0], self.totals[1])
                 self.winner = credit.team
                 if rules.end_mode == "immediate":

@@ -35,11 +35,11 @@ from chibre.play import (
 )
 from chibre.rules import CONTRACT_NAMES, Contract, Rules
 from chibre.weis import (
+    STOECK_CARDS,
     STOECK_POINTS,
     Weis,
     best_weis,
     check_declaration,
-    STOECK_CARDS,
     weis_key,
     weis_of,
 )
@@ -259,10 +259,10 @@ class Hand:
         if self.phase is not Phase.CONTRACT:
             raise IllegalAction("the contract is already named")
         if not isinstance(contract, int) or not 0 <= contract <= 5:
-            raise IllegalAction(f"unknown contract {contract!r}: 0..3 trumps, 4 Obenabe, 5 Undenufe")
-        if double and not (
-            self.rules.pique_double == "choice" and contract == Contract.SPADES
-        ):
+            raise IllegalAction(
+                f"unknown contract {contract!r}: 0..3 trumps, 4 Obenabe, 5 Undenufe"
+            )
+        if double and not (self.rules.pique_double == "choice" and contract == Contract.SPADES):
             raise IllegalAction("only ♠ can be played double, and only with pique_double = choice")
         seat = self.to_act
         self.contract = contract
@@ -381,7 +381,9 @@ class Hand:
     def _stoeck_on_play(self, seat: int, card: int, flag: bool) -> list[Event]:
         sc = STOECK_CARDS[self.contract]
         if self.rules.auto_stoeck:
-            if not self.tricks and self._stoeck_in_weis(seat, [w.cards for w in self.declared[seat]]):
+            if not self.tricks and self._stoeck_in_weis(
+                seat, [w.cards for w in self.declared[seat]]
+            ):
                 return self._mark_stoeck_in_weis(seat)
             if self.hands[seat] & sc == 0 and sc >> card & 1:
                 return [self._declare_stoeck()]

@@ -166,11 +166,12 @@ def _check(d: dict[str, Any], label: str) -> CheckResult:
             if (win is not None and seat_from_jasskit(int(win)) != ours.winner) or (
                 pts is not None and int(pts) != ours.points
             ):
+                said = SEAT_LETTERS[int(win)] if win is not None else "?"
                 return CheckResult(
                     label,
                     False,
-                    f"trick {n + 1}: the file says {SEAT_LETTERS[int(win)] if win is not None else '?'}"
-                    f" wins {pts} points; the rules say {_name(ours.winner)} wins {ours.points}",
+                    f"trick {n + 1}: the file says {said} wins {pts} points; "
+                    f"the rules say {_name(ours.winner)} wins {ours.points}",
                 )
     if hand.phase is not Phase.OVER:
         played = 4 * len(hand.tricks) + len(hand.trick)
@@ -180,7 +181,9 @@ def _check(d: dict[str, Any], label: str) -> CheckResult:
     match = ""
     if score.match[0] or score.match[1]:
         match = f" — match for {'N+S' if score.match[0] else 'E+W'} (+100 under our rules)"
-    return CheckResult(label, True, f"{contract}, dealer {SEAT_LETTERS[dealer_jk]}: N+S {ns}, E+W {ew}{match}")
+    return CheckResult(
+        label, True, f"{contract}, dealer {SEAT_LETTERS[dealer_jk]}: N+S {ns}, E+W {ew}{match}"
+    )
 
 
 def hand_to_jasskit(hand: Hand, view: int | None = None) -> dict[str, Any]:
@@ -199,7 +202,7 @@ def hand_to_jasskit(hand: Hand, view: int | None = None) -> dict[str, Any]:
         tricks.append(
             {"cards": [card_code(c) for c in hand.trick], "first": seat_to_jasskit(hand.leader)}
         )
-    players = [{"hand": []} for _ in range(4)]
+    players: list[dict[str, list[str]]] = [{"hand": []} for _ in range(4)]
     for seat in range(4):
         if view is None or seat == view:
             players[seat_to_jasskit(seat)]["hand"] = [

@@ -85,7 +85,7 @@ def parse_deal(text: str, offset: int = 0, source: str | None = None) -> Deal:
     if not sep or head.strip() not in ("0", "1", "2", "3"):
         raise NotationError("a deal starts with the dealer's seat 0..3 and ':'", source, offset)
     pos = offset + len(head) + 1
-    hands = []
+    hands: list[int] = []
     for i, part in enumerate(rest.split("/")):
         if i == 4:
             raise NotationError("a deal has four hands", source, pos)
@@ -128,7 +128,9 @@ def format_action(action: Action, seat: int | None = None) -> str:
     raise TypeError(f"not an action: {action!r}")
 
 
-def parse_action(token: str, offset: int = 0, source: str | None = None) -> tuple[Action, int | None]:
+def parse_action(
+    token: str, offset: int = 0, source: str | None = None
+) -> tuple[Action, int | None]:
     """Read one action token; returns the action and the seat it names (thanks only)."""
     source = token if source is None else source
     if token == ">":
@@ -138,7 +140,9 @@ def parse_action(token: str, offset: int = 0, source: str | None = None) -> tupl
         double = code.endswith("2")
         code = code.removesuffix("2")
         if code not in CONTRACT_CODES or (double and code != "S"):
-            raise NotationError(f"unknown contract {token!r} (=D =H =S =C =O =U =S2)", source, offset)
+            raise NotationError(
+                f"unknown contract {token!r} (=D =H =S =C =O =U =S2)", source, offset
+            )
         return Choose(Contract(CONTRACT_CODES.index(code)), double), None
     if token.startswith("!"):
         if token[1:] not in ("0", "1", "2", "3"):

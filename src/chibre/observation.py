@@ -96,24 +96,19 @@ def observe(game: Game, seat: int) -> Observation:
     """The observation of ``seat`` (0..3) in ``game``."""
     if not 0 <= seat <= 3:
         raise ValueError(f"no seat {seat}")
-    hand = game.hand
     current = game.current_player
     to_act = current if current is not None and current >= 0 else -1
-    common = {
-        "seat": seat,
-        "rules": game.rules,
-        "totals": (game.totals[0], game.totals[1]),
-        "winner": game.winner,
-        "striche": (game.striche[0], game.striche[1]),
-        "to_act": to_act,
-        "legal_actions": tuple(game.legal_actions()) if to_act == seat else (),
-    }
+    legal = tuple(game.legal_actions()) if to_act == seat else ()
+    totals = (game.totals[0], game.totals[1])
+    striche = (game.striche[0], game.striche[1])
+    hand = game.hand
     if hand is None:
         return Observation(
-            hand_number=-1, dealer=-1, chooser=-1, phase="deal", hand=0, chibres=0,
-            contract=-1, contract_seat=-1, factor=1, tricks=(), trick=(), trick_leader=-1,
-            announced=(0, 0, 0, 0), own_weis=(), shown_weis=(), weis_team=-1, stoeck_seat=-1,
-            hand_points=(0, 0), **common,
+            seat=seat, rules=game.rules, hand_number=-1, dealer=-1, chooser=-1, phase="deal",
+            to_act=to_act, hand=0, chibres=0, contract=-1, contract_seat=-1, factor=1,
+            tricks=(), trick=(), trick_leader=-1, announced=(0, 0, 0, 0), own_weis=(),
+            shown_weis=(), weis_team=-1, stoeck_seat=-1, hand_points=(0, 0), totals=totals,
+            winner=game.winner, striche=striche, legal_actions=legal,
         )  # fmt: skip
     shown: tuple[tuple[int, Weis], ...] = ()
     if hand.weis_team >= 0:
@@ -125,10 +120,13 @@ def observe(game: Game, seat: int) -> Observation:
     a = hand.announced
     phase = "over" if game.is_over else ("deal" if hand.is_over else hand.phase.value)
     return Observation(
+        seat=seat,
+        rules=game.rules,
         hand_number=len(game.hands) - 1,
         dealer=hand.dealer,
         chooser=hand.chooser,
         phase=phase,
+        to_act=to_act,
         hand=hand.hands[seat],
         chibres=hand.chibred,
         contract=hand.contract,
@@ -143,5 +141,8 @@ def observe(game: Game, seat: int) -> Observation:
         weis_team=hand.weis_team,
         stoeck_seat=hand.stoeck_seat if hand.stoeck_declared else -1,
         hand_points=(points[0], points[1]),
-        **common,
+        totals=totals,
+        winner=game.winner,
+        striche=striche,
+        legal_actions=legal,
     )

@@ -34,9 +34,7 @@ def _points_table(contract: int) -> tuple[int, ...]:
         return tuple(_OBENABE_POINTS[c % 9] for c in range(36))
     if contract == UNDENUFE:
         return tuple(_UNDENUFE_POINTS[c % 9] for c in range(36))
-    return tuple(
-        (_TRUMP_POINTS if c // 9 == contract else _PLAIN_POINTS)[c % 9] for c in range(36)
-    )
+    return tuple((_TRUMP_POINTS if c // 9 == contract else _PLAIN_POINTS)[c % 9] for c in range(36))
 
 
 CARD_POINTS: tuple[tuple[int, ...], ...] = tuple(_points_table(k) for k in range(N_CONTRACTS))

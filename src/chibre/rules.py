@@ -195,7 +195,9 @@ class Rules:
         known = {f.name for f in dataclasses.fields(self)}
         for name in options:
             if name not in known:
-                raise InvalidRules(f"unknown option {name!r}; known options: {', '.join(sorted(known))}")
+                raise InvalidRules(
+                    f"unknown option {name!r}; known options: {', '.join(sorted(known))}"
+                )
         if isinstance(options.get("striche"), Mapping):
             counts = options["striche"]
             for name in counts:
@@ -223,8 +225,8 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["first_chooser_card"] = card_code(self.first_chooser_card)
-        d["multipliers"] = self.multipliers if isinstance(self.multipliers, str) else list(
-            self.multipliers
+        d["multipliers"] = (
+            self.multipliers if isinstance(self.multipliers, str) else list(self.multipliers)
         )
         d["striche"] = dataclasses.asdict(self.striche)
         return d

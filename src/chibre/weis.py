@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
-from chibre.cards import RANK_MASKS, RANK_CODES, SUIT_MASKS, SUIT_SYMBOLS, cards_of
+from chibre.cards import RANK_CODES, RANK_MASKS, SUIT_MASKS, SUIT_SYMBOLS, cards_of
 from chibre.errors import IllegalAction
 from chibre.play import UNDENUFE
 from chibre.rules import Rules
@@ -109,7 +109,10 @@ def _best_sequences(hand: int, rules: Rules) -> list[Weis]:
     an 8- or 9-card run split into a five and the rest."""
     d, h, s, c = _SEQUENCE_TABLES[rules.big_sequences]
     return [
-        *d[hand & 0x1FF], *h[(hand >> 9) & 0x1FF], *s[(hand >> 18) & 0x1FF], *c[hand >> 27],
+        *d[hand & 0x1FF],
+        *h[(hand >> 9) & 0x1FF],
+        *s[(hand >> 18) & 0x1FF],
+        *c[hand >> 27],
     ]
 
 
@@ -117,9 +120,7 @@ def _carres(hand: int, rules: Rules) -> list[Weis]:
     fours = hand & (hand >> 9) & (hand >> 18) & (hand >> 27) & 0x1FF
     if not fours:
         return []
-    return [
-        _carre(r, rules) for r in range(9) if fours >> r & 1 and carre_points(r, rules)
-    ]
+    return [_carre(r, rules) for r in range(9) if fours >> r & 1 and carre_points(r, rules)]
 
 
 def _set_key(ws: Sequence[Weis]) -> tuple[int, int, int]:
@@ -193,19 +194,14 @@ def check_declaration(hand: int, declared: Iterable[Weis], rules: Rules) -> None
             )
 
 
-def weis_key(
-    w: Weis, contract: int, position: int, rules: Rules
-) -> tuple[int, int, int, int, int]:
+def weis_key(w: Weis, contract: int, position: int, rules: Rules) -> tuple[int, int, int, int, int]:
     """Comparison key of a weis at the table — the greater wins (RULES.md §5).
 
     Points, then number of cards, then the top card (or carré rank) — reversed in Undenufe
     under ``undenufe_low_weis`` —, then a sequence in trump, then the earlier ``position`` in
     play order from the leader of the first trick (0 = the leader).
     """
-    if contract == UNDENUFE and rules.undenufe_low_weis:
-        rank = 8 - w.low
-    else:
-        rank = w.top
+    rank = 8 - w.low if contract == UNDENUFE and rules.undenufe_low_weis else w.top
     in_trump = int(w.kind == SEQUENCE and w.suit == contract)
     return (w.points, w.length, rank, in_trump, -position)
 
