@@ -8,25 +8,33 @@ online play must (RULES.md §2).
 from __future__ import annotations
 
 import secrets
+from operator import itemgetter
 from random import Random
 
 from chibre.actions import Deal
 
+_BITS = tuple(1 << c for c in range(36))
+_RECEIVED = tuple(
+    tuple(
+        itemgetter(*(p for p in range(36) if (dealer + 1 + p // 3) % 4 == seat))
+        for seat in range(4)
+    )
+    for dealer in range(4)
+)
+"""_RECEIVED[dealer][seat]: the positions in the shuffled deck that seat receives — 12
+packets of 3, three rounds around the table starting right of the dealer."""
+
 
 def deal_cards(rng: Random, dealer: int) -> Deal:
-    """Shuffle with ``rng`` and deal three rounds of three, starting with seat dealer + 1."""
-    keys = [rng.random() for _ in range(36)]
-    deck = sorted(range(36), key=keys.__getitem__)  # a uniformly random order
-    hands = [0, 0, 0, 0]
-    seats = _RECEIVER[dealer]
-    for position, c in enumerate(deck):
-        hands[seats[position]] |= 1 << c
-    return Deal((hands[0], hands[1], hands[2], hands[3]), dealer)
+    """Shuffle with ``rng`` and deal three rounds of three, starting with seat dealer + 1.
 
-
-_RECEIVER = tuple(tuple((dealer + 1 + p // 3) % 4 for p in range(36)) for dealer in range(4))
-"""_RECEIVER[dealer][position]: who gets the card at that position of the shuffled deck —
-12 packets of 3, three rounds around the table starting right of the dealer."""
+    The order of the deck is that of 36 random 64-bit keys (ties: about 1 in 10¹⁶).
+    """
+    keys = memoryview(rng.randbytes(36 * 8)).cast("Q")
+    deck = sorted(range(36), key=keys.__getitem__)
+    bit = _BITS.__getitem__
+    h0, h1, h2, h3 = (sum(map(bit, received(deck))) for received in _RECEIVED[dealer])
+    return Deal((h0, h1, h2, h3), dealer)
 
 
 def secure_deal(dealer: int | None = None) -> Deal:

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
-from chibre.cards import card_symbol, cards_of
+from chibre.cards import SUIT_MASKS, card_symbol, cards_of
 from chibre.errors import GameOver, IllegalAction, IllegalCard, NotYourTurn
 from chibre.events import (
     CardPlayed,
@@ -26,11 +26,12 @@ from chibre.events import (
     WeisScored,
 )
 from chibre.play import (
+    BOURG,
     CARD_POINTS,
     LAST_TRICK_BONUS,
+    LOWER_TRUMPS,
     MATCH_BONUS,
     STRENGTH,
-    legal_cards,
     why_illegal,
 )
 from chibre.rules import CONTRACT_NAMES, Contract, Rules
@@ -103,10 +104,11 @@ class Hand:
     """The state of one hand. Seats 0..3, teams {0, 2} and {1, 3}; play goes seat + 1."""
 
     __slots__ = (
-        "_legal", "_stoeck_seat", "announced", "chibred", "chooser", "contract", "contract_seat",
-        "credits", "dealer", "dealt", "declared", "double", "factor", "hands", "leader",
-        "phase", "raw", "rules", "stoeck_declared", "to_act", "totals_before", "trick",
-        "tricks", "weis_team",
+        "_best_card", "_best_seat", "_best_strength", "_bourg", "_led", "_legal", "_lower",
+        "_points", "_stoeck_seat", "_strength", "_trick_points", "_trump_suit",
+        "announced", "chibred", "chooser", "contract", "contract_seat", "credits", "dealer",
+        "dealt", "declared", "double", "factor", "hands", "leader", "phase", "raw", "rules",
+        "stoeck_declared", "to_act", "totals_before", "trick", "tricks", "weis_team",
     )  # fmt: skip
 
     def __init__(
@@ -132,7 +134,17 @@ class Hand:
         self.factor = 1
         self.leader = chooser
         self.trick: list[int] = []
-        self._legal = -1  # legal cards of the seat to act, once computed
+        # The trick being played, kept up to date card by card (the hot path):
+        self._legal = 0  # legal cards of the seat to act; -1 until computed
+        self._led = 0  # the led suit, as a set of cards
+        self._strength: tuple[int, ...] = ()  # STRENGTH[contract][led suit]
+        self._best_card = self._best_seat = self._best_strength = -1
+        self._trick_points = 0
+        # Fixed once the contract is named:
+        self._points: tuple[int, ...] = ()  # CARD_POINTS[contract]
+        self._trump_suit = 0  # the trump suit as a set of cards; 0 in Obenabe / Undenufe
+        self._bourg = 0
+        self._lower: tuple[int, ...] = ()  # LOWER_TRUMPS[trump]
         self.tricks: list[Trick] = []
         self.announced: list[int] = [0, 0, 0, 0]  # value of each seat's best weis
         self.declared: list[tuple[Weis, ...]] = [(), (), (), ()]
@@ -183,11 +195,28 @@ class Hand:
 
     def legal_cards(self) -> int:
         """The cards the seat to act may play, as a set (empty outside the play)."""
-        if self.phase is not Phase.PLAY:
-            return 0
-        if self._legal < 0:
-            self._legal = legal_cards(self.hands[self.to_act], self.trick, self.contract)
-        return self._legal
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> int:
+        """``play.legal_cards`` for the seat to act, from the trick's running state."""
+        hand = self.hands[self.to_act]
+        if not self.trick:
+            return hand
+        follow = hand & self._led
+        trump_suit = self._trump_suit
+        if not trump_suit:
+            return follow or hand
+        trumps = hand & trump_suit
+        if self._led == trump_suit:
+            # Trump led: follow with a trump — but the bourg is never forced out.
+            return trumps if trumps and trumps != self._bourg else hand
+        allowed = (follow | trumps) if follow else hand
+        if self._best_strength >= 100 and trumps != hand:  # no undertrumping
+            allowed &= ~self._lower[self._best_card]
+        return allowed
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take now.
@@ -271,6 +300,12 @@ class Hand:
         self.contract_seat = seat
         self.phase = Phase.PLAY
         self.to_act = self.leader = self.chooser
+        self._legal = -1
+        self._points = CARD_POINTS[contract]
+        if contract < 4:
+            self._trump_suit = SUIT_MASKS[contract]
+            self._bourg = BOURG[contract]
+            self._lower = LOWER_TRUMPS[contract]
         events: list[Event] = [ContractNamed(seat, contract, self.factor)]
         sc = STOECK_CARDS[contract]
         if sc and self.rules.stoeck:
@@ -289,7 +324,7 @@ class Hand:
         hand = self.hands[seat]
         legal = self._legal
         if legal < 0:
-            legal = legal_cards(hand, self.trick, self.contract)
+            legal = self._compute_legal()
         try:
             accepted = legal >> card & 1
         except (TypeError, ValueError):
@@ -307,6 +342,21 @@ class Hand:
         self._legal = -1
         self.hands[seat] = hand ^ (1 << card)
         trick = self.trick
+        if trick:
+            strength = self._strength[card]
+            if strength > self._best_strength:
+                self._best_strength = strength
+                self._best_card = card
+                self._best_seat = seat
+            self._trick_points += self._points[card]
+        else:
+            led = card // 9
+            self._led = SUIT_MASKS[led]
+            self._strength = STRENGTH[self.contract][led]
+            self._best_strength = self._strength[card]
+            self._best_card = card
+            self._best_seat = seat
+            self._trick_points = self._points[card]
         trick.append(card)
         events: list[Event] = [_new(CardPlayed, (seat, card))]
         if not self.tricks:
@@ -411,26 +461,13 @@ class Hand:
     # --- the end of a trick and of the hand ----------------------------------------------
 
     def _gather(self) -> list[Event]:
-        trick = self.trick
-        contract = self.contract
-        c0, c1, c2, c3 = trick
-        strength = STRENGTH[contract][c0 // 9]
-        best, high = 0, strength[c0]
-        if strength[c1] > high:
-            best, high = 1, strength[c1]
-        if strength[c2] > high:
-            best, high = 2, strength[c2]
-        if strength[c3] > high:
-            best = 3
-        leader = self.leader
-        winner = (leader + best) & 3
-        table = CARD_POINTS[contract]
-        pts = table[c0] + table[c1] + table[c2] + table[c3]
+        winner = self._best_seat
+        pts = self._trick_points
         tricks = self.tricks
         number = len(tricks)
         if number == 8:
             pts += LAST_TRICK_BONUS
-        tricks.append(_new(Trick, (leader, (c0, c1, c2, c3), winner, pts)))
+        tricks.append(_new(Trick, (self.leader, tuple(self.trick), winner, pts)))
         events: list[Event] = [_new(TrickTaken, (number, winner, pts))]
         team = winner & 1
         if number == 0:
@@ -480,6 +517,7 @@ class Hand:
     def _finish(self) -> Event:
         self.phase = Phase.OVER
         self.to_act = -1
+        self._legal = 0
         winners = {t.winner & 1 for t in self.tricks}
         match_team = -1
         if len(winners) == 1:
