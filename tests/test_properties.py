@@ -70,9 +70,11 @@ def check_observations(game: Game) -> None:
     for seat in range(4):
         obs = game.observation(seat)
         assert obs.hand == hand.hands[seat]
-        shown = 0
-        for _, w in obs.shown_weis:
-            shown |= w.cards
+        shown = 0  # what the rules make public: the weis of the team that won the weis
+        if hand.weis_team >= 0:
+            for s in (hand.weis_team, hand.weis_team + 2):
+                for w in hand.declared[s]:
+                    shown |= w.cards
         own = hand.dealt[seat]
         may_know = own | played | shown
         data = obs.to_dict()
