@@ -318,11 +318,9 @@ class Hand:
 
     def play(self, card: int, weis: Sequence[int] = (), stoeck: bool = False) -> list[Event]:
         """Play ``card`` for the seat to act (with a declaration where the player makes it)."""
-        if self.phase is not _PLAY:
-            raise IllegalAction("name the contract first")
         seat = self.to_act
         hand = self.hands[seat]
-        legal = self._legal
+        legal = self._legal  # 0 outside the play phase
         if legal < 0:
             legal = self._compute_legal()
         try:
@@ -330,6 +328,10 @@ class Hand:
         except (TypeError, ValueError):
             accepted = 0
         if not accepted:
+            if self.phase is Phase.OVER:
+                raise GameOver("the hand is over")
+            if self.phase is not _PLAY:
+                raise IllegalAction("name the contract first")
             if type(card) is not int or not 0 <= card < 36:
                 raise IllegalCard(f"{card!r} is not a card")
             raise IllegalCard(why_illegal(hand, self.trick, self.contract, card) or "illegal")
