@@ -10,6 +10,7 @@ French suit is a display option (``SUIT_MAPPINGS``, RULES.md §1); scores never 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
@@ -214,6 +215,7 @@ def parse_card(text: str, mapping: str = "swisslos") -> int:
     ``"ace of spades"``); Swiss suits are read through ``mapping``. Raises ``NotationError``.
     """
     raw = text.strip()
+    lead = len(text) - len(text.lstrip())
     if not raw:
         raise NotationError("empty card", text, 0)
     for sym, s in _SYMBOLS.items():
@@ -221,16 +223,17 @@ def parse_card(text: str, mapping: str = "swisslos") -> int:
             rank_text = _fold(raw.replace(sym, "").strip())
             if rank_text in _RANK_WORDS:
                 return card(s, _RANK_WORDS[rank_text])
-            raise NotationError(f"unknown rank {rank_text!r} in card {text!r}", text, 0)
-    folded = _fold(raw)
-    if " " not in folded and "'" not in folded and "-" not in folded:
-        letter, rest = folded[:1].upper(), folded[1:]
+            raise NotationError(f"unknown rank {rank_text!r} in card {text!r}", text, lead)
+    words = [(m.start(), _fold(m.group())) for m in re.finditer(r"[^\s'’-]+", text)]
+    if len(words) == 1:
+        letter, rest = words[0][1][:1].upper(), words[0][1][1:]
         if letter in SUIT_LETTERS and rest in _RANK_WORDS and len(rest) <= 2:
             return card(SUIT_LETTERS.index(letter), _RANK_WORDS[rest])
-    words = [w for w in folded.replace("'", " ").replace("-", " ").split() if w not in _FILLERS]
     suit: int | None = None
     rank: int | None = None
-    for w in words:
+    for position, w in words:
+        if w in _FILLERS:
+            continue
         if w in _FRENCH_SUIT_WORDS and suit is None:
             suit = _FRENCH_SUIT_WORDS[w]
         elif w in _SWISS_SUIT_WORDS and suit is None:
@@ -238,19 +241,23 @@ def parse_card(text: str, mapping: str = "swisslos") -> int:
         elif w in _RANK_WORDS and rank is None:
             rank = _RANK_WORDS[w]
         else:
-            raise NotationError(f"cannot read {w!r} in card {text!r}", text, folded.find(w))
+            raise NotationError(f"cannot read {w!r} in card {text!r}", text, position)
     if suit is None or rank is None:
         missing = "suit" if suit is None else "rank"
-        raise NotationError(f"card {text!r} has no {missing}", text, 0)
+        raise NotationError(f"card {text!r} has no {missing}", text, lead)
     return card(suit, rank)
 
 
 def parse_cards(text: str, mapping: str = "swisslos") -> int:
     """A set of cards from codes or symbols separated by spaces or commas."""
     m = 0
-    for token in text.replace(",", " ").split():
-        c = parse_card(token, mapping)
+    for match in re.finditer(r"[^\s,]+", text):
+        token = match.group()
+        try:
+            c = parse_card(token, mapping)
+        except NotationError as e:
+            raise NotationError(str(e).rsplit(" (at position", 1)[0], text, match.start()) from e
         if m >> c & 1:
-            raise NotationError(f"card {token!r} given twice", text, text.find(token))
+            raise NotationError(f"card {token!r} given twice", text, match.start())
         m |= 1 << c
     return m

@@ -231,7 +231,7 @@ class Hand:
         seat = self.to_act
         weis_options: list[tuple[int, ...]] = [()]
         if self._declares_weis():
-            best = best_weis(self.dealt[seat], self.rules)
+            best = best_weis(self.dealt[seat], self.rules, self.contract)
             if best:
                 weis_options.append(tuple(w.cards for w in best))
         out: list[Action] = []
@@ -388,7 +388,7 @@ class Hand:
         if not self.rules.weis:
             return []
         if self.rules.auto_weis:
-            declared = best_weis(self.dealt[seat], self.rules)
+            declared = best_weis(self.dealt[seat], self.rules, self.contract)
         if not declared:
             return []
         self.declared[seat] = declared
@@ -404,7 +404,8 @@ class Hand:
         if self.rules.end_mode != "immediate":
             return False
         team = team_of(self._stoeck_seat)
-        return self.totals_before[team] + STOECK_POINTS * self.factor >= self.rules.target
+        written = self.totals_before[team] + sum(c.points for c in self.credits if c.team == team)
+        return written + STOECK_POINTS * self.factor >= self.rules.target
 
     def _may_declare_stoeck(self, seat: int, card: int, weis: Sequence[int]) -> bool:
         if self.rules.auto_stoeck or seat != self._stoeck_seat or self.stoeck_declared:
@@ -477,6 +478,13 @@ class Hand:
         else:
             self.raw[team][2] += pts
             self.credits.append(_new(Credit, (team, "tricks", pts * self.factor)))
+        if (
+            self._stoeck_seat >= 0
+            and not self.stoeck_declared
+            and self.rules.auto_stoeck
+            and self._stoeck_wins_now()
+        ):
+            events.append(self._declare_stoeck())  # shown early: they take the team home
         if number == 8:
             events.append(self._finish())
         else:

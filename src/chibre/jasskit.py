@@ -199,9 +199,10 @@ def hand_to_jasskit(hand: Hand, view: int | None = None) -> dict[str, Any]:
         for t in hand.tricks
     ]
     if contract >= 0 and not hand.is_over:
-        tricks.append(
-            {"cards": [card_code(c) for c in hand.trick], "first": seat_to_jasskit(hand.leader)}
-        )
+        current: dict[str, Any] = {"first": seat_to_jasskit(hand.leader)}
+        if hand.trick:
+            current = {"cards": [card_code(c) for c in hand.trick], **current}
+        tricks.append(current)
     players: list[dict[str, list[str]]] = [{"hand": []} for _ in range(4)]
     for seat in range(4):
         if view is None or seat == view:

@@ -51,8 +51,9 @@ def format_hand(m: int) -> str:
     return ".".join(suits)
 
 
-def parse_hand(text: str, offset: int = 0, source: str | None = None) -> int:
-    """Read a hand written as :func:`format_hand` does; positions count from ``offset``."""
+def parse_hand(text: str, offset: int = 0, source: str | None = None, taken: int = 0) -> int:
+    """Read a hand written as :func:`format_hand` does; positions count from ``offset``;
+    a card already in ``taken`` (dealt to another seat) is refused where it stands."""
     source = text if source is None else source
     parts = text.split(".")
     if len(parts) != 4:
@@ -68,6 +69,8 @@ def parse_hand(text: str, offset: int = 0, source: str | None = None) -> int:
             bit = 1 << (9 * s + r)
             if m & bit:
                 raise NotationError(f"{ch} of suit {SUIT_LETTERS[s]} given twice", source, pos)
+            if taken & bit:
+                raise NotationError(f"{card_code(9 * s + r)} is dealt twice", source, pos)
             m |= bit
             pos += 1
         pos += 1
@@ -84,22 +87,18 @@ def parse_deal(text: str, offset: int = 0, source: str | None = None) -> Deal:
     head, sep, rest = text.partition(":")
     if not sep or head.strip() not in ("0", "1", "2", "3"):
         raise NotationError("a deal starts with the dealer's seat 0..3 and ':'", source, offset)
+    parts = rest.split("/")
     pos = offset + len(head) + 1
     hands: list[int] = []
-    for i, part in enumerate(rest.split("/")):
-        if i == 4:
-            raise NotationError("a deal has four hands", source, pos)
-        h = parse_hand(part, pos, source)
+    for i, part in enumerate(parts[:4]):
+        h = parse_hand(part, pos, source, taken=sum(hands))
         if h.bit_count() != 9:
             raise NotationError(f"seat {i} has {h.bit_count()} cards, not 9", source, pos)
-        for other in hands:
-            if other & h:
-                dup = card_code(cards_of(other & h)[0])
-                raise NotationError(f"{dup} is dealt twice", source, pos)
         hands.append(h)
         pos += len(part) + 1
-    if len(hands) != 4:
-        raise NotationError(f"a deal has four hands, not {len(hands)}", source, pos)
+    if len(parts) != 4:
+        where = pos if len(parts) > 4 else offset + len(text)
+        raise NotationError(f"a deal has four hands, not {len(parts)}", source, where)
     deal = Deal((hands[0], hands[1], hands[2], hands[3]), int(head))
     check_deal(deal)
     return deal

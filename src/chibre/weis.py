@@ -1,8 +1,8 @@
 """Weis (annonces) and stöck — RULES.md §5.
 
 A ``Weis`` is one combination held from the deal: a sequence (3+ consecutive cards of one suit,
-natural order 6 … A) or a four of a kind (carré). ``best_weis(hand, rules)`` is what the table
-announces for a player (the set with the best single weis, then the highest total);
+natural order 6 … A) or a four of a kind (carré). ``best_weis(hand, rules, contract)`` is what
+the table announces for a player (the set with the best single weis, then the highest total);
 ``weis_key`` orders weis across the table by the comparison ladder.
 """
 
@@ -85,35 +85,36 @@ def _runs(bits9: int) -> list[tuple[int, int]]:
 _RUNS = tuple(_runs(b) for b in range(512))
 
 
-def _suit_sequences(suit: int, bits9: int, rules: Rules) -> tuple[Weis, ...]:
+def _suit_sequences(suit: int, bits9: int, big: bool, low_first: bool) -> tuple[Weis, ...]:
+    """The sequences of one suit: each run whole, or (``big_sequences`` off) an 8- or 9-card
+    run split into five and the rest — the five at the top, or at the bottom where the low
+    cards rank first (Undenufe under ``undenufe_low_weis``)."""
+    rules = Rules(big_sequences=big)
     out = []
     for low, length in _RUNS[bits9]:
-        if length >= 8 and not rules.big_sequences:
-            out.append(_sequence(suit, low + length - 5, 5, rules))
-            out.append(_sequence(suit, low, length - 5, rules))
+        if length >= 8 and not big:
+            five = low if low_first else low + length - 5
+            rest = low + 5 if low_first else low
+            out.append(_sequence(suit, five, 5, rules))
+            out.append(_sequence(suit, rest, length - 5, rules))
         else:
             out.append(_sequence(suit, low, length, rules))
     return tuple(out)
 
 
-_SEQUENCE_TABLES: dict[bool, tuple[tuple[tuple[Weis, ...], ...], ...]] = {
-    big: tuple(
-        tuple(_suit_sequences(s, b, Rules(big_sequences=big)) for b in range(512)) for s in range(4)
+_SEQUENCE_TABLES = {
+    (big, low_first): tuple(
+        tuple(_suit_sequences(s, b, big, low_first) for b in range(512)) for s in range(4)
     )
     for big in (True, False)
+    for low_first in (True, False)
 }
 
 
-def _best_sequences(hand: int, rules: Rules) -> list[Weis]:
-    """The sequences a hand scores best with: each run whole, or (``big_sequences`` off)
-    an 8- or 9-card run split into a five and the rest."""
-    d, h, s, c = _SEQUENCE_TABLES[rules.big_sequences]
-    return [
-        *d[hand & 0x1FF],
-        *h[(hand >> 9) & 0x1FF],
-        *s[(hand >> 18) & 0x1FF],
-        *c[hand >> 27],
-    ]
+def _sequences(hand: int, rules: Rules, contract: int) -> tuple[Weis, ...]:
+    low_first = contract == UNDENUFE and rules.undenufe_low_weis
+    d, h, s, c = _SEQUENCE_TABLES[rules.big_sequences, low_first]
+    return d[hand & 0x1FF] + h[(hand >> 9) & 0x1FF] + s[(hand >> 18) & 0x1FF] + c[hand >> 27]
 
 
 def _carres(hand: int, rules: Rules) -> list[Weis]:
@@ -130,25 +131,24 @@ def _set_key(ws: Sequence[Weis]) -> tuple[int, int, int]:
     return (best.points, best.length, sum(w.points for w in ws))
 
 
-def best_weis(hand: int, rules: Rules) -> tuple[Weis, ...]:
-    """Every weis the player scores with: what ``auto_weis`` announces (RULES.md §5).
+def best_weis(hand: int, rules: Rules, contract: int = -1) -> tuple[Weis, ...]:
+    """Every weis the player scores with in ``contract``: what ``auto_weis`` announces.
 
     With ``kreuzweis`` a card may serve a sequence and a carré; without it the player keeps
-    the non-overlapping set with the best single weis, then the highest total.
+    the non-overlapping set with the best single weis, then the highest total (RULES.md §5).
     """
     carres = _carres(hand, rules)
     if not carres:
-        d, h, s, c = _SEQUENCE_TABLES[rules.big_sequences]
-        return d[hand & 0x1FF] + h[(hand >> 9) & 0x1FF] + s[(hand >> 18) & 0x1FF] + c[hand >> 27]
+        return _sequences(hand, rules, contract)
     if rules.kreuzweis:
-        return tuple(_best_sequences(hand, rules) + carres)
+        return _sequences(hand, rules, contract) + tuple(carres)
     best: tuple[Weis, ...] = ()
     for n in range(len(carres) + 1):
         for chosen in combinations(carres, n):
             used = 0
             for w in chosen:
                 used |= w.cards
-            candidate = tuple(_best_sequences(hand & ~used, rules) + list(chosen))
+            candidate = _sequences(hand & ~used, rules, contract) + chosen
             if _set_key(candidate) > _set_key(best):
                 best = candidate
     return best

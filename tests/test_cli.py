@@ -1,0 +1,299 @@
+"""The ``chibre`` command, run as a real subprocess: exit statuses, output, determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from chibre import CHANCE, Game, Rules
+from chibre.deal import deal_cards
+from chibre.notation import format_deal, format_record, parse_deal, record_to_json
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+DATA = Path(__file__).resolve().parent / "data"
+EXAMPLES = ["jasskit_state.json", "jasskit_log.jsonl", "jasskit_swisslos_log.txt"]
+
+
+def chibre(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
+    env["PYTHONIOENCODING"] = "utf-8"
+    return subprocess.run(
+        [sys.executable, "-m", "chibre.cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def examples(tmp_path: Path) -> list[Path]:
+    out = []
+    for name in EXAMPLES:
+        shutil.copy(DATA / name, tmp_path / name)
+        out.append(tmp_path / name)
+    return out
+
+
+@pytest.fixture
+def illegal(tmp_path: Path) -> Path:
+    """The example state with N's ♦6 (trick 1) and ♣10 (trick 7) swapped: N discards ♣10 on a
+    ♦ lead while holding ♦6."""
+    state = json.loads((DATA / "jasskit_state.json").read_text())
+    t1, t7 = state["tricks"][0]["cards"], state["tricks"][6]["cards"]
+    t1[2], t7[0] = t7[0], t1[2]
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(state))
+    return path
+
+
+# --- check -----------------------------------------------------------------------------------
+
+
+def test_check_all_legal_exits_0(tmp_path: Path, examples: list[Path]) -> None:
+    run = chibre("check", *map(str, examples), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 1 + 2 + 2  # one state, two log entries, two Swisslos rounds
+    assert lines[0].startswith(f"{examples[0]}: trump ♥ (pushed), dealer W: N+S ")
+    assert lines[1].startswith(f"{examples[1]}#1: ")
+    assert lines[4].startswith(f"{examples[2]}#2: ")
+    for line in lines:
+        assert re.search(r"N\+S \d+, E\+W \d+$", line), line
+
+
+def test_check_illegal_exits_1_and_names_the_move(tmp_path: Path, illegal: Path) -> None:
+    run = chibre("check", str(illegal), cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.startswith(f"{illegal}: trick 1, card 3: N plays C10: ")
+    assert "must follow suit" in run.stdout
+
+
+def test_check_legal_and_illegal_exits_1(
+    tmp_path: Path, examples: list[Path], illegal: Path
+) -> None:
+    run = chibre("check", str(examples[0]), str(illegal), str(examples[1]), cwd=tmp_path)
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    assert len(lines) == 4
+    assert "N+S" in lines[0]
+    assert "trick 1, card 3: N plays C10" in lines[1]
+    assert all("N+S" in line for line in lines[2:])
+
+
+@pytest.mark.parametrize(
+    "content",
+    [None, "this is not JSON\n", "", '{"version": "V0.2", "trump":', "42"],
+    ids=["missing", "text", "empty", "truncated", "number"],
+)
+def test_check_unreadable_exits_2(tmp_path: Path, content: str | None) -> None:
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content)
+    run = chibre("check", str(path), cwd=tmp_path)
+    assert run.returncode == 2
+    assert str(path) in run.stderr
+    assert "cannot read" in run.stderr
+    assert run.stdout == ""
+
+
+def test_check_mixed_files_unreadable_wins(
+    tmp_path: Path, examples: list[Path], illegal: Path
+) -> None:
+    missing = tmp_path / "nope.json"
+    for order in (
+        [examples[0], illegal, missing],
+        [missing, illegal, examples[0]],
+        [examples[0], missing],
+    ):
+        run = chibre("check", *map(str, order), cwd=tmp_path)
+        assert run.returncode == 2, order
+        # every readable file is still checked and reported
+        for path in order:
+            if path is missing:
+                assert f"{missing}: cannot read" in run.stderr
+            else:
+                assert f"{path}: " in run.stdout
+        assert ("trick 1, card 3" in run.stdout) == (illegal in order)
+
+
+def test_check_needs_a_file(tmp_path: Path) -> None:
+    run = chibre("check", cwd=tmp_path)
+    assert run.returncode == 2
+
+
+# --- rules -----------------------------------------------------------------------------------
+
+
+def test_rules_preset_with_a_change(tmp_path: Path) -> None:
+    run = chibre("rules", "schieber-2500", "--set", "target=3000", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    options = json.loads(run.stdout)
+    assert options["target"] == 3000
+    assert options["multipliers"] == "published"
+    assert options["low_carres_100"] is True
+    assert options["deck"] == "swiss"
+    assert options["first_chooser_card"] == "C7"
+    expected = Rules.preset("schieber-2500", target=3000).to_dict()
+    assert options == expected
+
+
+def test_rules_default_and_several_changes(tmp_path: Path) -> None:
+    run = chibre(
+        "rules",
+        "--set",
+        "deck=swiss",
+        "--set",
+        "multipliers=[1,2,3,4,5,6]",
+        "--set",
+        "weis=false",
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (
+        json.loads(run.stdout)
+        == Rules(deck="swiss", multipliers=(1, 2, 3, 4, 5, 6), weis=False).to_dict()
+    )
+
+
+@pytest.mark.parametrize(
+    ("item", "named"),
+    [("bogus=1", "bogus"), ("target=-5", "target"), ("end_mode=never", "end_mode"), ("x", "x")],
+)
+def test_rules_bad_option_exits_2(tmp_path: Path, item: str, named: str) -> None:
+    run = chibre("rules", "--set", item, cwd=tmp_path)
+    assert run.returncode == 2
+    assert named in run.stderr
+    assert run.stdout == ""
+
+
+def test_rules_unknown_preset(tmp_path: Path) -> None:
+    run = chibre("rules", "nowhere", cwd=tmp_path)
+    assert run.returncode == 2
+
+
+# --- deal ------------------------------------------------------------------------------------
+
+
+def test_deal_is_deterministic(tmp_path: Path) -> None:
+    one = chibre("deal", "--seed", "1", cwd=tmp_path)
+    two = chibre("deal", "--seed", "1", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == two.stdout
+    text = one.stdout.strip()
+    deal = parse_deal(text)
+    assert deal.dealer == 0
+    assert text == format_deal(deal_cards(Random(1), 0))
+    other = chibre("deal", "--seed", "2", "--dealer", "3", cwd=tmp_path)
+    assert other.stdout.strip() == format_deal(deal_cards(Random(2), 3))
+    assert parse_deal(other.stdout.strip()).dealer == 3
+
+
+# --- demo ------------------------------------------------------------------------------------
+
+TRICK = re.compile(r"^  (\S+ \S+ \S+ \S+)  trick (\d) to seat (\d) \((\d+)\)$", re.MULTILINE)
+HAND = re.compile(r"^hand: team 0 (\d+), team 1 (\d+)", re.MULTILINE)
+
+
+def check_demo_output(out: str) -> None:
+    tricks = TRICK.findall(out)
+    assert [int(t[1]) for t in tricks] == list(range(1, 10))
+    assert sum(int(t[3]) for t in tricks) == 157
+    played = [card for t in tricks for card in t[0].split()]
+    assert len(set(played)) == 36
+    assert len(HAND.findall(out)) == 1
+    deal_line = re.search(r"^  deal: (\S+)$", out, re.MULTILINE)
+    assert deal_line
+    parse_deal(deal_line.group(1))
+
+
+def test_demo_seed_7(tmp_path: Path) -> None:
+    run = chibre("demo", "--seed", "7", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "seed 7" in run.stdout.splitlines()[0]
+    check_demo_output(run.stdout)
+    again = chibre("demo", "--seed", "7", cwd=tmp_path)
+    assert again.stdout == run.stdout
+
+
+def test_demo_other_preset(tmp_path: Path) -> None:
+    run = chibre("demo", "jasvel", "--seed", "3", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "rules jasvel" in run.stdout
+    check_demo_output(run.stdout)
+
+
+def test_no_arguments_runs_the_demo(tmp_path: Path) -> None:
+    run = chibre(cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("chibre — one hand, rules romand, seed ")
+    check_demo_output(run.stdout)
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def play_game(rules: Rules, seed: int) -> Game:
+    rng = Random(seed)
+    game = Game(rules)
+    while not game.is_over:
+        if game.current_player == CHANCE:
+            game.deal(rng)
+        else:
+            game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+@pytest.mark.parametrize("form", ["notation", "json"])
+def test_replay_prints_the_totals(tmp_path: Path, form: str) -> None:
+    game = play_game(Rules.preset("schieber-2500"), 5)
+    path = tmp_path / "game.txt"
+    path.write_text(
+        format_record(game.record) if form == "notation" else record_to_json(game.record),
+        encoding="utf-8",
+    )
+    run = chibre("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[-1] == f"totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}"
+    hand_lines = [line for line in lines if line.startswith("hand: ")]
+    assert len(hand_lines) == sum(1 for h in game.hands if h.is_over)
+    assert any(line.startswith(f"team {game.winner} wins ") for line in lines)
+
+
+def test_replay_notation_prints_the_record_again(tmp_path: Path) -> None:
+    game = play_game(Rules.preset("romand", auto_weis=False, auto_stoeck=False), 6)
+    text = format_record(game.record)
+    path = tmp_path / "game.chibre"
+    path.write_text(record_to_json(game.record), encoding="utf-8")
+    run = chibre("replay", "--notation", str(path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.endswith(text)
+
+
+def test_replay_errors_exit_2(tmp_path: Path) -> None:
+    game = play_game(Rules.preset("romand"), 7)
+    text = format_record(game.record)
+    lines = text.splitlines(keepends=True)
+    tokens = lines[1].split()
+    tokens[-1] = "XX"
+    path = tmp_path / "bad.txt"
+    path.write_text(lines[0] + " ".join(tokens) + "\n", encoding="utf-8")
+    run = chibre("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 2
+    assert "XX" in run.stderr
+    position = len(lines[0]) + len(" ".join(tokens[:-1])) + 1
+    assert f"position {position}" in run.stderr
+    missing = chibre("replay", str(tmp_path / "none.txt"), cwd=tmp_path)
+    assert missing.returncode == 2
