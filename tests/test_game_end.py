@@ -6,47 +6,22 @@ from random import Random
 import pytest
 
 from chibre.actions import Chibre, Choose, Deal, Play, Thank
-from chibre.cards import cards_of, parse_card, parse_cards
+from chibre.cards import cards_of, parse_card
 from chibre.errors import GameOver, IllegalAction
 from chibre.events import GameWon, Thanked
 from chibre.game import CHANCE, Game
 from chibre.hand import Hand
 from chibre.rules import Rules, Striche
+from deals import EXAMPLE, MATCH, MATCH_LEADS, STOECK_3
 
 D, H, S, C, OBE, UNDE = range(6)
 
-# Seat 0 holds ♦7 (chooses first by default) and ♦6-♦9 (50); seat 1 ♥6-♥8 (20);
-# ♠K ♠Q with seat 2. In Obenabe, trick 1 "♦6 ♦10 ♦K ♦A" goes to seat 3: 0+10+4+11 = 25.
-EXAMPLE = (
-    parse_cards("♦6 ♦7 ♦8 ♦9 ♠J ♠9 ♠A ♣A ♥A"),
-    parse_cards("♥6 ♥7 ♥8 ♦10 ♦Q ♣10 ♣Q ♠6 ♠7"),
-    parse_cards("♥9 ♥J ♥K ♣6 ♣8 ♣J ♠Q ♠K ♦K"),
-    parse_cards("♥10 ♥Q ♣7 ♣9 ♣K ♠8 ♠10 ♦J ♦A"),
-)
 OBENABE_TRICK_1 = "♦6 ♦10 ♦K ♦A"
 
 # ♠ trump, leader seat 0: the first three tricks of RULES.md §6's example as played in
 # test_hand_scoring: 29 (team 0), 18 (team 0), then ♠A ♠6 ♠Q(stöck, seat 2) ♠10.
 SPADES_TRICKS = "♣A ♣10 ♠K ♣K  ♥K ♠8 ♠9 ♥8  ♠A ♠6 ♠Q ♠10"
 
-# EXAMPLE with the stöck with seat 3 (team 1) instead: weis team 0 (50), stöck team 1 (20).
-STOECK_3 = (
-    EXAMPLE[0],
-    EXAMPLE[1],
-    parse_cards("♥9 ♥J ♥K ♣6 ♣8 ♣J ♠8 ♠10 ♦K"),
-    parse_cards("♥10 ♥Q ♣7 ♣9 ♣K ♠Q ♠K ♦J ♦A"),
-)
-
-# Seat 0 takes all nine tricks with ♠ trump leading "♠J ♠A ♠9 ♠8 ♠7 ♠6 ♦A ♥A ♦K" (the others
-# play their lowest legal card). Weis: seat 0 ♠6-♠9 (50) beats seat 1 ♥6-♥8 (20); stöck
-# seat 2. Team 0: 157 + 100 + 50 + 20 = 327, team 1: 0. Nobody holds ♦7 but seat 2.
-MATCH = (
-    parse_cards("♠6 ♠7 ♠8 ♠9 ♠J ♠A ♦A ♥A ♦K"),
-    parse_cards("♥6 ♥7 ♥8 ♠10 ♦6 ♦8 ♣6 ♣8 ♣K"),
-    parse_cards("♠Q ♠K ♦7 ♦J ♥9 ♥J ♣7 ♣9 ♣J"),
-    parse_cards("♦9 ♦10 ♦Q ♥10 ♥Q ♥K ♣Q ♣10 ♣A"),
-)
-MATCH_LEADS = "♠J ♠A ♠9 ♠8 ♠7 ♠6 ♦A ♥A ♦K"
 
 STRICHE = Striche(sieg=3, match=5, kontermatsch=7, bergpreis=11, schneider=13)
 

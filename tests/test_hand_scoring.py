@@ -12,17 +12,10 @@ from chibre.errors import GameOver, IllegalAction, IllegalCard, NotYourTurn
 from chibre.events import WeisAnnounced, WeisScored
 from chibre.hand import Hand, Phase
 from chibre.rules import Rules
+from deals import EXAMPLE, MATCH, MATCH_LEADS, STOECK_3
 
 D, H, S, C, OBE, UNDE = range(6)
 
-# The worked example of RULES.md §6. Seat 0 (A, team 0) chooses ♠ and leads. Weis: seat 0
-# ♦6-♦9 (50), seat 1 ♥6-♥8 (20), nobody else. Stöck ♠Q ♠K with seat 2 (team 0).
-EXAMPLE = (
-    parse_cards("♦6 ♦7 ♦8 ♦9 ♠J ♠9 ♠A ♣A ♥A"),
-    parse_cards("♥6 ♥7 ♥8 ♦10 ♦Q ♣10 ♣Q ♠6 ♠7"),
-    parse_cards("♥9 ♥J ♥K ♣6 ♣8 ♣J ♠Q ♠K ♦K"),
-    parse_cards("♥10 ♥Q ♣7 ♣9 ♣K ♠8 ♠10 ♦J ♦A"),
-)
 # (leader, cards in play order, winner, card points [+5 on the last]), ♠ trump.
 EXAMPLE_TRICKS = [
     (0, "♣A ♣10 ♠K ♣K", 2, 11 + 10 + 4 + 4),  # seat 2 trumps although able to follow
@@ -36,15 +29,6 @@ EXAMPLE_TRICKS = [
     (3, "♣7 ♦9 ♣Q ♣6", 1, 0 + 0 + 3 + 0 + 5),
 ]
 
-# Seat 0 takes all nine tricks with ♠ trump, leading these cards in this order; the others
-# play their lowest legal card. Weis: seat 0 ♠6-♠9 (50), seat 1 ♥6-♥8 (20). Stöck: seat 2.
-MATCH = (
-    parse_cards("♠6 ♠7 ♠8 ♠9 ♠J ♠A ♦A ♥A ♦K"),
-    parse_cards("♥6 ♥7 ♥8 ♠10 ♦6 ♦8 ♣6 ♣8 ♣K"),
-    parse_cards("♠Q ♠K ♦7 ♦J ♥9 ♥J ♣7 ♣9 ♣J"),
-    parse_cards("♦9 ♦10 ♦Q ♥10 ♥Q ♥K ♣Q ♣10 ♣A"),
-)
-MATCH_LEADS = "♠J ♠A ♠9 ♠8 ♠7 ♠6 ♦A ♥A ♦K"
 
 # The same plan, with the stöck (♠Q ♠K) in seat 1's hand (team 1) instead.
 MATCH_STOECK_1 = (
@@ -54,13 +38,6 @@ MATCH_STOECK_1 = (
     parse_cards("♦9 ♦10 ♦Q ♥10 ♥Q ♥K ♣Q ♣10 ♣A"),
 )
 
-# EXAMPLE with the stöck in seat 3's hand (team 1): seat 2 ↔ seat 3 swap ♠Q ♠K / ♠8 ♠10.
-STOECK_3 = (
-    EXAMPLE[0],
-    EXAMPLE[1],
-    parse_cards("♥9 ♥J ♥K ♣6 ♣8 ♣J ♠8 ♠10 ♦K"),
-    parse_cards("♥10 ♥Q ♣7 ♣9 ♣K ♠Q ♠K ♦J ♦A"),
-)
 
 # EXAMPLE with seat 2 holding ♥J ♥Q ♥K (20) too: seats 2 and 3 swap ♥9 / ♥Q.
 WEIS_TEAM = (

@@ -1,6 +1,7 @@
 """Invariants over random deals, contracts and legal random play (hypothesis).
 
 - trick points sum to 157 per hand (257 with a match), every card is played once;
+- the hand's legal cards equal those of the plain rule function ``play.legal_cards``;
 - a legal action always exists while the game goes on;
 - replaying the record gives the same events;
 - an observation never holds another seat's unplayed card, except cards a shown weis made
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from chibre import CHANCE, Game, IllegalAction, Play, Rules, Thank, cards_of
 from chibre.cards import ALL_CARDS, parse_card
 from chibre.hand import Hand
+from chibre.play import legal_cards
 
 VARIANTS = [
     Rules(),
@@ -103,6 +105,11 @@ def play_random_game(rules: Rules, seed: int, max_hands: int) -> tuple[Game, lis
         assert actions, "a legal action always exists"
         hand = game.hand
         assert hand is not None
+        if hand.phase.value == "play":
+            # the hand's running trick state agrees with the plain rule function
+            assert hand.legal_cards() == legal_cards(
+                hand.hands[hand.to_act], hand.trick, hand.contract
+            )
         if hand.phase.value == "play" and rng.random() < 0.2:
             illegal = ALL_CARDS & ~hand.legal_cards()
             if illegal:
