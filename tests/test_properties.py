@@ -17,7 +17,7 @@ from random import Random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chibre import CHANCE, Game, IllegalAction, Play, Rules, Thank, cards_of
+from chibre import CHANCE, Game, GameRecord, IllegalAction, Play, Rules, Thank, cards_of
 from chibre.cards import ALL_CARDS, parse_card
 from chibre.hand import Hand
 from chibre.play import legal_cards
@@ -182,3 +182,16 @@ def test_totals_are_the_sum_of_the_credits(seed: int) -> None:
             total[credit.team] += credit.points
     if not game.is_over:
         assert total == game.totals
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_the_drawing_of_the_cards_never_changes_a_score(seed: int) -> None:
+    rules = Rules(multipliers="current", target=1500)
+    game, events = play_random_game(rules, seed, max_hands=3)
+    for deck in ("french", "swiss"):
+        for mapping in ("swisslos", "books", "printed", "parlett"):
+            drawn = GameRecord(rules.replace(deck=deck, suit_mapping=mapping), game.record.entries)
+            replayed, replay_events = drawn.replay()
+            assert replay_events == events
+            assert replayed.totals == game.totals
