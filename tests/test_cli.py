@@ -297,3 +297,11 @@ def test_replay_errors_exit_2(tmp_path: Path) -> None:
     assert f"position {position}" in run.stderr
     missing = chibre("replay", str(tmp_path / "none.txt"), cwd=tmp_path)
     assert missing.returncode == 2
+
+
+def test_options_alone_run_the_demo(tmp_path: Path) -> None:
+    seeded = chibre("--seed", "5", cwd=tmp_path)
+    assert seeded.returncode == 0, seeded.stderr
+    assert seeded.stdout == chibre("demo", "--seed", "5", cwd=tmp_path).stdout
+    preset = chibre("jasvel", "--seed", "5", cwd=tmp_path)
+    assert preset.returncode == 0 and "rules jasvel" in preset.stdout

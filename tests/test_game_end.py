@@ -6,7 +6,7 @@ from random import Random
 import pytest
 
 from chibre.actions import Chibre, Choose, Deal, Play, Thank
-from chibre.cards import cards_of, parse_card
+from chibre.cards import cards_of, parse_card, parse_cards
 from chibre.errors import GameOver, IllegalAction
 from chibre.events import GameWon, Thanked
 from chibre.game import CHANCE, Game
@@ -421,3 +421,51 @@ def test_stoeck_shown_with_first_card_from_earlier_hands():
         hand.play(c)
     hand.apply(Play(parse_card("♠K"), stoeck=True), 2)
     assert hand.score().stoeck == (20, 0)
+
+
+# --- stöck shown at the first trick's moment, and what the table has written -------------------
+
+
+def test_table_shows_stoeck_inside_the_first_trick_moment():
+    # Seat 0 holds ♥K ♥Q and ♠6-♠8 (20) and names ♥; seat 1 takes trick 1 with ♣A (11).
+    # From 960 : 990 the counting order stöck, weis, tricks decides: weis 20 (980), then the
+    # stöck (1000) win before the trick's 11 points would take team 1 to 1001.
+    seat0 = parse_cards("♥K ♥Q ♠6 ♠7 ♠8 ♦6 ♦7 ♣6 ♣9")
+    others = [c for c in range(36) if not seat0 >> c & 1]
+    deal = (seat0, *(sum(1 << c for c in others[i::3]) for i in range(3)))
+    hand = Hand(Rules(), 3, 0, deal, totals_before=(960, 990))
+    hand.choose(H)
+    while len(hand.tricks) == 0:
+        hand.play(cards_of(hand.legal_cards())[0])
+    blocks = [(c.team, c.block) for c in hand.credits]
+    assert blocks.index((0, "stoeck")) < blocks.index((hand.tricks[0].winner & 1, "tricks"))
+
+
+def test_game_won_mid_hand_writes_nothing_after_the_moment():
+    game = start(Rules(target=100, auto_stoeck=False))
+    game.apply(Choose(S), 0)
+    cards = cs(SPADES_TRICKS)
+    for c in cards[:10]:
+        game.apply(Play(c), game.hand.to_act)
+    game.apply(Play(cards[10], stoeck=True), 2)
+    assert game.is_over
+    assert sum(game.observation(0).hand_points) == sum(game.totals)
+
+
+def test_thank_before_the_first_deal_is_refused():
+    game = Game(Rules(claim="thank"))
+    with pytest.raises(IllegalAction, match="first deal"):
+        game.apply(Thank(), 1)
+    with pytest.raises(IllegalAction, match="0..3"):
+        game.apply(Thank(), "1")
+    assert not game.is_over and game.record.entries == []
+
+
+def test_a_refused_deal_draws_nothing_from_the_generator():
+    rng = Random(1)
+    game = Game(Rules())
+    game.deal(rng)
+    state = rng.getstate()
+    with pytest.raises(IllegalAction):
+        game.deal(rng)
+    assert rng.getstate() == state

@@ -558,3 +558,49 @@ def test_weis_shown_only_for_the_winning_team():
     assert scored[0].points == 100  # after the ×2
     assert [seat for seat, _ in scored[0].shown] == [0]  # seat 1's cards stay private
     assert scored[0].shown[0][1].cards == parse_cards("♦6 ♦7 ♦8 ♦9")
+
+
+# --- declarations given as Weis, and junk refused ---------------------------------------------
+
+
+def test_weis_may_be_declared_as_weis_objects():
+    from chibre.weis import best_weis
+
+    rules = Rules(auto_weis=False)
+    hand = Hand(rules, 3, 0, EXAMPLE)
+    hand.choose(S)
+    best = best_weis(EXAMPLE[0], rules, S)
+    events = hand.play(parse_card("♣A"), best)
+    assert WeisAnnounced(0, 50) in events
+    with pytest.raises(IllegalAction, match="set of cards"):
+        hand.play(parse_card("♣10"), ("♥6 ♥7 ♥8",))
+
+
+def test_bools_are_neither_contracts_nor_cards():
+    hand = Hand(Rules(), 3, 0, EXAMPLE)
+    with pytest.raises(IllegalAction):
+        hand.apply(Choose(True))
+    hand.apply(Choose(S))
+    with pytest.raises(IllegalCard):
+        hand.apply(Play(True))
+    assert hand.trick == []
+
+
+def test_manual_stoeck_shown_with_any_card_once_they_win():
+    # Player-declared stöck in `immediate`: seat 2 holds ♠Q ♠K; at 990 the 20 take team 0 to
+    # the target of 1000, so seat 2 may show them with its first card, whichever it is.
+    rules = Rules(auto_stoeck=False)
+    hand = Hand(rules, 3, 0, EXAMPLE, totals_before=(990, 0))
+    hand.choose(S)
+    hand.play(parse_card("♣A"))
+    hand.play(parse_card("♣10"))
+    events = hand.play(parse_card("♣6"), stoeck=True)
+    assert hand.stoeck_declared and hand.score().stoeck == (20, 0)
+    assert type(events[-1]).__name__ == "StoeckDeclared"
+    # far from the target, the same card may not carry them
+    other = Hand(rules, 3, 0, EXAMPLE)
+    other.choose(S)
+    other.play(parse_card("♣A"))
+    other.play(parse_card("♣10"))
+    with pytest.raises(IllegalAction, match="second"):
+        other.play(parse_card("♣6"), stoeck=True)

@@ -498,3 +498,22 @@ def test_jasskit_undertrump_bug_case_is_illegal_here() -> None:
     assert result.message.startswith("trick 7, card 4: E plays HA:")
     assert "undertrump" in result.message
     assert "♥J" in result.message
+
+
+def test_a_first_hand_chosen_by_the_seven_is_written_so_that_it_checks():
+    # The format has the seat after the dealer lead the first trick; when the holder of the
+    # 7♦ chooses instead, the writer names the seat before the chooser as the dealer.
+    from chibre import Game
+
+    for seed in range(200):
+        game = Game()
+        game.deal(Random(seed))
+        if game.hand.chooser != (game.hand.dealer + 1) % 4:
+            break
+    rng = Random(0)
+    while game.current_player not in (-1, None):
+        game.apply(rng.choice(game.legal_actions()))
+    hand = game.hands[0]
+    assert hand.chooser != (hand.dealer + 1) % 4
+    result = check_hand(hand_to_jasskit(hand))
+    assert result.ok, result.message

@@ -575,3 +575,17 @@ def test_follow_suit_error_in_notation_points_at_the_card() -> None:
         parse_record(text)
     assert info.value.position == text.index("H8")
     assert "follow suit" in str(info.value)
+
+
+def test_json_record_refuses_repeated_and_non_text_cards():
+    game = Game(Rules())
+    game.deal(Random(3))
+    d = record_to_dict(game.record)
+    hand0 = d["hands"][0]["cards"][0]
+    hand0[1] = hand0[0]  # one card twice, another missing
+    with pytest.raises(NotationError, match="twice"):
+        record_from_dict(d)
+    d = record_to_dict(game.record)
+    d["hands"][0]["cards"][0][0] = 5
+    with pytest.raises(NotationError, match="code"):
+        record_from_dict(d)

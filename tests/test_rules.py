@@ -185,12 +185,19 @@ def test_invalid_rules_is_a_value_error():
 
 CONTRADICTIONS = [
     ({"claim": "thank", "end_mode": "end_of_hand"}, "claim"),
-    ({"pique_double": "always"}, "pique_double"),
     ({"pique_double": "choice", "multipliers": "current"}, "pique_double"),
     ({"multipliers": "pique_double"}, "pique_double"),
     ({"stoeck_in_weis": True, "weis": False}, "stoeck_in_weis"),
     ({"stoeck_in_weis": True, "stoeck": False}, "stoeck_in_weis"),
 ]
+
+
+@pytest.mark.parametrize("mode", ["always", "choice"])
+def test_pique_double_brings_its_grid_and_target(mode):
+    rules = Rules.make(pique_double=mode)
+    assert rules.multipliers == "pique_double"
+    assert rules.target == 1500
+    assert Rules.make(pique_double=mode, target=2000).target == 2000
 
 
 @pytest.mark.parametrize(("options", "named"), CONTRADICTIONS)
@@ -338,3 +345,21 @@ def test_pique_double_choice():
     assert rules.factor(S, False) == 1
     for k in (D, H, C, OBE, UNDE):
         assert rules.factor(k) == 1
+
+
+def test_first_chooser_card_is_read_through_the_suit_mapping():
+    from chibre.cards import card_name
+
+    for mapping in ("swisslos", "books", "printed", "parlett"):
+        rules = Rules.make(deck="swiss", suit_mapping=mapping, first_chooser_card="Schellen 7")
+        assert card_name(rules.first_chooser_card, "de", "swiss", mapping) == "Schellen Sieben"
+        preset = Rules.preset("schieber-2500", suit_mapping=mapping)
+        assert card_name(preset.first_chooser_card, "de", "swiss", mapping) == "Schellen Sieben"
+        assert Rules.from_json(preset.to_json()) == preset
+
+
+def test_first_chooser_card_must_be_a_card():
+    with pytest.raises(InvalidRules, match="first_chooser_card"):
+        Rules.make(first_chooser_card=True)
+    with pytest.raises(InvalidRules, match="first_chooser_card"):
+        Rules.make(first_chooser_card="Schellen Zwölf")

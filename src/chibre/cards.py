@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 
 from chibre.errors import NotationError
@@ -78,13 +78,6 @@ def cards_of(m: int) -> tuple[int, ...]:
     return _LOW[m & 0xFFF] + _MID[(m >> 12) & 0xFFF] + _HIGH[(m >> 24) & 0xFFF]
 
 
-def iter_cards(m: int) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
 # --- names -----------------------------------------------------------------------------------
 
 SUIT_SYMBOLS = ("♦", "♥", "♠", "♣")
@@ -128,7 +121,6 @@ SUIT_MAPPINGS: dict[str, dict[str, int]] = {
 """Swiss suit → French suit number, for each correspondence of RULES.md §1."""
 
 DECKS = ("french", "swiss")
-LANGUAGES = ("fr", "de", "en")
 
 
 def swiss_suit(suit: int, mapping: str = "swisslos") -> str:

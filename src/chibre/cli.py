@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -178,11 +179,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["demo", *(argv if argv is not None else sys.argv[1:])])
+    words = sys.argv[1:] if argv is None else argv
+    commands = {"demo", "rules", "deal", "replay", "check", "-h", "--help"}
+    if not words or words[0] not in commands:
+        words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo
+    args = parser.parse_args(words)
     try:
         code: int = args.func(args)
+    except BrokenPipeError:  # `chibre demo | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ChibreError, OSError) as e:
         print(f"chibre: {e}", file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 
-from chibre.actions import Action, Deal, Thank
+from chibre.actions import Action, Deal, Play, Thank
 from chibre.cards import ALL_CARDS
 from chibre.deal import deal_cards
 from chibre.errors import GameOver, IllegalAction
@@ -19,6 +19,7 @@ from chibre.events import Event, GameWon, HandStarted, Thanked
 from chibre.hand import Credit, Hand, Phase, team_of
 from chibre.observation import Observation, observe
 from chibre.rules import Rules
+from chibre.weis import Weis
 
 CHANCE = -1
 """``Game.current_player`` while the next hand waits for its deal."""
@@ -86,6 +87,16 @@ class Game:
             return CHANCE
         return hand.to_act
 
+    def written_credits(self) -> list[Credit]:
+        """The current hand's credits as the table has written them so far: in
+        ``immediate`` mode none after the moment the game was decided."""
+        hand = self.hand
+        if hand is None:
+            return []
+        if self.is_over and self.rules.end_mode == "immediate":
+            return hand.credits[: self._counted]
+        return list(hand.credits)
+
     def next_dealer(self) -> int | None:
         """Who deals the next hand: the previous chooser; ``None`` (free) for the first."""
         hand = self.hand
@@ -109,6 +120,10 @@ class Game:
     def deal(self, rng: Random) -> list[Event]:
         """Deal the next hand from ``rng`` (a seeded ``Random`` for tests and replays,
         ``secrets.SystemRandom()`` for real play) and apply it."""
+        if self.is_over:
+            raise GameOver("the game is over")
+        if self.hand is not None and not self.hand.is_over:
+            raise IllegalAction("the current hand is not finished")
         dealer = self.next_dealer()
         return self.apply(deal_cards(rng, rng.randrange(4) if dealer is None else dealer))
 
@@ -122,18 +137,19 @@ class Game:
             self.record.entries.append((CHANCE, action))
             return events
         if isinstance(action, Thank):
-            if seat is None:
-                raise IllegalAction("say which seat thanks")
             events = self._thank(seat)
-        else:
-            hand = self.hand
-            if hand is None or hand.is_over:
-                raise IllegalAction("the next hand must be dealt first")
-            acting = hand.to_act if seat is None else seat
-            events = hand.apply(action, seat)
-            seat = acting
-            events.extend(self._count(hand))
-        self.record.entries.append((seat, action))
+            assert seat is not None  # checked by _thank
+            self.record.entries.append((seat, action))
+            return events
+        hand = self.hand
+        if hand is None or hand.is_over:
+            raise IllegalAction("the next hand must be dealt first")
+        acting = hand.to_act if seat is None else seat
+        if isinstance(action, Play) and any(isinstance(w, Weis) for w in action.weis):
+            action = action._replace(weis=tuple(getattr(w, "cards", w) for w in action.weis))
+        events = hand.apply(action, seat)
+        events.extend(self._count(hand))
+        self.record.entries.append((acting, action))
         return events
 
     def _start_hand(self, deal: Deal) -> list[Event]:
@@ -182,11 +198,13 @@ class Game:
             return [self._won()]
         return []
 
-    def _thank(self, seat: int) -> list[Event]:
+    def _thank(self, seat: int | None) -> list[Event]:
         if self.rules.claim != "thank":
             raise IllegalAction("this table ends the game itself: there is nothing to thank for")
-        if not 0 <= seat <= 3:
-            raise IllegalAction(f"no seat {seat}")
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise IllegalAction(f"say which seat (0..3) thanks, not {seat!r}")
+        if self.hand is None:
+            raise IllegalAction("nothing to thank for before the first deal")
         team = team_of(seat)
         correct = self.totals[team] >= self.rules.target
         self.decided_at = (self.totals[0], self.totals[1])

@@ -34,7 +34,7 @@ from chibre.play import (
     STRENGTH,
     why_illegal,
 )
-from chibre.rules import CONTRACT_NAMES, Contract, Rules
+from chibre.rules import Contract, Rules
 from chibre.weis import (
     STOECK_CARDS,
     STOECK_POINTS,
@@ -264,6 +264,8 @@ class Hand:
         kind = type(action)
         if kind is Play:
             assert isinstance(action, Play)
+            if type(action.card) is not int:
+                raise IllegalCard(f"{action.card!r} is not a card")
             return self.play(action.card, action.weis, action.stoeck)
         if kind is Choose:
             assert isinstance(action, Choose)
@@ -287,7 +289,7 @@ class Hand:
     def choose(self, contract: int, double: bool = False) -> list[Event]:
         if self.phase is not Phase.CONTRACT:
             raise IllegalAction("the contract is already named")
-        if not isinstance(contract, int) or not 0 <= contract <= 5:
+        if not isinstance(contract, int) or isinstance(contract, bool) or not 0 <= contract <= 5:
             raise IllegalAction(
                 f"unknown contract {contract!r}: 0..3 trumps, 4 Obenabe, 5 Undenufe"
             )
@@ -312,8 +314,7 @@ class Hand:
             for s in range(4):
                 if self.dealt[s] & sc == sc:
                     self._stoeck_seat = s
-            if self._stoeck_seat >= 0 and self.rules.auto_stoeck and self._stoeck_wins_now():
-                events.append(self._declare_stoeck())
+            events += self._show_winning_stoeck()
         return events
 
     def play(self, card: int, weis: Sequence[int] = (), stoeck: bool = False) -> list[Event]:
@@ -338,7 +339,7 @@ class Hand:
         declared: tuple[Weis, ...] = ()
         if weis:
             declared = self._check_weis(seat, weis)
-        if stoeck and not self._may_declare_stoeck(seat, card, weis):
+        if stoeck and not self._may_declare_stoeck(seat, card, [w.cards for w in declared]):
             raise IllegalAction(self._why_no_stoeck(seat, card))
         # Accepted: from here on nothing raises.
         self._legal = -1
@@ -380,7 +381,10 @@ class Hand:
             raise IllegalAction(
                 "weis are off at this table" if not self.rules.weis else "the table declares weis"
             )
-        declared = tuple(weis_of(m, self.rules) for m in weis)
+        for m in weis:
+            if type(m) is not int and not isinstance(m, Weis):
+                raise IllegalAction(f"a weis is given by its cards (a set of cards), not {m!r}")
+        declared = tuple(weis_of(getattr(m, "cards", m), self.rules) for m in weis)
         check_declaration(self.dealt[seat], declared, self.rules)
         return declared
 
@@ -410,13 +414,12 @@ class Hand:
     def _may_declare_stoeck(self, seat: int, card: int, weis: Sequence[int]) -> bool:
         if self.rules.auto_stoeck or seat != self._stoeck_seat or self.stoeck_declared:
             return False
-        sc = STOECK_CARDS[self.contract]
         if not self.tricks and self._stoeck_in_weis(seat, weis):
             return True
-        if not sc >> card & 1:
-            return False
-        second = self.hands[seat] & sc == 1 << card
-        return second or self._stoeck_wins_now()
+        if self._stoeck_wins_now():
+            return True  # shown with any card: they take the team to the target
+        sc = STOECK_CARDS[self.contract]
+        return bool(sc >> card & 1) and self.hands[seat] & sc == 1 << card  # the second one
 
     def _why_no_stoeck(self, seat: int, card: int) -> str:
         if not self.rules.stoeck:
@@ -478,13 +481,8 @@ class Hand:
         else:
             self.raw[team][2] += pts
             self.credits.append(_new(Credit, (team, "tricks", pts * self.factor)))
-        if (
-            self._stoeck_seat >= 0
-            and not self.stoeck_declared
-            and self.rules.auto_stoeck
-            and self._stoeck_wins_now()
-        ):
-            events.append(self._declare_stoeck())  # shown early: they take the team home
+            if self._stoeck_seat >= 0 and not self.stoeck_declared:
+                events += self._show_winning_stoeck()
         if number == 8:
             events.append(self._finish())
         else:
@@ -501,7 +499,7 @@ class Hand:
         )
         if not stoeck_pending and not any(self.declared):
             self._credit(trick_team, 2, trick_points)
-            return []
+            return self._show_winning_stoeck()
         events: list[Event] = []
         steps: dict[str, tuple[int, int, int]] = {"tricks": (trick_team, 2, trick_points)}
         if stoeck_pending:
@@ -522,7 +520,20 @@ class Hand:
         for block in self.rules.order:
             if block in steps:
                 self._credit(*steps[block])
+                events += self._show_winning_stoeck()
         return events
+
+    def _show_winning_stoeck(self) -> list[Event]:
+        """The table shows the stöck as soon as they would take their team to the target
+        (``immediate``: "at any time, even before either card is played")."""
+        if (
+            self._stoeck_seat >= 0
+            and not self.stoeck_declared
+            and self.rules.auto_stoeck
+            and self._stoeck_wins_now()
+        ):
+            return [self._declare_stoeck()]
+        return []
 
     def _finish(self) -> Event:
         self.phase = Phase.OVER
@@ -541,9 +552,3 @@ class Hand:
         order = [*self.rules.order]
         order.insert(order.index("tricks") + 1, "match")
         return sorted(self.credits, key=lambda c: order.index(c.block))
-
-    def describe_contract(self) -> str:
-        if self.contract < 0:
-            return "no contract yet"
-        name = CONTRACT_NAMES[self.contract]
-        return f"{name} ×{self.factor}" if self.factor != 1 else name

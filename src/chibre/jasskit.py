@@ -212,7 +212,9 @@ def hand_to_jasskit(hand: Hand, view: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "version": "V0.2",
         "trump": contract,
-        "dealer": seat_to_jasskit(hand.dealer),
+        # the format has the seat after the dealer lead: name the seat before the chooser
+        # (the same seat, except in a first hand chosen by the holder of a card)
+        "dealer": seat_to_jasskit((hand.chooser - 1) % 4),
         "currentPlayer": seat_to_jasskit(hand.to_act) if hand.to_act >= 0 else -1,
     }
     if view is not None:

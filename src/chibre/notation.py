@@ -265,9 +265,24 @@ def action_from_dict(d: dict[str, Any]) -> tuple[int | None, Action]:
             raise NotationError(f"unknown contract {name!r}; one of {', '.join(CONTRACT_NAMES)}")
         return seat, Choose(Contract(CONTRACT_NAMES.index(name)), bool(d.get("double", False)))
     if "card" in d:
-        weis = tuple(sum(1 << parse_card(c) for c in w) for w in d.get("weis", ()))
-        return seat, Play(parse_card(str(d["card"])), weis, bool(d.get("stoeck", False)))
+        weis = tuple(_card_set(w) for w in d.get("weis", ()))
+        return seat, Play(_card_set([d["card"]]).bit_length() - 1, weis, bool(d.get("stoeck")))
     raise NotationError(f"unknown action {d!r}")
+
+
+def _card_set(codes: Any) -> int:
+    """A list of card codes as a set; ``NotationError`` for anything else or a repeat."""
+    if not isinstance(codes, list):
+        raise NotationError(f"expected a list of card codes, not {codes!r}")
+    m = 0
+    for code in codes:
+        if not isinstance(code, str):
+            raise NotationError(f'a card is a code such as "H10", not {code!r}')
+        bit = 1 << parse_card(code)
+        if m & bit:
+            raise NotationError(f"card {code!r} given twice")
+        m |= bit
+    return m
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
@@ -293,7 +308,7 @@ def record_from_dict(d: dict[str, Any]) -> GameRecord:
     game = Game(Rules.from_dict(d.get("rules", {})))
     for h, hand in enumerate(d.get("hands", [])):
         try:
-            cards = [sum(1 << parse_card(c) for c in seat_cards) for seat_cards in hand["cards"]]
+            cards = [_card_set(seat_cards) for seat_cards in hand["cards"]]
             deal = Deal((cards[0], cards[1], cards[2], cards[3]), hand["dealer"])
             try:
                 game.apply(deal)

@@ -45,7 +45,7 @@ class Observation:
     shown_weis: tuple[tuple[int, Weis], ...]  # (seat, weis) of the team that won the weis
     weis_team: int  # -1 until the first trick is complete, or when nobody had weis
     stoeck_seat: int  # the seat whose stöck were declared, -1 if none
-    hand_points: tuple[int, int]  # credited so far in this hand, after the multiplier
+    hand_points: tuple[int, int]  # written so far for this hand, after the multiplier
     totals: tuple[int, int]  # game totals
     winner: int  # -1 while the game goes on
     striche: tuple[int, int]
@@ -115,7 +115,7 @@ def observe(game: Game, seat: int) -> Observation:
         t = hand.weis_team
         shown = tuple((s, w) for s in (t, t + 2) for w in hand.declared[s])
     points = [0, 0]
-    for credit in hand.credits:
+    for credit in game.written_credits():
         points[credit.team] += credit.points
     a = hand.announced
     phase = "over" if game.is_over else ("deal" if hand.is_over else hand.phase.value)

@@ -16,7 +16,6 @@ N_CONTRACTS = 6
 
 LAST_TRICK_BONUS = 5
 MATCH_BONUS = 100
-HAND_POINTS = 157  # 152 in the cards + 5 for the last trick
 
 # Rank order of the trump suit, weakest first: 6 7 8 10 Q K A 9 J.
 _TRUMP_ORDER = (0, 1, 2, 4, 6, 7, 8, 3, 5)

@@ -30,10 +30,6 @@ class Contract(IntEnum):
     OBENABE = 4
     UNDENUFE = 5
 
-    @property
-    def is_trump(self) -> bool:
-        return self < 4
-
 
 CONTRACT_CODES = ("D", "H", "S", "C", "O", "U")
 """One letter per contract: the trump suit's letter, O for Obenabe, U for Undenufe."""
@@ -111,7 +107,7 @@ class Rules:
                 raise InvalidRules(f"{f.name} must be true or false, not {getattr(self, f.name)!r}")
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target <= 0:
             raise InvalidRules(f"target = {self.target!r}: must be a positive whole number")
-        if not isinstance(self.first_chooser_card, int) or not 0 <= self.first_chooser_card < 36:
+        if type(self.first_chooser_card) is not int or not 0 <= self.first_chooser_card < 36:
             raise InvalidRules(f"first_chooser_card = {self.first_chooser_card!r}: not a card")
         self._check_multipliers()
         self._check_striche()
@@ -209,10 +205,17 @@ class Rules:
         if isinstance(options.get("multipliers"), list):
             options["multipliers"] = tuple(options["multipliers"])
         if isinstance(options.get("first_chooser_card"), str):
+            mapping = options.get("suit_mapping", self.suit_mapping)
+            if mapping not in SUIT_MAPPINGS:
+                mapping = self.suit_mapping  # refused below, with its own message
             try:
-                options["first_chooser_card"] = parse_card(options["first_chooser_card"])
+                options["first_chooser_card"] = parse_card(options["first_chooser_card"], mapping)
             except NotationError as e:
                 raise InvalidRules(f"first_chooser_card: {e}") from e
+        if options.get("pique_double", "off") != "off":
+            # pique double replaces the grid and plays to 1500 (RULES.md §2, §7)
+            options.setdefault("multipliers", "pique_double")
+            options.setdefault("target", 1500)
         return dataclasses.replace(self, **options)
 
     @classmethod
@@ -220,7 +223,7 @@ class Rules:
         """A named preset of RULES.md §11, with any option changed."""
         if name not in PRESETS:
             raise InvalidRules(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
-        return cls.make(**PRESETS[name]).replace(**options)
+        return cls.make(**{**PRESETS[name], **options})
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -262,9 +265,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "target": 2500,
         "multipliers": "published",
         "low_carres_100": True,
-        "first_chooser_card": card(3, 1),  # 7 of Schellen (♣ under the Swisslos mapping)
+        "first_chooser_card": "Schellen 7",  # read through the table's suit mapping
     },
-    "pique-double": {"target": 1500, "multipliers": "pique_double", "pique_double": "always"},
+    "pique-double": {"pique_double": "always"},  # with its grid and target 1500
     "geneve-500": {"target": 500},
 }
 """The named presets of RULES.md §11, as changes from the defaults."""

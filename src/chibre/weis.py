@@ -40,10 +40,12 @@ class Weis(NamedTuple):
         return f"{sym}{RANK_CODES[self.low]}–{sym}{RANK_CODES[self.top]} ({self.points})"
 
 
-def sequence_points(length: int, rules: Rules) -> int:
+def sequence_points(length: int, big_sequences: bool = True) -> int:
+    """A sequence's value: 3 → 20, 4 → 50, 5 → 100, then 150 … 300 with ``big_sequences``
+    (else 100 for any five or more)."""
     if length < 3:
         return 0
-    if length >= 5 and not rules.big_sequences:
+    if length >= 5 and not big_sequences:
         return 100
     return (20, 50, 100, 150, 200, 250, 300)[length - 3]
 
@@ -58,9 +60,10 @@ def carre_points(rank: int, rules: Rules) -> int:
     return 100 if rules.low_carres_100 else 0
 
 
-def _sequence(suit: int, low: int, length: int, rules: Rules) -> Weis:
+def _sequence(suit: int, low: int, length: int, big_sequences: bool) -> Weis:
     bits = ((1 << length) - 1) << (9 * suit + low)
-    return Weis(bits, SEQUENCE, sequence_points(length, rules), length, suit, low + length - 1, low)
+    points = sequence_points(length, big_sequences)
+    return Weis(bits, SEQUENCE, points, length, suit, low + length - 1, low)
 
 
 def _carre(rank: int, rules: Rules) -> Weis:
@@ -89,16 +92,15 @@ def _suit_sequences(suit: int, bits9: int, big: bool, low_first: bool) -> tuple[
     """The sequences of one suit: each run whole, or (``big_sequences`` off) an 8- or 9-card
     run split into five and the rest — the five at the top, or at the bottom where the low
     cards rank first (Undenufe under ``undenufe_low_weis``)."""
-    rules = Rules(big_sequences=big)
     out = []
     for low, length in _RUNS[bits9]:
         if length >= 8 and not big:
             five = low if low_first else low + length - 5
             rest = low + 5 if low_first else low
-            out.append(_sequence(suit, five, 5, rules))
-            out.append(_sequence(suit, rest, length - 5, rules))
+            out.append(_sequence(suit, five, 5, big))
+            out.append(_sequence(suit, rest, length - 5, big))
         else:
-            out.append(_sequence(suit, low, length, rules))
+            out.append(_sequence(suit, low, length, big))
     return tuple(out)
 
 
@@ -166,7 +168,7 @@ def weis_of(cards: int, rules: Rules) -> Weis:
     if len(cs) >= 3 and len(suits) == 1:
         ranks = [c % 9 for c in cs]
         if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
-            return _sequence(cs[0] // 9, ranks[0], len(cs), rules)
+            return _sequence(cs[0] // 9, ranks[0], len(cs), rules.big_sequences)
     raise IllegalAction("a weis is three or more cards in sequence of one suit, or four of a kind")
 
 
