@@ -456,7 +456,7 @@ def test_thank_before_the_first_deal_is_refused():
     game = Game(Rules(claim="thank"))
     with pytest.raises(IllegalAction, match="first deal"):
         game.apply(Thank(), 1)
-    with pytest.raises(IllegalAction, match="0..3"):
+    with pytest.raises(IllegalAction, match=r"0\.\.3"):
         game.apply(Thank(), "1")
     assert not game.is_over and game.record.entries == []
 
