@@ -107,6 +107,8 @@ class Game:
         return observe(self, seat)
 
     def legal_actions(self) -> list[Action]:
+        """The actions of the seat to act. Under ``claim = thank`` any seat may also thank
+        at any moment (``apply(Thank(), seat)``); the list offers it to the seat to act."""
         hand = self.hand
         if self.is_over or hand is None or hand.is_over:
             return []
