@@ -604,3 +604,27 @@ def test_manual_stoeck_shown_with_any_card_once_they_win():
     other.play(parse_card("♣10"))
     with pytest.raises(IllegalAction, match="second"):
         other.play(parse_card("♣6"), stoeck=True)
+
+
+def test_stoeck_in_weis_declared_by_the_player_while_the_table_announces_weis():
+    # ♠ trump; seat 0 holds ♠Q ♠K ♠A (a 20 with the stöck in it). With stoeck_in_weis the
+    # player may declare the stöck with the weis at the first trick, the table announcing it.
+    deal = (
+        parse_cards("♠Q ♠K ♠A ♦6 ♦8 ♥6 ♥8 ♣6 ♣8"),
+        parse_cards("♠6 ♠7 ♦7 ♦9 ♥7 ♥9 ♣7 ♣9 ♦J"),
+        parse_cards("♠8 ♠9 ♦10 ♦Q ♥10 ♥Q ♣10 ♣Q ♥J"),
+        parse_cards("♠10 ♠J ♦K ♦A ♥K ♥A ♣K ♣A ♣J"),
+    )
+    rules = Rules(stoeck_in_weis=True, auto_stoeck=False)
+    hand = Hand(rules, 3, 0, deal)
+    hand.choose(S)
+    hand.play(parse_card("♦6"), stoeck=True)
+    assert hand.stoeck_declared
+    while len(hand.tricks) < 1:
+        hand.play(cards_of(hand.legal_cards())[0])
+    assert hand.score().stoeck == (20, 0)
+    # without the option the same declaration waits for the second card
+    plain = Hand(Rules(auto_stoeck=False), 3, 0, deal)
+    plain.choose(S)
+    with pytest.raises(IllegalAction):
+        plain.play(parse_card("♦6"), stoeck=True)

@@ -399,7 +399,8 @@ class Hand:
         self.announced[seat] = max(w.points for w in declared)
         return [WeisAnnounced(seat, self.announced[seat])]
 
-    def _stoeck_in_weis(self, seat: int, weis: Sequence[int]) -> bool:
+    def _stoeck_in_weis(self, weis: Sequence[int]) -> bool:
+        """Are the stöck part of one of these weis (``stoeck_in_weis``)?"""
         sc = STOECK_CARDS[self.contract]
         return self.rules.stoeck_in_weis and any(m & sc == sc for m in weis)
 
@@ -414,8 +415,11 @@ class Hand:
     def _may_declare_stoeck(self, seat: int, card: int, weis: Sequence[int]) -> bool:
         if self.rules.auto_stoeck or seat != self._stoeck_seat or self.stoeck_declared:
             return False
-        if not self.tricks and self._stoeck_in_weis(seat, weis):
-            return True
+        if not self.tricks and self.rules.stoeck_in_weis:
+            if self.rules.auto_weis and self.rules.weis:  # the table announces the weis
+                weis = [w.cards for w in best_weis(self.dealt[seat], self.rules, self.contract)]
+            if self._stoeck_in_weis(weis):
+                return True
         if self._stoeck_wins_now():
             return True  # shown with any card: they take the team to the target
         sc = STOECK_CARDS[self.contract]
@@ -437,16 +441,14 @@ class Hand:
     def _stoeck_on_play(self, seat: int, card: int, flag: bool) -> list[Event]:
         sc = STOECK_CARDS[self.contract]
         if self.rules.auto_stoeck:
-            if not self.tricks and self._stoeck_in_weis(
-                seat, [w.cards for w in self.declared[seat]]
-            ):
+            if not self.tricks and self._stoeck_in_weis([w.cards for w in self.declared[seat]]):
                 return self._mark_stoeck_in_weis(seat)
             if self.hands[seat] & sc == 0 and sc >> card & 1:
                 return [self._declare_stoeck()]
             return []
         if not flag:
             return []
-        if not self.tricks and self._stoeck_in_weis(seat, [w.cards for w in self.declared[seat]]):
+        if not self.tricks and self._stoeck_in_weis([w.cards for w in self.declared[seat]]):
             return self._mark_stoeck_in_weis(seat)
         return [self._declare_stoeck()]
 
