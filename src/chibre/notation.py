@@ -3,7 +3,7 @@
 **A deal**: the dealer's seat, a colon, then the four hands of seats 0..3 separated by ``/``.
 A hand lists its ranks per suit in the order ♦ . ♥ . ♠ . ♣, high to low, with ``T`` for 10::
 
-    0:AK6.QJ9.T87.A/QJ.AK8.AK.K98/T987.76.Q96.Q/.T.J.JT76
+    3:K.AJ.AK8.Q96/A98.T86.T.JT/QJ7.9.J97.87/T6.KQ7.Q6.AK
 
 **Actions**, separated by spaces, the seat being the one to act:
 
@@ -19,7 +19,7 @@ A hand lists its ranks per suit in the order ♦ . ♥ . ♠ . ♣, high to low,
 per hand: ``hand``, the deal, and the hand's actions. ``#`` starts a comment::
 
     rules {"deck":"french", ...}
-    hand 0:AK6.QJ9.T87.A/QJ.AK8.AK.K98/T987.76.Q96.Q/.T.J.JT76 > =H SA S9 ...
+    hand 3:K.AJ.AK8.Q96/A98.T86.T.JT/QJ7.9.J97.87/T6.KQ7.Q6.AK =O DJ D10 DK D8 SA ...
 
 Reading a record replays it, so an illegal action is reported with its position.
 """
@@ -43,7 +43,7 @@ _RANK_CHARS = "6789TJQKA"  # natural order, index = rank
 
 
 def format_hand(m: int) -> str:
-    """``"AK6.QJ9.T87.A"``: ranks high to low per suit, ♦ . ♥ . ♠ . ♣."""
+    """``"K.AJ.AK8.Q96"``: ranks high to low per suit, ♦ . ♥ . ♠ . ♣."""
     suits = []
     for s in range(4):
         ranks = [c % 9 for c in cards_of(m) if c // 9 == s]
