@@ -517,3 +517,22 @@ def test_a_first_hand_chosen_by_the_seven_is_written_so_that_it_checks():
     assert hand.chooser != (hand.dealer + 1) % 4
     result = check_hand(hand_to_jasskit(hand))
     assert result.ok, result.message
+
+
+def test_read_and_write_give_back_the_real_file():
+    from chibre.jasskit import hand_from_jasskit
+
+    original = json.loads((Path(__file__).parent / "data" / "jasskit_state.json").read_text())
+    hand = hand_from_jasskit(original)
+    assert hand.is_over
+    assert hand_to_jasskit(hand) == original
+
+
+def test_reading_an_illegal_hand_raises_with_the_move():
+    from chibre.jasskit import hand_from_jasskit
+
+    original = json.loads((Path(__file__).parent / "data" / "jasskit_state.json").read_text())
+    broken = copy.deepcopy(original)
+    broken["tricks"][0]["win"] = (broken["tricks"][0]["win"] + 1) % 4
+    with pytest.raises(NotationError, match="trick 1"):
+        hand_from_jasskit(broken)

@@ -43,6 +43,7 @@ class CheckResult:
     label: str
     ok: bool
     message: str
+    hand: Hand | None = None  # the hand replayed as far as it was legal
 
     def __str__(self) -> str:
         return f"{self.label}: {self.message}"
@@ -109,6 +110,15 @@ def check_hand(d: dict[str, Any], label: str = "hand") -> CheckResult:
         return CheckResult(label, False, f"malformed: {detail}")
 
 
+def hand_from_jasskit(d: dict[str, Any]) -> Hand:
+    """Read one jass-kit hand (a full state) into a ``Hand``, replayed under our rules;
+    ``NotationError`` says what is malformed or which move is illegal."""
+    checked = check_hand(d)
+    if not checked.ok or checked.hand is None:
+        raise NotationError(checked.message)
+    return checked.hand
+
+
 def _check(d: dict[str, Any], label: str) -> CheckResult:
     if "playerView" in d:
         return CheckResult(label, False, "an observation shows one hand only: give the full state")
@@ -135,8 +145,12 @@ def _check(d: dict[str, Any], label: str) -> CheckResult:
     if dealt[0] | dealt[1] | dealt[2] | dealt[3] != (1 << 36) - 1:
         raise ValueError("a card appears twice")
     hand = Hand(RULES, dealer, chooser, dealt)
+
+    def result(ok: bool, message: str) -> CheckResult:
+        return CheckResult(label, ok, message, hand)
+
     if trump < 0:
-        return CheckResult(label, True, "legal so far: no contract named yet")
+        return result(True, "legal so far: no contract named yet")
     if forehand == 0:
         hand.apply(Chibre())
     hand.apply(Choose(trump))
@@ -148,17 +162,15 @@ def _check(d: dict[str, Any], label: str) -> CheckResult:
         leader = seat_from_jasskit(int(t["first"]))
         if leader != hand.to_act:
             why = "the forehand" if n == 0 else f"{_name(hand.to_act)} won trick {n}"
-            return CheckResult(
-                label, False, f"trick {n + 1} is led by {_name(leader)}, but {why} leads it"
-            )
+            return result(False, f"trick {n + 1} is led by {_name(leader)}, but {why} leads it")
         for i, code in enumerate(cards):
             seat = (leader + i) % 4
             c = parse_card(code)
             try:
                 hand.apply(Play(c), seat)
             except ChibreError as e:
-                return CheckResult(
-                    label, False, f"trick {n + 1}, card {i + 1}: {_name(seat)} plays {code}: {e}"
+                return result(
+                    False, f"trick {n + 1}, card {i + 1}: {_name(seat)} plays {code}: {e}"
                 )
         if len(cards) == 4 and ("win" in t or "points" in t):
             ours = hand.tricks[n]
@@ -167,23 +179,20 @@ def _check(d: dict[str, Any], label: str) -> CheckResult:
                 pts is not None and int(pts) != ours.points
             ):
                 said = SEAT_LETTERS[int(win)] if win is not None else "?"
-                return CheckResult(
-                    label,
+                return result(
                     False,
                     f"trick {n + 1}: the file says {said} wins {pts} points; "
                     f"the rules say {_name(ours.winner)} wins {ours.points}",
                 )
     if hand.phase is not Phase.OVER:
         played = 4 * len(hand.tricks) + len(hand.trick)
-        return CheckResult(label, True, f"{contract}: legal so far, {played} cards played")
+        return result(True, f"{contract}: legal so far, {played} cards played")
     score = hand.score()
     ns, ew = score.tricks
     match = ""
     if score.match[0] or score.match[1]:
         match = f" — match for {'N+S' if score.match[0] else 'E+W'} (+100 under our rules)"
-    return CheckResult(
-        label, True, f"{contract}, dealer {SEAT_LETTERS[dealer_jk]}: N+S {ns}, E+W {ew}{match}"
-    )
+    return result(True, f"{contract}, dealer {SEAT_LETTERS[dealer_jk]}: N+S {ns}, E+W {ew}{match}")
 
 
 def hand_to_jasskit(hand: Hand, view: int | None = None) -> dict[str, Any]:
