@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
 from typing import Any
@@ -95,7 +95,7 @@ class Rules:
     end_mode: str = "immediate"
     claim: str = "auto"
     end_order: str = "stoeck,weis,tricks"
-    striche: Striche = field(default_factory=lambda: Striche())
+    striche: Striche = Striche()
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
