@@ -28,9 +28,10 @@ packets of 3, three rounds around the table starting right of the dealer."""
 def deal_cards(rng: Random, dealer: int) -> Deal:
     """Shuffle with ``rng`` and deal three rounds of three, starting with seat dealer + 1.
 
-    The order of the deck is that of 36 random 64-bit keys (ties: about 1 in 10¹⁶).
+    The order of the deck is that of 36 random keys (a tie: about 1 in 10¹³).
     """
-    keys = memoryview(rng.randbytes(36 * 8)).cast("Q")
+    random = rng.random
+    keys = [random() for _ in range(36)]
     deck = sorted(range(36), key=keys.__getitem__)
     bit = _BITS.__getitem__
     h0, h1, h2, h3 = (sum(map(bit, received(deck))) for received in _RECEIVED[dealer])

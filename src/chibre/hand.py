@@ -308,7 +308,7 @@ class Hand:
             self._trump_suit = SUIT_MASKS[contract]
             self._bourg = BOURG[contract]
             self._lower = LOWER_TRUMPS[contract]
-        events: list[Event] = [ContractNamed(seat, contract, self.factor)]
+        events: list[Event] = [_new(ContractNamed, (seat, contract, self.factor))]
         sc = STOECK_CARDS[contract]
         if sc and self.rules.stoeck:
             for s in range(4):
@@ -395,9 +395,13 @@ class Hand:
             declared = best_weis(self.dealt[seat], self.rules, self.contract)
         if not declared:
             return []
+        best = 0
+        for w in declared:
+            if w.points > best:
+                best = w.points
         self.declared[seat] = declared
-        self.announced[seat] = max(w.points for w in declared)
-        return [WeisAnnounced(seat, self.announced[seat])]
+        self.announced[seat] = best
+        return [_new(WeisAnnounced, (seat, best))]
 
     def _stoeck_in_weis(self, weis: Sequence[int]) -> bool:
         """Are the stöck part of one of these weis (``stoeck_in_weis``)?"""
@@ -501,7 +505,7 @@ class Hand:
         )
         if not stoeck_pending and not any(self.declared):
             self._credit(trick_team, 2, trick_points)
-            return self._show_winning_stoeck()
+            return self._show_winning_stoeck() if stoeck_seat >= 0 else []
         events: list[Event] = []
         steps: dict[str, tuple[int, int, int]] = {"tricks": (trick_team, 2, trick_points)}
         if stoeck_pending:
@@ -518,11 +522,13 @@ class Hand:
             shown = tuple((s, w) for s in (team, team + 2) for w in self.declared[s])
             total = sum(w.points for _, w in shown)
             steps["weis"] = (team, 1, total)
-            events.append(WeisScored(team, total * self.factor, shown))
+            events.append(_new(WeisScored, (team, total * self.factor, shown)))
+        watch_stoeck = stoeck_seat >= 0 and not self.stoeck_declared
         for block in self.rules.order:
             if block in steps:
                 self._credit(*steps[block])
-                events += self._show_winning_stoeck()
+                if watch_stoeck:
+                    events += self._show_winning_stoeck()
         return events
 
     def _show_winning_stoeck(self) -> list[Event]:
@@ -541,12 +547,15 @@ class Hand:
         self.phase = Phase.OVER
         self.to_act = -1
         self._legal = 0
-        winners = {t.winner & 1 for t in self.tricks}
-        match_team = -1
-        if len(winners) == 1:
-            match_team = winners.pop()
+        match_team = self.tricks[0].winner & 1
+        for t in self.tricks:
+            if t.winner & 1 != match_team:
+                match_team = -1
+                break
+        if match_team >= 0:
             self._credit(match_team, 3, MATCH_BONUS)
-        return HandScored(self.score().totals, match_team)
+        r, f = self.raw, self.factor
+        return _new(HandScored, ((sum(r[0]) * f, sum(r[1]) * f), match_team))
 
     def credits_by_block(self) -> list[Credit]:
         """The credits in the table's counting order (``end_of_hand``): block by block, the
