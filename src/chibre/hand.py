@@ -194,29 +194,32 @@ class Hand:
         )
 
     def legal_cards(self) -> int:
-        """The cards the seat to act may play, as a set (empty outside the play)."""
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._compute_legal()
-        return legal
+        """The cards the seat to act may play, as a set (empty outside the play).
 
-    def _compute_legal(self) -> int:
-        """``play.legal_cards`` for the seat to act, from the trick's running state."""
+        The same as ``play.legal_cards``, computed from the trick's running state and kept
+        until the next card is played.
+        """
+        legal = self._legal
+        if legal >= 0:
+            return legal
         hand = self.hands[self.to_act]
-        if not self.trick:
-            return hand
-        follow = hand & self._led
         trump_suit = self._trump_suit
-        if not trump_suit:
-            return follow or hand
-        trumps = hand & trump_suit
-        if self._led == trump_suit:
+        if not self.trick:
+            legal = hand
+        elif not trump_suit:
+            legal = hand & self._led or hand
+        elif self._led == trump_suit:
             # Trump led: follow with a trump — but the bourg is never forced out.
-            return trumps if trumps and trumps != self._bourg else hand
-        allowed = (follow | trumps) if follow else hand
-        if self._best_strength >= 100 and trumps != hand:  # no undertrumping
-            allowed &= ~self._lower[self._best_card]
-        return allowed
+            trumps = hand & trump_suit
+            legal = trumps if trumps and trumps != self._bourg else hand
+        else:
+            follow = hand & self._led
+            trumps = hand & trump_suit
+            legal = (follow | trumps) if follow else hand
+            if self._best_strength >= 100 and trumps != hand:  # no undertrumping
+                legal &= ~self._lower[self._best_card]
+        self._legal = legal
+        return legal
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take now.
@@ -323,7 +326,7 @@ class Hand:
         hand = self.hands[seat]
         legal = self._legal  # 0 outside the play phase
         if legal < 0:
-            legal = self._compute_legal()
+            legal = self.legal_cards()
         try:
             accepted = legal >> card & 1
         except (TypeError, ValueError):
