@@ -427,9 +427,10 @@ def test_stoeck_shown_with_first_card_from_earlier_hands():
 
 
 def test_table_shows_stoeck_inside_the_first_trick_moment():
-    # Seat 0 holds ♥K ♥Q and ♠6-♠8 (20) and names ♥; seat 1 takes trick 1 with ♣A (11).
-    # From 960 : 990 the counting order stöck, weis, tricks decides: weis 20 (980), then the
-    # stöck (1000) win before the trick's 11 points would take team 1 to 1001.
+    # Seat 0 holds ♥K ♥Q and ♠6-♠8 (20) and names ♥; nobody else has a weis. From 960 : 990,
+    # seat 3 takes trick 1 (♦6 ♦8 ♦9 ♦10: 10 points), which would take team 1 to 1000 — but
+    # in the counting order stöck, weis, tricks the weis (980) and then the stöck the table
+    # shows as soon as they win (1000) come first: team 0 reaches the target first.
     seat0 = parse_cards("♥K ♥Q ♠6 ♠7 ♠8 ♦6 ♦7 ♣6 ♣9")
     others = [c for c in range(36) if not seat0 >> c & 1]
     deal = (seat0, *(sum(1 << c for c in others[i::3]) for i in range(3)))
@@ -437,8 +438,20 @@ def test_table_shows_stoeck_inside_the_first_trick_moment():
     hand.choose(H)
     while len(hand.tricks) == 0:
         hand.play(cards_of(hand.legal_cards())[0])
-    blocks = [(c.team, c.block) for c in hand.credits]
-    assert blocks.index((0, "stoeck")) < blocks.index((hand.tricks[0].winner & 1, "tricks"))
+    first = hand.tricks[0]
+    assert first.winner == 3 and first.points == 10
+    assert [(c.team, c.block, c.points) for c in hand.credits] == [
+        (0, "weis", 20),
+        (0, "stoeck", 20),
+        (1, "tricks", 10),
+    ]
+    totals, winner = [960, 990], -1
+    for credit in hand.credits:
+        totals[credit.team] += credit.points
+        if totals[credit.team] >= 1000:
+            winner = credit.team
+            break
+    assert winner == 0
 
 
 def test_game_won_mid_hand_writes_nothing_after_the_moment():

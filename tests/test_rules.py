@@ -208,11 +208,13 @@ def test_contradictions(options, named):
 
 
 def test_valid_combinations():
-    Rules.make(claim="thank")
-    Rules.make(weis=False)  # stöck stay
-    Rules.make(weis=False, stoeck=False)
-    Rules.make(stoeck_in_weis=True)
-    Rules.make(pique_double="choice", multipliers="pique_double", target=1500)
+    assert Rules.make(claim="thank").claim == "thank"
+    no_weis = Rules.make(weis=False)
+    assert not no_weis.weis and no_weis.stoeck  # stöck stay
+    assert not Rules.make(weis=False, stoeck=False).stoeck
+    assert Rules.make(stoeck_in_weis=True).stoeck_in_weis
+    choice = Rules.make(pique_double="choice", multipliers="pique_double", target=1500)
+    assert (choice.factor(S), choice.factor(S, True)) == (1, 2)
 
 
 def test_frozen_and_replace():

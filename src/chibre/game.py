@@ -182,8 +182,8 @@ class Game:
             credits: list[Credit] = hand.credits_by_block()
         else:
             credits = hand.credits[self._counted :]
-        self._counted = len(hand.credits)
         for credit in credits:
+            self._counted += 1
             self.totals[credit.team] += credit.points
             if self.bergpreis < 0 and self.totals[credit.team] >= rules.half_target:
                 self.bergpreis = credit.team
