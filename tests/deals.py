@@ -29,3 +29,24 @@ STOECK_3 = (
     parse_cards("♥9 ♥J ♥K ♣6 ♣8 ♣J ♠8 ♠10 ♦K"),
     parse_cards("♥10 ♥Q ♣7 ♣9 ♣K ♠Q ♠K ♦J ♦A"),
 )
+
+# ♠ trump, seat 0 chooses and takes all nine tricks leading MATCHED_LEADS; stöck ♠K ♠Q with
+# seat 0. Weis: seat 0 ♠9-♠A (150), seat 1 ♥6-♥Q (200), seat 2 ♦7-♦10 (50), seat 3 ♣8-♣K
+# (150) and ♦J-♦K (20). Team 1 holds the best weis (200) and scores 200 + 150 + 20 = 370
+# although team 0 makes match: 257 + 20 stöck = 277.
+MATCHED_WITH_WEIS = (
+    parse_cards("♠J ♠9 ♠A ♠K ♠Q ♠10 ♦A ♥A ♣A"),
+    parse_cards("♥6 ♥7 ♥8 ♥9 ♥10 ♥J ♥Q ♦6 ♣6"),
+    parse_cards("♠6 ♠7 ♠8 ♦7 ♦8 ♦9 ♦10 ♥K ♣7"),
+    parse_cards("♦J ♦Q ♦K ♣8 ♣9 ♣10 ♣J ♣Q ♣K"),
+)
+MATCHED_LEADS = "♠J ♠9 ♠A ♠K ♠Q ♠10 ♦A ♥A ♣A"
+
+# ♠ trump, seat 0 chooses: seat 0 holds ♠K ♠Q and no weis, seat 1 ♥6-♥8 (20), nobody else
+# anything. The stöck never enter the weis comparison: team 1's 20 is the best weis.
+STOECK_AGAINST_WEIS = (
+    parse_cards("♠K ♠Q ♦6 ♦8 ♦10 ♥A ♣6 ♣8 ♣10"),
+    parse_cards("♥6 ♥7 ♥8 ♦7 ♦9 ♣7 ♣9 ♠6 ♠8"),
+    parse_cards("♦J ♦K ♥9 ♥J ♥K ♣J ♣K ♠7 ♠9"),
+    parse_cards("♦Q ♦A ♥10 ♥Q ♣Q ♣A ♠10 ♠J ♠A"),
+)

@@ -45,3 +45,24 @@ def test_every_card_goes_to_every_seat_equally_often():
     expected = n / 4
     chi2 = sum((k - expected) ** 2 / expected for row in counts for k in row)
     assert chi2 < 171, chi2
+
+
+class InOrder:
+    """A generator whose keys rise: the deck comes out unshuffled, card 0 first."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def random(self) -> float:
+        self.n += 1
+        return self.n / 100
+
+
+def test_three_rounds_of_three_starting_right_of_the_dealer():
+    deal = deal_cards(InOrder(), 2)  # type: ignore[arg-type]
+    packets = {seat: [] for seat in range(4)}
+    for packet in range(12):  # seat 3 (right of the dealer) first, three cards at a time
+        packets[(2 + 1 + packet) % 4] += [3 * packet, 3 * packet + 1, 3 * packet + 2]
+    for seat in range(4):
+        assert deal.hands[seat] == sum(1 << c for c in packets[seat]), seat
+    assert deal.hands[3] == sum(1 << c for c in (0, 1, 2, 12, 13, 14, 24, 25, 26))

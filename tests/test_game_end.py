@@ -482,3 +482,50 @@ def test_a_refused_deal_draws_nothing_from_the_generator():
     with pytest.raises(IllegalAction):
         game.deal(rng)
     assert rng.getstate() == state
+
+
+# --- Schneider at the winning moment; the 7♦ holder may chibre; ♠ double after a chibre -------
+
+
+def test_schneider_is_measured_when_the_winner_reaches_the_target():
+    # end_of_hand, order weis, stöck, tricks, target 300: team 1's weis (370) win in the weis
+    # block while team 0 has 0 — Schneider, although team 0 ends the hand with 277 (match).
+    from deals import MATCHED_LEADS, MATCHED_WITH_WEIS
+
+    rules = Rules(
+        target=300,
+        end_mode="end_of_hand",
+        end_order="weis,stoeck,tricks",
+        first_chooser="right_of_dealer",
+        striche=STRICHE,
+    )
+    game = start(rules, MATCHED_WITH_WEIS, dealer=3)
+    game.apply(Choose(S), 0)
+    play_out(game, {0: MATCHED_LEADS})
+    assert game.winner == 1
+    assert game.decided_at == (0, 370)
+    assert game.totals == [277, 370]
+    assert game.bergpreis == 1  # half the target (150) reached first in the weis block
+    # team 0: its match; team 1: the win, the Bergpreis and the Schneider
+    assert game.striche == [STRICHE.match, STRICHE.sieg + STRICHE.bergpreis + STRICHE.schneider]
+
+
+def test_the_holder_of_the_seven_may_chibre():
+    game = start(Rules(), EXAMPLE, dealer=1)  # seat 0 holds the 7♦
+    assert game.hand.chooser == 0
+    game.apply(Chibre(), 0)
+    assert game.current_player == 2
+    game.apply(Choose(H), 2)
+    assert game.hand.to_act == 0  # the chooser leads, not the partner who named the trump
+
+
+def test_spades_double_named_by_the_partner_after_a_chibre():
+    from chibre.notation import format_record, parse_record
+
+    game = start(Rules.make(pique_double="choice"), EXAMPLE, dealer=1)
+    game.apply(Chibre(), 0)
+    game.apply(Choose(S, True), 2)
+    assert game.hand.factor == 2 and game.hand.double and game.hand.contract_seat == 2
+    text = format_record(game.record)
+    assert "> =S2" in text
+    assert parse_record(text).entries == game.record.entries

@@ -628,3 +628,61 @@ def test_stoeck_in_weis_declared_by_the_player_while_the_table_announces_weis():
     plain.choose(S)
     with pytest.raises(IllegalAction):
         plain.play(parse_card("♦6"), stoeck=True)
+
+
+# --- the matched team keeps its weis; stöck stay out of the weis comparison -------------------
+
+
+def play_plan(hand, seat, leads):
+    """``seat`` plays ``leads`` in order, the others their lowest legal card."""
+    plan = [parse_card(t) for t in leads.split()]
+    while not hand.is_over:
+        hand.play(plan.pop(0) if hand.to_act == seat else cards_of(hand.legal_cards())[0])
+
+
+def test_the_team_that_is_matched_keeps_its_weis():
+    from deals import MATCHED_LEADS, MATCHED_WITH_WEIS
+
+    hand = Hand(Rules(), 3, 0, MATCHED_WITH_WEIS)
+    hand.choose(S)
+    play_plan(hand, 0, MATCHED_LEADS)
+    score = hand.score()
+    assert {t.winner for t in hand.tricks} == {0}
+    assert score.tricks == (157, 0) and score.match == (100, 0)
+    assert score.stoeck == (20, 0)
+    assert hand.weis_team == 1
+    assert score.weis == (0, 200 + 150 + 20)
+    assert score.totals == (277, 370)
+
+
+def test_stoeck_never_enter_the_weis_comparison():
+    from deals import STOECK_AGAINST_WEIS
+
+    hand = Hand(Rules(), 3, 0, STOECK_AGAINST_WEIS)
+    hand.choose(S)
+    while not hand.is_over:
+        hand.play(cards_of(hand.legal_cards())[0])
+    assert hand.weis_team == 1
+    assert hand.score().weis == (0, 20)
+    assert hand.score().stoeck == (20, 0)
+
+
+def test_the_winning_team_shows_all_its_weis_after_the_first_trick():
+    from chibre.actions import Deal
+    from chibre.game import Game
+    from deals import MATCHED_WITH_WEIS
+
+    game = Game(Rules(first_chooser="right_of_dealer"))
+    game.apply(Deal(MATCHED_WITH_WEIS, 3))
+    game.apply(Choose(S))
+    for _ in range(3):
+        game.apply(Play(cards_of(game.hand.legal_cards())[0]))
+    # during the first trick: the values are public, no card is
+    watcher = game.observation(0)
+    assert watcher.announced[:3] == (150, 200, 50)
+    assert watcher.shown_weis == ()
+    game.apply(Play(cards_of(game.hand.legal_cards())[0]))
+    for seat in range(4):
+        shown = game.observation(seat).shown_weis
+        assert sorted((s, w.points) for s, w in shown) == [(1, 200), (3, 20), (3, 150)]
+        assert all(s in (1, 3) for s, _ in shown)  # team 0's weis stay hidden

@@ -73,7 +73,12 @@ class Striche:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every table option of RULES.md with its default (the `romand` preset)."""
+    """Every table option of RULES.md with its default (the `romand` preset).
+
+    Build with ``Rules.make``, ``Rules.preset`` or ``replace``: they refuse unknown options,
+    read cards from text and fill in what an option implies (pique double: its grid and the
+    target 1500, unless given). The constructor only validates.
+    """
 
     deck: str = "french"
     suit_mapping: str = "swisslos"
