@@ -633,13 +633,6 @@ def test_stoeck_in_weis_declared_by_the_player_while_the_table_announces_weis():
 # --- the matched team keeps its weis; stöck stay out of the weis comparison -------------------
 
 
-def play_plan(hand, seat, leads):
-    """``seat`` plays ``leads`` in order, the others their lowest legal card."""
-    plan = [parse_card(t) for t in leads.split()]
-    while not hand.is_over:
-        hand.play(plan.pop(0) if hand.to_act == seat else cards_of(hand.legal_cards())[0])
-
-
 def test_the_team_that_is_matched_keeps_its_weis():
     from deals import MATCHED_LEADS, MATCHED_WITH_WEIS
 
@@ -660,8 +653,7 @@ def test_stoeck_never_enter_the_weis_comparison():
 
     hand = Hand(Rules(), 3, 0, STOECK_AGAINST_WEIS)
     hand.choose(S)
-    while not hand.is_over:
-        hand.play(cards_of(hand.legal_cards())[0])
+    play_lowest(hand)
     assert hand.weis_team == 1
     assert hand.score().weis == (0, 20)
     assert hand.score().stoeck == (20, 0)
