@@ -59,6 +59,14 @@ _PLAY = Phase.PLAY
 _CHOICES = tuple(Choose(k) for k in Contract)
 _SPADES_DOUBLE = Choose(Contract.SPADES, True)
 _CHIBRE = Chibre()
+# The events of every card and every trick, made once (a trick is worth at most 60 points).
+_CARD_PLAYED = tuple(tuple(CardPlayed(seat, c) for c in range(36)) for seat in range(4))
+_TRICK_TAKEN = tuple(
+    TrickTaken(number, winner, pts)
+    for number in range(9)
+    for winner in range(4)
+    for pts in range(64)
+)
 
 
 class Credit(NamedTuple):
@@ -364,7 +372,7 @@ class Hand:
             self._best_seat = seat
             self._trick_points = self._points[card]
         trick.append(card)
-        events: list[Event] = [_new(CardPlayed, (seat, card))]
+        events: list[Event] = [_CARD_PLAYED[seat][card]]
         if not self.tricks:
             events += self._announce(seat, declared)
         if self._stoeck_seat == seat and not self.stoeck_declared:
@@ -483,7 +491,7 @@ class Hand:
         if number == 8:
             pts += LAST_TRICK_BONUS
         tricks.append(_new(Trick, (self.leader, tuple(self.trick), winner, pts)))
-        events: list[Event] = [_new(TrickTaken, (number, winner, pts))]
+        events: list[Event] = [_TRICK_TAKEN[(number * 4 + winner) * 64 + pts]]
         team = winner & 1
         if number == 0:
             events += self._first_trick_credits(team, pts)
