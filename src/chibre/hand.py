@@ -59,6 +59,7 @@ _PLAY = Phase.PLAY
 _CHOICES = tuple(Choose(k) for k in Contract)
 _SPADES_DOUBLE = Choose(Contract.SPADES, True)
 _CHIBRE = Chibre()
+_BITS = tuple(1 << c for c in range(36))
 # The events of every card and every trick, made once (a trick is worth at most 60 points).
 _CARD_PLAYED = tuple(tuple(CardPlayed(seat, c) for c in range(36)) for seat in range(4))
 _TRICK_TAKEN = tuple(
@@ -354,7 +355,7 @@ class Hand:
             raise IllegalAction(self._why_no_stoeck(seat, card))
         # Accepted: from here on nothing raises.
         self._legal = -1
-        self.hands[seat] = hand ^ (1 << card)
+        self.hands[seat] = hand ^ _BITS[card]
         trick = self.trick
         if trick:
             strength = self._strength[card]
