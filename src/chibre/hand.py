@@ -425,7 +425,7 @@ class Hand:
         if self.rules.end_mode != "immediate":
             return False
         team = team_of(self._stoeck_seat)
-        written = self.totals_before[team] + sum(c.points for c in self.credits if c.team == team)
+        written = self.totals_before[team] + sum(self.raw[team]) * self.factor
         return written + STOECK_POINTS * self.factor >= self.rules.target
 
     def _may_declare_stoeck(self, seat: int, card: int, weis: Sequence[int]) -> bool:
@@ -532,7 +532,9 @@ class Hand:
             team = team_of(best_seat)
             self.weis_team = team
             shown = tuple((s, w) for s in (team, team + 2) for w in self.declared[s])
-            total = sum(w.points for _, w in shown)
+            total = 0
+            for _, w in shown:
+                total += w.points
             steps["weis"] = (team, 1, total)
             events.append(_new(WeisScored, (team, total * self.factor, shown)))
         watch_stoeck = stoeck_seat >= 0 and not self.stoeck_declared

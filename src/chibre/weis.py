@@ -113,6 +113,10 @@ _SEQUENCE_TABLES = {
 }
 
 
+_RUN_STARTS = sum(0x7F << (9 * s) for s in range(4))
+"""Where a run of three can start: ranks 6 … Q of each suit (ranks 0..6)."""
+
+
 def _sequences(hand: int, rules: Rules, contract: int) -> tuple[Weis, ...]:
     low_first = contract == UNDENUFE and rules.undenufe_low_weis
     d, h, s, c = _SEQUENCE_TABLES[rules.big_sequences, low_first]
@@ -139,6 +143,10 @@ def best_weis(hand: int, rules: Rules, contract: int = -1) -> tuple[Weis, ...]:
     With ``kreuzweis`` a card may serve a sequence and a carré; without it the player keeps
     the non-overlapping set with the best single weis, then the highest total (RULES.md §5).
     """
+    if not (hand & (hand >> 9) & (hand >> 18) & (hand >> 27) & 0x1FF):  # no four of a kind
+        if not hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS:  # nor three in a row
+            return ()
+        return _sequences(hand, rules, contract)
     carres = _carres(hand, rules)
     if not carres:
         return _sequences(hand, rules, contract)
