@@ -114,7 +114,7 @@ class Hand:
 
     __slots__ = (
         "_best_card", "_best_seat", "_best_strength", "_bourg", "_led", "_legal", "_lower",
-        "_points", "_stoeck_seat", "_strength", "_trick_points", "_trump_suit",
+        "_points", "_stoeck_seat", "_strength", "_trump_suit",
         "announced", "chibred", "chooser", "contract", "contract_seat", "credits", "dealer",
         "dealt", "declared", "double", "factor", "hands", "leader", "phase", "raw", "rules",
         "stoeck_declared", "to_act", "totals_before", "trick", "tricks", "weis_team",
@@ -148,7 +148,6 @@ class Hand:
         self._led = 0  # the led suit, as a set of cards
         self._strength: tuple[int, ...] = ()  # STRENGTH[contract][led suit]
         self._best_card = self._best_seat = self._best_strength = -1
-        self._trick_points = 0
         # Fixed once the contract is named:
         self._points: tuple[int, ...] = ()  # CARD_POINTS[contract]
         self._trump_suit = 0  # the trump suit as a set of cards; 0 in Obenabe / Undenufe
@@ -363,7 +362,6 @@ class Hand:
                 self._best_strength = strength
                 self._best_card = card
                 self._best_seat = seat
-            self._trick_points += self._points[card]
         else:
             led = card // 9
             self._led = SUIT_MASKS[led]
@@ -371,7 +369,6 @@ class Hand:
             self._best_strength = self._strength[card]
             self._best_card = card
             self._best_seat = seat
-            self._trick_points = self._points[card]
         trick.append(card)
         events: list[Event] = [_CARD_PLAYED[seat][card]]
         if not self.tricks:
@@ -486,12 +483,14 @@ class Hand:
 
     def _gather(self) -> list[Event]:
         winner = self._best_seat
-        pts = self._trick_points
+        points = self._points
+        c0, c1, c2, c3 = trick = tuple(self.trick)
+        pts = points[c0] + points[c1] + points[c2] + points[c3]
         tricks = self.tricks
         number = len(tricks)
         if number == 8:
             pts += LAST_TRICK_BONUS
-        tricks.append(_new(Trick, (self.leader, tuple(self.trick), winner, pts)))
+        tricks.append(_new(Trick, (self.leader, trick, winner, pts)))
         events: list[Event] = [_TRICK_TAKEN[(number * 4 + winner) * 64 + pts]]
         team = winner & 1
         if number == 0:
