@@ -6,6 +6,10 @@ chibre rules [PRESET] [--set OPTION=VALUE …]   the full option set as JSON
 chibre deal [--seed N] [--dealer D]            a deal in the engine's notation
 chibre replay FILE          replay a game record (notation or JSON), print the scores
 chibre check FILE…          check jass-kit (V0.2) hands against the rules
+chibre serve                the table in the browser (see ``chibre serve --help``)
+chibre play                 a game in the terminal against three computer players
+chibre arena A B            duplicate deals between two computer players
+chibre tafel                the Jasstafel and the calculator
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import sys
 from pathlib import Path
 from random import Random
 
+from chibre import arena, tafel_cli, terminal
 from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
 from chibre.deal import deal_cards
 from chibre.errors import ChibreError
@@ -37,6 +42,7 @@ from chibre.game import CHANCE, Game
 from chibre.jasskit import check_hand, load_games
 from chibre.notation import format_deal, format_record, parse_record, record_from_json
 from chibre.rules import CONTRACT_NAMES, PRESETS, Rules
+from chibre.server import cli as serve_cli
 
 
 def _rules_from(args: argparse.Namespace) -> Rules:
@@ -174,13 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check jass-kit V0.2 game files")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=cmd_check)
+    for command in (serve_cli, terminal, arena, tafel_cli):
+        command.add_parser(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     words = sys.argv[1:] if argv is None else argv
-    commands = {"demo", "rules", "deal", "replay", "check", "-h", "--help"}
+    commands = {"demo", "rules", "deal", "replay", "check", "serve", "play", "arena", "tafel"}
+    commands |= {"-h", "--help"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo
     args = parser.parse_args(words)

@@ -7,26 +7,34 @@ an action — never the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from importlib import import_module
+from typing import Any
 
 from chibre.bots.player import Clairvoyant, Player, decision_rng, may_thank
 from chibre.bots.random_player import RandomPlayer
 
-PLAYERS: dict[str, Callable[[int], Player]] = {
-    "random": RandomPlayer,
+# name -> (module, class, keyword arguments); imported when first asked for.
+PLAYERS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "random": ("chibre.bots.random_player", "RandomPlayer", {}),
+    "rule": ("chibre.bots.rule", "RulePlayer", {}),
+    "easy": ("chibre.bots.strong", "StrongPlayer", {"level": "easy"}),
+    "medium": ("chibre.bots.strong", "StrongPlayer", {"level": "medium"}),
+    "strong": ("chibre.bots.strong", "StrongPlayer", {"level": "strong"}),
+    "cheat": ("chibre.bots.cheat", "CheatPlayer", {}),
 }
 
 # Players that may sit at a table with humans (the cheat never does).
-TABLE_PLAYERS = ("random",)
+TABLE_PLAYERS = ("random", "rule", "easy", "medium", "strong")
 
 
 def make_player(name: str, seed: int = 0) -> Player:
     """The player called ``name``; raises ``ValueError`` naming the players there are."""
     try:
-        factory = PLAYERS[name]
+        module, cls, kwargs = PLAYERS[name]
     except KeyError:
         raise ValueError(f"no player {name!r}: choose one of {', '.join(PLAYERS)}") from None
-    return factory(seed)
+    player: Player = getattr(import_module(module), cls)(seed, **kwargs)
+    return player
 
 
 __all__ = [

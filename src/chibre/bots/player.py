@@ -48,7 +48,7 @@ def may_thank(observation: Observation) -> bool:
 def choices(observation: Observation) -> list[Action]:
     """The legal actions a sensible player picks from: thank only when it wins, and never
     keep quiet about weis or stöck the table lets the player declare."""
-    legal = [a for a in observation.legal_actions if not isinstance(a, Thank)]
+    legal: list[Action] = [a for a in observation.legal_actions if not isinstance(a, Thank)]
     plays = [a for a in legal if isinstance(a, Play)]
     if plays:
         fullest: dict[int, Play] = {}
