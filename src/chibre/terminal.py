@@ -1,19 +1,1006 @@
-"""`chibre play`: play chibre in the terminal against three computer players."""
+"""`chibre play`: play chibre in the terminal against three computer players.
+
+The human sits at seat 0 (bottom); the partner (seat 2) sits opposite, the opponents to the
+right (seat 1, who plays next) and to the left (seat 3). The same ``Game`` as the web table,
+with any preset and option; plain line input (``input()``), so it works over ssh, in any
+terminal and under a test driver. Cards, contracts and commands are chosen by key; ``?``
+lists the keys.
+
+The rendering functions (``card_text``, ``render_table``, ``render_hand``,
+``render_hand_score`` …) are pure: an observation (and the names) in, text out.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any, TextIO
+
+from chibre.actions import Action, Chibre, Choose, Play, Thank
+from chibre.bots import TABLE_PLAYERS, Player, make_player
+from chibre.cards import (
+    DECKS,
+    RANK_CODES,
+    SUIT_MASKS,
+    SUIT_SYMBOLS,
+    SWISS_SUIT_NAMES,
+    card_name,
+    cards_of,
+    parse_card,
+    swiss_suit,
+)
+from chibre.errors import ChibreError, NotationError
+from chibre.events import (
+    Chibred,
+    ContractNamed,
+    Event,
+    GameWon,
+    HandScored,
+    HandStarted,
+    StoeckDeclared,
+    Thanked,
+    TrickTaken,
+    WeisAnnounced,
+    WeisScored,
+)
+from chibre.game import CHANCE, Game
+from chibre.hand import HandScore
+from chibre.observation import Observation
+from chibre.play import BOURG, highest_trump, why_illegal
+from chibre.rules import CONTRACT_CODES, PRESETS, Rules
+from chibre.weis import CARRE, Weis, weis_of
+
+LANGS = ("fr", "de", "en")
+HUMAN = 0
+COMMANDS = ("?", "q", "l", "s", "t")
+
+# --- words -----------------------------------------------------------------------------------
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "seats": "You|Right|Partner|Left",
+        "teams": "us|them",
+        "title": "chibre — {preset}, target {target}{seed}. You sit at the bottom; "
+        "your partner opposite. ? for help.",
+        "bot_illegal": "note: the computer player {name} answered {action}, which the rules "
+        "refuse; it plays another move",
+        "fallback": "note: the {level} player is not available yet; {seat} plays at random",
+        "hand": "Hand {n} · dealer: {dealer} · chooser: {chooser}",
+        "chibre": "{name}: chibre!",
+        "named": "{name}: {contract}",
+        "announce": "{name}: weis {points}",
+        "stoeck": "{name}: stöck! (+{points})",
+        "weis_scored": "Weis for {team} (+{points}): {shown}",
+        "trick": "Trick {n} → {name} (+{points})",
+        "last": "Last trick ({n}) → {name}: {cards}",
+        "no_last": "No trick has been taken in this hand yet.",
+        "your_cards": "Your cards",
+        "contract": "Contract: {contract} ({name}{chibred})",
+        "after_chibre": ", after chibre",
+        "no_contract": "Contract: to be chosen ({name})",
+        "factor": " ×{factor}",
+        "trump": "trump {suit}",
+        "double": "double",
+        "simple": "simple",
+        "announced": "Weis announced: {list}",
+        "shown": "Weis shown ({team}): {list}",
+        "stoeck_held": "Stöck: {name}",
+        "score": "Score: {us} {a} · {them} {b} · this hand {ha} · {hb} · target {target}",
+        "striche": "Striche: {us} {a} · {them} {b}",
+        "hand_score": "Hand {n}",
+        "rows": "tricks|match|weis|stöck|total",
+        "game_row": "Game",
+        "target": "target {target}",
+        "prompt_contract": "Your contract [{keys}] (? help): ",
+        "prompt_card": "Your card [{keys}] (? help): ",
+        "chibre_key": "chibre",
+        "unknown": "Unknown key {key!r}: press ? for the keys.",
+        "illegal": "You cannot play {card}: {why}",
+        "not_now": "{what} is not possible now.",
+        "weis_prompt": "Announce your weis {weis}? [y/n] ",
+        "stoeck_prompt": "Declare your stöck? [y/n] ",
+        "quit_prompt": "Quit the game? [y/n] ",
+        "another": "Play another game? [y/n] ",
+        "yes": "y|yes|o|oui|j|ja",
+        "bye": "Goodbye.",
+        "won": "They win {a} : {b}!",
+        "you_won": "You win {a} : {b}!",
+        "thanked_ok": "{name} thanks — rightly.",
+        "thanked_wrong": "{name} thanks — wrongly: the game is lost.",
+        "thank_hint": "Your team has reached the target: press t to thank and win.",
+        "over_mid_hand": "The game ends during hand {n}.",
+        "help": (
+            "Keys:\n"
+            "  1–9        play the card with that number (also a card: HA, ♥A, 'dame de cœur')\n"
+            "  1–7, 0     at the contract: the contract with that number, 0 to chibre\n"
+            "  l          the last trick\n"
+            "  s          the table and the score again\n"
+            "  t          thank (claim the win), when the table plays with thanking\n"
+            "  q          quit (asks first)\n"
+            "  ?          this help\n"
+            "Cards in (brackets) may not be played now."
+        ),
+    },
+    "fr": {
+        "seats": "Vous|Droite|Partenaire|Gauche",
+        "teams": "nous|eux",
+        "title": "chibre — {preset}, en {target}{seed}. Vous êtes en bas, "
+        "votre partenaire en face. ? pour l'aide.",
+        "bot_illegal": "note : le joueur {name} a répondu {action}, refusé par les règles ; "
+        "il joue un autre coup",
+        "fallback": "note : le joueur {level} n'est pas encore disponible ; {seat} joue au hasard",
+        "hand": "Donne {n} · donneur : {dealer} · choix : {chooser}",
+        "chibre": "{name} : chibre !",
+        "named": "{name} : {contract}",
+        "announce": "{name} : annonce {points}",
+        "stoeck": "{name} : stöck ! (+{points})",
+        "weis_scored": "Annonces pour {team} (+{points}) : {shown}",
+        "trick": "Pli {n} → {name} (+{points})",
+        "last": "Dernier pli ({n}) → {name} : {cards}",
+        "no_last": "Aucun pli n'a encore été ramassé dans cette donne.",
+        "your_cards": "Vos cartes",
+        "contract": "Contrat : {contract} ({name}{chibred})",
+        "after_chibre": ", après chibre",
+        "no_contract": "Contrat : à choisir ({name})",
+        "factor": " ×{factor}",
+        "trump": "atout {suit}",
+        "double": "double",
+        "simple": "simple",
+        "announced": "Annonces : {list}",
+        "shown": "Annonces montrées ({team}) : {list}",
+        "stoeck_held": "Stöck : {name}",
+        "score": "Points : {us} {a} · {them} {b} · cette donne {ha} · {hb} · en {target}",
+        "striche": "Traits : {us} {a} · {them} {b}",
+        "hand_score": "Donne {n}",
+        "rows": "plis|match|annonces|stöck|total",
+        "game_row": "Partie",
+        "target": "en {target}",
+        "prompt_contract": "Votre contrat [{keys}] (? aide) : ",
+        "prompt_card": "Votre carte [{keys}] (? aide) : ",
+        "chibre_key": "chibre",
+        "unknown": "Touche inconnue {key!r} : tapez ? pour les touches.",
+        "illegal": "Vous ne pouvez pas jouer {card} : {why}",
+        "not_now": "{what} n'est pas possible maintenant.",
+        "weis_prompt": "Annoncer {weis} ? [o/n] ",
+        "stoeck_prompt": "Annoncer le stöck ? [o/n] ",
+        "quit_prompt": "Quitter la partie ? [o/n] ",
+        "another": "Une autre partie ? [o/n] ",
+        "yes": "o|oui|y|yes|j|ja",
+        "bye": "Au revoir.",
+        "won": "Ils gagnent {a} : {b} !",
+        "you_won": "Vous gagnez {a} : {b} !",
+        "thanked_ok": "{name} remercie — à raison.",
+        "thanked_wrong": "{name} remercie — à tort : la partie est perdue.",
+        "thank_hint": "Votre équipe a atteint le but : tapez t pour remercier et gagner.",
+        "over_mid_hand": "La partie se termine pendant la donne {n}.",
+        "help": (
+            "Touches :\n"
+            "  1–9        jouer la carte de ce numéro (ou une carte : HA, ♥A, « dame de cœur »)\n"
+            "  1–7, 0     au contrat : le contrat de ce numéro, 0 pour chibrer\n"
+            "  l          le dernier pli\n"
+            "  s          la table et les points\n"
+            "  t          remercier (réclamer la victoire), si la table se joue ainsi\n"
+            "  q          quitter (avec confirmation)\n"
+            "  ?          cette aide\n"
+            "Les cartes entre (parenthèses) ne peuvent pas être jouées maintenant."
+        ),
+    },
+    "de": {
+        "seats": "Du|Rechts|Partner|Links",
+        "teams": "wir|sie",
+        "title": "chibre — {preset}, auf {target}{seed}. Du sitzt unten, "
+        "dein Partner gegenüber. ? für Hilfe.",
+        "bot_illegal": "Hinweis: der Spieler {name} antwortete {action}, was die Regeln nicht "
+        "erlauben; er spielt einen anderen Zug",
+        "fallback": "Hinweis: der Spieler {level} ist noch nicht verfügbar; {seat} spielt zufällig",
+        "hand": "Spiel {n} · Geber: {dealer} · Ansage: {chooser}",
+        "chibre": "{name}: schiebe!",
+        "named": "{name}: {contract}",
+        "announce": "{name}: Weis {points}",
+        "stoeck": "{name}: Stöck! (+{points})",
+        "weis_scored": "Weis für {team} (+{points}): {shown}",
+        "trick": "Stich {n} → {name} (+{points})",
+        "last": "Letzter Stich ({n}) → {name}: {cards}",
+        "no_last": "In diesem Spiel wurde noch kein Stich gemacht.",
+        "your_cards": "Deine Karten",
+        "contract": "Ansage: {contract} ({name}{chibred})",
+        "after_chibre": ", geschoben",
+        "no_contract": "Ansage: offen ({name})",
+        "factor": " ×{factor}",
+        "trump": "Trumpf {suit}",
+        "double": "doppelt",
+        "simple": "einfach",
+        "announced": "Weis angesagt: {list}",
+        "shown": "Weis gezeigt ({team}): {list}",
+        "stoeck_held": "Stöck: {name}",
+        "score": "Punkte: {us} {a} · {them} {b} · dieses Spiel {ha} · {hb} · auf {target}",
+        "striche": "Striche: {us} {a} · {them} {b}",
+        "hand_score": "Spiel {n}",
+        "rows": "Stiche|Match|Weis|Stöck|Total",
+        "game_row": "Partie",
+        "target": "auf {target}",
+        "prompt_contract": "Deine Ansage [{keys}] (? Hilfe): ",
+        "prompt_card": "Deine Karte [{keys}] (? Hilfe): ",
+        "chibre_key": "schieben",
+        "unknown": "Unbekannte Taste {key!r}: ? zeigt die Tasten.",
+        "illegal": "Du kannst {card} nicht spielen: {why}",
+        "not_now": "{what} ist jetzt nicht möglich.",
+        "weis_prompt": "Weis {weis} ansagen? [j/n] ",
+        "stoeck_prompt": "Stöck ansagen? [j/n] ",
+        "quit_prompt": "Partie beenden? [j/n] ",
+        "another": "Noch eine Partie? [j/n] ",
+        "yes": "j|ja|y|yes|o|oui",
+        "bye": "Auf Wiedersehen.",
+        "won": "Sie gewinnen {a} : {b}!",
+        "you_won": "Ihr gewinnt {a} : {b}!",
+        "thanked_ok": "{name} bedankt sich — zu Recht.",
+        "thanked_wrong": "{name} bedankt sich — zu Unrecht: die Partie ist verloren.",
+        "thank_hint": "Dein Team hat das Ziel erreicht: t, um sich zu bedanken und zu gewinnen.",
+        "over_mid_hand": "Die Partie endet während Spiel {n}.",
+        "help": (
+            "Tasten:\n"
+            "  1–9        die Karte mit dieser Nummer (oder eine Karte: HA, ♥A, 'Rosen Ober')\n"
+            "  1–7, 0     bei der Ansage: die Ansage mit dieser Nummer, 0 zum Schieben\n"
+            "  l          der letzte Stich\n"
+            "  s          Tisch und Punkte nochmals\n"
+            "  t          sich bedanken (den Sieg beanspruchen), wenn so gespielt wird\n"
+            "  q          beenden (mit Rückfrage)\n"
+            "  ?          diese Hilfe\n"
+            "Karten in (Klammern) dürfen jetzt nicht gespielt werden."
+        ),
+    },
+}
+
+# Rank letters shown on the cards, per language and deck.
+RANK_LETTERS = {
+    ("en", "french"): RANK_CODES,
+    ("fr", "french"): ("6", "7", "8", "9", "10", "V", "D", "R", "A"),
+    ("de", "french"): ("6", "7", "8", "9", "10", "B", "D", "K", "A"),
+    ("en", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
+    ("fr", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "R", "A"),
+    ("de", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
+}
+# Short Swiss suit names (there are no standard symbols for them).
+SWISS_SHORT = {
+    "en": {"Schellen": "Bel", "Rosen": "Ros", "Schilten": "Shi", "Eicheln": "Aco"},
+    "fr": {"Schellen": "Gre", "Rosen": "Ros", "Schilten": "Écu", "Eicheln": "Gla"},
+    "de": {"Schellen": "Sll", "Rosen": "Ros", "Schilten": "Sil", "Eicheln": "Eic"},
+}
+_SWISS_COLOURS = {"Rosen": "31", "Schellen": "33", "Eicheln": "32", "Schilten": "34"}
+
+
+def language_from_env(env: dict[str, str] | None = None) -> str:
+    """The language from ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` (``fr_CH.UTF-8`` → fr)."""
+    e = os.environ if env is None else env
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = e.get(var, "")
+        if value:
+            code = value[:2].lower()
+            return code if code in LANGS else "en"
+    return "en"
+
+
+# --- colour ----------------------------------------------------------------------------------
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@dataclass(frozen=True)
+class Style:
+    """ANSI colours, or none at all (``--no-color``, ``NO_COLOR``, output not a terminal)."""
+
+    colour: bool = True
+
+    def paint(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
+
+    def bold(self, text: str) -> str:
+        return self.paint(text, "1")
+
+    def dim(self, text: str) -> str:
+        return self.paint(text, "2")
+
+
+def wants_colour(no_color: bool, stream: TextIO, env: dict[str, str] | None = None) -> bool:
+    e = os.environ if env is None else env
+    return not no_color and "NO_COLOR" not in e and stream.isatty()
+
+
+def visible_len(text: str) -> int:
+    return len(_ANSI.sub("", text))
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """Pad ``text`` to ``width`` visible characters (colour codes take no room)."""
+    room = max(width - visible_len(text), 0)
+    if align == ">":
+        return " " * room + text
+    if align == "^":
+        return " " * (room // 2) + text + " " * (room - room // 2)
+    return text + " " * room
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class View:
+    """How the table is drawn: language, deck, suit mapping, colours and the seats' names."""
+
+    lang: str = "en"
+    deck: str = "french"
+    mapping: str = "swisslos"
+    style: Style = Style(False)
+
+    def t(self, key: str, /, **fields: Any) -> str:
+        text = TEXTS[self.lang][key]
+        return text.format(**fields) if fields else text
+
+    def seat(self, seat: int) -> str:
+        return self.t("seats").split("|")[seat]
+
+    def team(self, team: int) -> str:
+        """The team from the human's side: 0 is us (seats 0 and 2)."""
+        return self.t("teams").split("|")[team]
+
+    def suit(self, suit: int) -> str:
+        if self.deck == "swiss":
+            name = swiss_suit(suit, self.mapping)
+            return self.style.paint(SWISS_SHORT[self.lang][name], _SWISS_COLOURS[name])
+        symbol = SUIT_SYMBOLS[suit]
+        return self.style.paint(symbol, "31") if suit in (0, 1) else symbol
+
+    def card(self, c: int) -> str:
+        return card_text(c, self)
+
+    def cards(self, cs: Sequence[int]) -> str:
+        return " ".join(self.card(c) for c in cs)
+
+    def contract(self, contract: int, factor: int = 1, double: bool | None = None) -> str:
+        if contract < 4 and self.deck == "swiss":
+            name = SWISS_SUIT_NAMES[self.lang][swiss_suit(contract, self.mapping)]
+            text = self.t(
+                "trump",
+                suit=self.style.paint(name, _SWISS_COLOURS[swiss_suit(contract, self.mapping)]),
+            )
+        elif contract < 4:
+            text = self.t("trump", suit=self.suit(contract))
+        else:
+            text = ("Obenabe", "Undenufe")[contract - 4]
+        if double is not None:
+            text += " " + self.t("double" if double else "simple")
+        if factor != 1:
+            text += self.t("factor", factor=factor)
+        return text
+
+    def weis(self, w: Weis) -> str:
+        if w.kind == CARRE:
+            return f"4×{RANK_LETTERS[self.lang, self.deck][w.top]} ({w.points})"
+        low, top = w.suit * 9 + w.low, w.suit * 9 + w.top
+        return f"{self.card(low)}–{self.card(top)} ({w.points})"
+
+
+def card_text(c: int, view: View) -> str:
+    """A card as drawn in the terminal: ``♥10``, ``♠A`` (red ♦ ♥), or ``RosO`` (Swiss deck)."""
+    rank = RANK_LETTERS[view.lang, view.deck][c % 9]
+    suit = c // 9
+    if view.deck == "swiss":
+        name = swiss_suit(suit, view.mapping)
+        return view.style.paint(SWISS_SHORT[view.lang][name] + rank, _SWISS_COLOURS[name])
+    text = SUIT_SYMBOLS[suit] + rank
+    return view.style.paint(text, "31") if suit in (0, 1) else text
+
+
+REASONS = {
+    "fr": {
+        "held": "vous n'avez pas {card}",
+        "follow": "{suit} est demandé : vous devez fournir — vous avez {held}",
+        "trump_led": "atout {suit} demandé : vous devez jouer atout — vous avez {held}",
+        "undertrump": "{high} est le plus haut atout du pli : vous ne pouvez pas sous-couper "
+        "avec {card} tant que vous avez d'autres cartes que de l'atout",
+        "follow_or_trump": "{suit} est demandé : vous devez fournir ou couper — vous avez {held}",
+    },
+    "de": {
+        "held": "du hast {card} nicht",
+        "follow": "{suit} ist angespielt: du musst Farbe geben — du hast {held}",
+        "trump_led": "Trumpf {suit} ist angespielt: du musst Trumpf geben — du hast {held}",
+        "undertrump": "{high} ist der höchste Trumpf im Stich: du darfst mit {card} nicht "
+        "untertrumpfen, solange du andere Karten als Trumpf hast",
+        "follow_or_trump": "{suit} ist angespielt: du musst Farbe geben oder trumpfen — "
+        "du hast {held}",
+    },
+}
+"""Why a card may not be played, in French and German (English: ``play.why_illegal``)."""
+
+
+def illegal_reason(
+    view: View, hand: int, trick: Sequence[int], contract: int, c: int
+) -> str | None:
+    """Why ``c`` may not be played now, in the view's language; ``None`` when it may."""
+    english = why_illegal(hand, trick, contract, c)
+    if english is None or view.lang not in REASONS:
+        return english
+    words = REASONS[view.lang]
+    if not hand >> c & 1:
+        return words["held"].format(card=view.card(c))
+    led = trick[0] // 9
+
+    def held(m: int) -> str:
+        return ", ".join(view.card(x) for x in display_order(m, contract))
+
+    follow = hand & SUIT_MASKS[led]
+    if contract >= 4:
+        return words["follow"].format(suit=view.suit(led), held=held(follow))
+    trumps = hand & SUIT_MASKS[contract]
+    if led == contract:
+        return words["trump_led"].format(
+            suit=view.suit(contract), held=held(trumps & ~BOURG[contract] or trumps)
+        )
+    high = highest_trump(trick, contract)
+    if c // 9 == contract and high >= 0:
+        return words["undertrump"].format(high=view.card(high), card=view.card(c))
+    return words["follow_or_trump"].format(suit=view.suit(led), held=held(follow))
+
+
+def display_order(hand: int, contract: int) -> list[int]:
+    """The cards of a hand as shown: suits alternating red and black (♥ ♠ ♦ ♣), trump first,
+    high to low (low to high in Undenufe)."""
+    suits = [1, 2, 0, 3]
+    if 0 <= contract < 4:
+        suits.remove(contract)
+        suits.insert(0, contract)
+    low_first = contract == 5
+    return sorted(
+        cards_of(hand),
+        key=lambda c: (suits.index(c // 9), c % 9 if low_first else -(c % 9)),
+    )
+
+
+def render_hand(obs: Observation, view: View) -> tuple[str, dict[str, int]]:
+    """The seat's hand with a key per card; cards it may not play now in (brackets), dimmed.
+    Returns the text and the keys (key → card)."""
+    legal = {a.card for a in obs.legal_actions if isinstance(a, Play)}
+    keys: dict[str, int] = {}
+    parts = []
+    for i, c in enumerate(display_order(obs.hand, obs.contract), 1):
+        keys[str(i)] = c
+        if not legal or c in legal:
+            parts.append(f"{view.style.bold(str(i))} {view.card(c)}")
+        else:
+            parts.append(view.style.dim(f"{i} ({card_text(c, _plain(view))})"))
+    return f"{view.t('your_cards')}:  " + "   ".join(parts), keys
+
+
+def _plain(view: View) -> View:
+    return View(view.lang, view.deck, view.mapping, Style(False))
+
+
+def render_status(obs: Observation, view: View) -> str:
+    """The contract and its factor, announced and shown weis, stöck, the score."""
+    lines = []
+    if obs.contract >= 0:
+        chibred = view.t("after_chibre") if obs.chibres else ""
+        lines.append(
+            view.t(
+                "contract",
+                contract=view.contract(obs.contract, obs.factor),
+                name=view.seat(obs.contract_seat),
+                chibred=chibred,
+            )
+        )
+    elif obs.phase == "contract":
+        lines.append(view.t("no_contract", name=view.seat(obs.to_act)))
+    announced = [f"{view.seat(s)} {p}" for s, p in enumerate(obs.announced) if p]
+    if obs.shown_weis:
+        shown = ", ".join(f"{view.seat(s)} {view.weis(w)}" for s, w in obs.shown_weis)
+        lines.append(view.t("shown", team=view.team(obs.weis_team), list=shown))
+    elif announced:
+        lines.append(view.t("announced", list=", ".join(announced)))
+    if obs.stoeck_seat >= 0:
+        lines.append(view.t("stoeck_held", name=view.seat(obs.stoeck_seat)))
+    lines.append(score_line(obs, view))
+    return "\n".join(lines)
+
+
+def score_line(obs: Observation, view: View) -> str:
+    a, b = obs.totals
+    ha, hb = obs.hand_points
+    line = view.t(
+        "score", us=view.team(0), them=view.team(1), a=a, b=b, ha=ha, hb=hb,
+        target=obs.rules.target,
+    )  # fmt: skip
+    if any(obs.striche):
+        sa, sb = obs.striche
+        line += " · " + view.t("striche", us=view.team(0), them=view.team(1), a=sa, b=sb)
+    return line
+
+
+def render_table(obs: Observation, view: View, trick: Sequence[int] | None = None) -> str:
+    """The four seats around the trick: partner on top, left and right, the human below;
+    ``▸`` marks the seat to play. ``trick`` (from ``obs.trick_leader``) defaults to the
+    trick being played."""
+    cards = list(obs.trick if trick is None else trick)
+    shown: dict[int, str] = {}
+    for i, c in enumerate(cards):
+        shown[(obs.trick_leader + i) % 4] = view.card(c)
+
+    def name(seat: int) -> str:
+        marker = "▸ " if obs.to_act == seat and obs.phase in ("play", "contract") else ""
+        return view.style.bold(marker + view.seat(seat))
+
+    def slot(seat: int) -> str:
+        return shown.get(seat, view.style.dim("·"))
+
+    width = 44
+    rows = [
+        pad(name(2), width, "^"),
+        pad(slot(2), width, "^"),
+        pad(name(3), 12, ">") + "  " + pad(slot(3), 6, ">") + " " * 4 + pad(slot(1), 6) + "  "
+        + name(1),
+        pad(slot(0), width, "^"),
+        pad(name(0), width, "^"),
+    ]  # fmt: skip
+    return "\n".join("  " + r.rstrip() for r in rows)
+
+
+def render_hand_score(
+    number: int, score: HandScore, totals: Sequence[int], target: int, view: View
+) -> str:
+    """The hand's breakdown per team — tricks, match, weis, stöck, the total × factor — and
+    the game totals."""
+    rows = view.t("rows").split("|")
+    head = view.style.bold(view.t("hand_score", n=number + 1))
+    w = 16
+    lines = [pad(head, w) + pad(view.team(0), 7, ">") + pad(view.team(1), 7, ">")]
+    blocks = (score.tricks, score.match, score.weis, score.stoeck)
+    for label, (a, b) in zip(rows[:4], blocks, strict=True):
+        lines.append(pad("  " + label, w) + pad(str(a), 7, ">") + pad(str(b), 7, ">"))
+    total = f"  {rows[4]} ×{score.factor}"
+    ta, tb = score.totals
+    lines.append(pad(total, w) + pad(str(ta), 7, ">") + pad(str(tb), 7, ">"))
+    ga, gb = totals
+    lines.append(
+        pad(view.t("game_row"), w)
+        + pad(view.style.bold(str(ga)), 7, ">")
+        + pad(view.style.bold(str(gb)), 7, ">")
+        + "   "
+        + view.t("target", target=target)
+    )
+    return "\n".join(lines)
+
+
+# --- reading the human's keys ----------------------------------------------------------------
+
+
+class Quit(Exception):
+    """The player asked to leave the table (``q``, confirmed, or the end of the input)."""
+
+
+def contract_menu(obs: Observation, view: View) -> list[tuple[str, Action, str]]:
+    """The contract choices as (key, action, label): 1–6 the contracts, 7 the pique double,
+    0 chibre."""
+    menu: list[tuple[str, Action, str]] = []
+    choice = obs.rules.pique_double == "choice"
+    for a in obs.legal_actions:
+        if isinstance(a, Choose):
+            factor = obs.rules.factor(a.contract, a.double)
+            double = a.double if choice and a.contract == 2 else None
+            key = "7" if a.double else str(a.contract + 1)
+            menu.append((key, a, view.contract(a.contract, factor, double)))
+        elif isinstance(a, Chibre):
+            menu.append(("0", a, view.t("chibre_key")))
+    return menu
+
+
+def read_contract(text: str, menu: Sequence[tuple[str, Action, str]]) -> Action | None:
+    """The contract action a key or a word names (``3``, ``H``, ``obenabe``, ``chibre``)."""
+    word = text.strip().lower()
+    for key, action, _ in menu:
+        if word == key:
+            return action
+    if word in ("chibre", "chibrer", "schieben", "schiebe", "push"):
+        return next((a for _, a, _ in menu if isinstance(a, Chibre)), None)
+    names = {code.lower(): k for k, code in enumerate(CONTRACT_CODES)}
+    names |= {"obenabe": 4, "obe": 4, "undenufe": 5, "unde": 5, "une": 5}
+    for sym, k in (("♦", 0), ("♥", 1), ("♠", 2), ("♣", 3)):
+        names[sym] = k
+    if word in names:
+        k = names[word]
+        return next((a for _, a, _ in menu if isinstance(a, Choose) and a.contract == k), None)
+    return None
+
+
+class Console:
+    """The human's side of the table: reads keys, writes lines."""
+
+    def __init__(
+        self,
+        view: View,
+        read: Callable[[str], str] = input,
+        out: TextIO | None = None,
+    ) -> None:
+        self.view = view
+        self._read = read
+        self.out = out or sys.stdout
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        try:
+            return self._read(prompt).strip()
+        except EOFError:
+            self.say()
+            raise Quit from None
+
+    def yes(self, prompt: str) -> bool:
+        while True:
+            answer = self.ask(prompt).lower()
+            if answer in self.view.t("yes").split("|"):
+                return True
+            if answer in ("n", "no", "non", "nein"):
+                return False
+
+    def confirm_quit(self) -> None:
+        if self.yes(self.view.t("quit_prompt")):
+            raise Quit
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def _level_player(
+    level: str, seed: int, seat: int, view: View, say: Callable[[str], None]
+) -> Player:
+    try:
+        return make_player(level, seed)
+    except (ImportError, AttributeError):
+        say(view.t("fallback", level=level, seat=view.seat(seat)))
+        return make_player("random", seed)
+
+
+class TerminalTable:
+    """One human (seat 0) and three computer players at one ``Game`` after another."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        console: Console,
+        players: dict[int, Player],
+        rng: Random,
+        delay: float = 0.0,
+    ) -> None:
+        self.rules = rules
+        self.console = console
+        self.view = console.view
+        self.players = players
+        self.rng = rng
+        self.delay = delay
+        self.game = Game(rules)
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def play_game(self) -> None:
+        """Play one game to its end (or until the human quits: ``Quit``)."""
+        game = self.game = Game(self.rules)
+        while not game.is_over:
+            seat = game.current_player
+            if seat == CHANCE:
+                self.narrate(game.deal(self.rng))
+                continue
+            assert seat is not None
+            obs = game.observation(seat)
+            action = self.human_turn(obs) if seat == HUMAN else self.computer_turn(obs)
+            self.apply(action, seat)
+
+    def computer_turn(self, obs: Observation) -> Action:
+        """The computer player's action; a move the rules refuse is replaced by a random
+        legal one, with a note, so that the human's game goes on."""
+        action = self.players[obs.seat].act(obs)
+        if self.delay:
+            time.sleep(self.delay)
+        # compare by type too: Chibre() and Thank() are equal as empty tuples
+        if any(type(a) is type(action) and a == action for a in obs.legal_actions):
+            return action
+        legal = [a for a in obs.legal_actions if not isinstance(a, Thank)]
+        self.console.say(
+            self.view.t("bot_illegal", name=self.view.seat(obs.seat), action=repr(action))
+        )
+        return self.rng.choice(legal)
+
+    def apply(self, action: Action, seat: int) -> None:
+        self.narrate(self.game.apply(action, seat))
+
+    # --- the human ----------------------------------------------------------------------
+
+    def show_table(self, obs: Observation) -> None:
+        say = self.console.say
+        say()
+        say(render_status(obs, self.view))
+        say(render_table(obs, self.view))
+
+    def human_turn(self, obs: Observation) -> Action:
+        if obs.phase == "contract":
+            return self._ask_contract(obs)
+        return self._ask_card(obs)
+
+    def _command(self, word: str, obs: Observation, show: Callable[[], None]) -> Action | None:
+        """Handle a command key; returns ``Thank()`` when the human thanks."""
+        view, say = self.view, self.console.say
+        if word == "?":
+            say(view.t("help"))
+        elif word == "q":
+            self.console.confirm_quit()
+        elif word == "l":
+            say(self.last_trick(obs))
+        elif word == "s":
+            show()
+        elif word == "t":
+            if obs.rules.claim == "thank":
+                return Thank()
+            say(view.t("not_now", what="t"))
+        return None
+
+    def _thank_hint(self, obs: Observation) -> None:
+        if obs.rules.claim == "thank" and obs.totals[0] >= obs.rules.target:
+            self.console.say(self.view.t("thank_hint"))
+
+    def _ask_contract(self, obs: Observation) -> Action:
+        view, say = self.view, self.console.say
+        menu = contract_menu(obs, view)
+
+        def show() -> None:
+            self.show_table(obs)
+            say(f"{view.t('your_cards')}:  {view.cards(display_order(obs.hand, -1))}")
+            say("   ".join(f"{view.style.bold(k)} {label}" for k, _, label in menu))
+            self._thank_hint(obs)
+
+        show()
+        keys = ",".join(k for k, _, _ in menu)
+        while True:
+            word = self.console.ask(view.t("prompt_contract", keys=keys))
+            if word.lower() in COMMANDS:
+                thank = self._command(word.lower(), obs, show)
+                if thank is not None:
+                    return thank
+                continue
+            action = read_contract(word, menu)
+            if action is not None:
+                return action
+            say(view.t("unknown", key=word))
+
+    def _ask_card(self, obs: Observation) -> Action:
+        view, say = self.view, self.console.say
+        text, keys = render_hand(obs, view)
+
+        def show() -> None:
+            self.show_table(obs)
+            say(text)
+            self._thank_hint(obs)
+
+        show()
+        legal = [a for a in obs.legal_actions if isinstance(a, Play)]
+        legal_keys = [k for k, c in keys.items() if any(a.card == c for a in legal)]
+        while True:
+            word = self.console.ask(view.t("prompt_card", keys=_key_range(legal_keys)))
+            if word.lower() in COMMANDS:
+                thank = self._command(word.lower(), obs, show)
+                if thank is not None:
+                    return thank
+                continue
+            card = keys.get(word)
+            if card is None:
+                try:
+                    card = parse_card(word, obs.rules.suit_mapping) if word else None
+                except NotationError:
+                    card = None
+            if card is None:
+                say(view.t("unknown", key=word))
+                continue
+            why = illegal_reason(view, obs.hand, obs.trick, obs.contract, card)
+            if why is not None:
+                name = card_name(card, view.lang, view.deck, view.mapping)
+                say(view.t("illegal", card=f"{view.card(card)} ({name})", why=why))
+                continue
+            return self._declarations(obs, card, legal)
+
+    def _declarations(self, obs: Observation, card: int, legal: list[Play]) -> Play:
+        """The weis and the stöck the human declares with ``card``, where the table lets the
+        player declare (``auto_weis`` / ``auto_stoeck`` off)."""
+        options = [a for a in legal if a.card == card]
+        weis: tuple[int, ...] = ()
+        with_weis = [a for a in options if a.weis]
+        if with_weis:
+            shown = ", ".join(self._weis_of(obs, with_weis[0].weis))
+            if self.console.yes(self.view.t("weis_prompt", weis=shown)):
+                weis = with_weis[0].weis
+        stoeck = any(a.stoeck and a.weis == weis for a in options) and self.console.yes(
+            self.view.t("stoeck_prompt")
+        )
+        return Play(card, weis, stoeck)
+
+    def _weis_of(self, obs: Observation, sets: Sequence[int]) -> list[str]:
+        return [self.view.weis(weis_of(m, obs.rules)) for m in sets]
+
+    def last_trick(self, obs: Observation) -> str:
+        view = self.view
+        if not obs.tricks:
+            return view.t("no_last")
+        t = obs.tricks[-1]
+        cards = ", ".join(
+            f"{view.seat((t.leader + i) % 4)} {view.card(c)}" for i, c in enumerate(t.cards)
+        )
+        return view.t("last", n=len(obs.tricks), name=view.seat(t.winner), cards=cards)
+
+    # --- what happened ------------------------------------------------------------------
+
+    def narrate(self, events: list[Event]) -> None:
+        view, say = self.view, self.console.say
+        game = self.game
+        for e in events:
+            match e:
+                case HandStarted(number, dealer, chooser):
+                    say()
+                    say(view.style.bold(
+                        "── " + view.t("hand", n=number + 1, dealer=view.seat(dealer),
+                                       chooser=view.seat(chooser)) + " ──"
+                    ))  # fmt: skip
+                case Chibred(seat):
+                    say(view.t("chibre", name=view.seat(seat)))
+                case ContractNamed(seat, contract, factor):
+                    double = None
+                    if self.rules.pique_double == "choice" and contract == 2:
+                        double = game.hand is not None and game.hand.double
+                    text = view.contract(contract, factor, double)
+                    say(view.t("named", name=view.seat(seat), contract=view.style.bold(text)))
+                case WeisAnnounced(seat, points):
+                    say(view.t("announce", name=view.seat(seat), points=points))
+                case StoeckDeclared(seat, points):
+                    say(view.t("stoeck", name=view.seat(seat), points=points))
+                case WeisScored(team, points, shown):
+                    ws = ", ".join(f"{view.seat(s)} {view.weis(w)}" for s, w in shown)
+                    say(view.t("weis_scored", team=view.team(team), points=points, shown=ws))
+                case TrickTaken(number, winner, points):
+                    self._show_trick(number, winner, points)
+                case HandScored():
+                    hand = game.hand
+                    assert hand is not None
+                    say()
+                    say(render_hand_score(
+                        len(game.hands) - 1, hand.score(), game.totals, self.rules.target, view
+                    ))  # fmt: skip
+                case Thanked(seat, correct):
+                    key = "thanked_ok" if correct else "thanked_wrong"
+                    say(view.t(key, name=view.seat(seat)))
+                case GameWon(team, totals, striche):
+                    self._show_end(team, totals, striche)
+
+    def _show_trick(self, number: int, winner: int, points: int) -> None:
+        game, view, say = self.game, self.view, self.console.say
+        obs = game.observation(HUMAN)
+        trick = obs.tricks[number]
+        shown = dataclasses.replace(obs, trick_leader=trick.leader, to_act=-1)
+        say()
+        say(render_table(shown, view, trick.cards))
+        say(view.style.bold(view.t("trick", n=number + 1, name=view.seat(winner), points=points)))
+
+    def _show_end(self, team: int, totals: tuple[int, int], striche: tuple[int, int]) -> None:
+        view, say = self.view, self.console.say
+        hand = self.game.hand
+        if hand is not None and not hand.is_over:
+            say(view.t("over_mid_hand", n=len(self.game.hands)))
+        a, b = totals
+        say()
+        if team == 0:
+            say(view.style.paint(view.t("you_won", a=a, b=b), "1;32"))
+        else:
+            say(view.style.paint(view.t("won", a=a, b=b), "1;31"))
+        sa, sb = striche
+        say(view.t("striche", us=view.team(0), them=view.team(1), a=sa, b=sb))
+
+
+def _key_range(keys: Sequence[str]) -> str:
+    """``1-3,5`` style list of keys."""
+    nums = sorted(int(k) for k in keys)
+    parts: list[str] = []
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        parts.append(str(nums[i]) if i == j else f"{nums[i]}-{nums[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def rules_from(preset: str, settings: Sequence[str] | None, deck: str | None = None) -> Rules:
+    """The table's rules: a preset, ``--set OPTION=VALUE`` changes (values read as JSON when
+    they are JSON), and the deck to draw."""
+    options: dict[str, Any] = {}
+    for item in settings or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ChibreError(f"--set {item!r}: write OPTION=VALUE")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    if deck is not None:
+        options["deck"] = deck
+    return Rules.preset(preset, **options)
 
 
 def add_parser(sub: Any) -> None:
     """Add `play` to the `chibre` command's subcommands."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "play", help="play chibre in the terminal against three computer players"
+        "play",
+        help="play chibre in the terminal against three computer players",
+        description="Play chibre in the terminal: you (bottom) and a computer partner against "
+        "two computer opponents. Keys: 1-9 cards, ? help, l last trick, q quit.",
+    )
+    p.add_argument("preset", nargs="?", default="romand", choices=sorted(PRESETS))
+    p.add_argument("--set", action="append", metavar="OPTION=VALUE", help="change an option")
+    p.add_argument("--partner", default="rule", choices=TABLE_PLAYERS, help="partner's level")
+    p.add_argument("--opponents", default="rule", choices=TABLE_PLAYERS, help="opponents' level")
+    p.add_argument("--seed", type=int, help="reproducible deals and players")
+    p.add_argument("--lang", choices=LANGS, help="fr, de or en (default: from LANG)")
+    p.add_argument("--deck", choices=DECKS, help="the cards to draw (default: the preset's)")
+    p.add_argument("--no-color", action="store_true", help="no colours (also NO_COLOR)")
+    p.add_argument(
+        "--delay",
+        type=float,
+        default=0.4,
+        help="seconds a computer player takes per move in a terminal (default 0.4)",
     )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("chibre play: not available yet")
-    return 2
+    rules = rules_from(args.preset, args.set, args.deck)
+    lang = args.lang or language_from_env()
+    view = View(
+        lang, rules.deck, rules.suit_mapping, Style(wants_colour(args.no_color, sys.stdout))
+    )
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):  # line editing for input(), where there is one
+            import readline  # noqa: F401
+    console = Console(view)
+    seed = args.seed
+    rng: Random = Random(seed) if seed is not None else secrets.SystemRandom()
+    base = seed if seed is not None else secrets.randbelow(2**31)
+    shown_seed = f", seed {seed}" if seed is not None else ""
+    console.say(view.style.bold(view.t("title", preset=args.preset, target=rules.target,
+                                       seed=shown_seed)))  # fmt: skip
+    levels = {1: args.opponents, 2: args.partner, 3: args.opponents}
+    players = {
+        s: _level_player(level, base * 4 + s, s, view, console.say) for s, level in levels.items()
+    }
+    delay = max(args.delay, 0.0) if sys.stdout.isatty() else 0.0  # a pause only to watch
+    table = TerminalTable(rules, console, players, rng, delay)
+    try:
+        while True:
+            table.play_game()
+            if not console.yes(view.t("another")):
+                break
+    except Quit:
+        pass
+    except KeyboardInterrupt:  # Ctrl-C: leave as quietly as with q
+        console.say()
+        console.say(view.t("bye"))
+        return 130
+    console.say(view.t("bye"))
+    return 0

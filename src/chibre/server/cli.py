@@ -1,17 +1,103 @@
-"""`chibre serve`: serve the table in the browser."""
+"""`chibre serve`: serve the table in the browser.
+
+    chibre serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--no-browser]
+                 [--bot-delay SECONDS] [--deal-delay SECONDS] [--grace SECONDS]
+
+Everything is kept in one SQLite file, by default ``$XDG_DATA_HOME/chibre/chibre.sqlite``
+(``~/.local/share/chibre/chibre.sqlite``); unfinished games go on when the server restarts.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import threading
+import webbrowser
+from pathlib import Path
 from typing import Any
+
+from chibre.server.tables import Settings
+
+WS_MAX_SIZE = 64 * 1024
+"""Frames larger than this close the socket; up to it, a frame over 4 KiB is answered with a
+``too_large`` error."""
+
+
+def default_db() -> Path:
+    """``$XDG_DATA_HOME/chibre/chibre.sqlite``, else ``~/.local/share/chibre/chibre.sqlite``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "chibre" / "chibre.sqlite"
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds")
+    return value
 
 
 def add_parser(sub: Any) -> None:
     """Add `serve` to the `chibre` command's subcommands."""
-    p: argparse.ArgumentParser = sub.add_parser("serve", help="serve the table in the browser")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "serve",
+        help="serve the table in the browser",
+        description="Serve the chibre table: play in the browser, alone with computer "
+        "players or online with friends.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument("--db", type=Path, default=None, help=f"the SQLite file ({default_db()})")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument(
+        "--bot-delay", type=_seconds, default=Settings.bot_delay,
+        help=f"seconds before a computer player acts ({Settings.bot_delay})",
+    )  # fmt: skip
+    p.add_argument(
+        "--deal-delay", type=_seconds, default=Settings.deal_delay,
+        help=f"seconds between the end of a hand and the next deal ({Settings.deal_delay})",
+    )  # fmt: skip
+    p.add_argument(
+        "--grace", type=_seconds, default=Settings.grace,
+        help=f"seconds before a computer plays for a player who dropped ({Settings.grace})",
+    )  # fmt: skip
     p.set_defaults(func=run)
 
 
+def may_open_browser() -> bool:
+    """A browser can be shown: a desktop session that is not reached over ssh."""
+    if os.environ.get("SSH_CONNECTION") or os.environ.get("SSH_CLIENT"):
+        return False
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def run(args: argparse.Namespace) -> int:
-    print("chibre serve: not available yet")
-    return 2
+    import uvicorn
+
+    from chibre.server.app import create_app
+
+    db = args.db or default_db()
+    settings = Settings(bot_delay=args.bot_delay, deal_delay=args.deal_delay, grace=args.grace)
+    app = create_app(db, settings)
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    if ":" in shown_host:
+        shown_host = f"[{shown_host}]"
+    url = f"http://{shown_host}:{args.port}/"
+    print(f"chibre: the table is at {url}  (games kept in {db}; Ctrl-C to stop)", flush=True)
+    if not args.no_browser and may_open_browser():
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        lifespan="on",
+    )
+    return 0

@@ -1,0 +1,599 @@
+"""The double-dummy search of ``chibre.bots.solver``, compiled with numba (the ``fast`` extra).
+
+The same algorithm as the plain-Python search, node for node: alpha-beta with MTD(f) at the
+root, a transposition table at the start of each trick (open addressing in numpy arrays, with a
+generation stamp so the arrays are reused from call to call without clearing), the same move
+ordering, equivalent-card pruning and horizon estimate. The hand and the trick live in one
+int64 array; the contract's tables in another. ``numba.njit(cache=True)`` keeps the machine
+code on disk, so only the very first run on a machine compiles (``warm_up`` does it early).
+
+``AVAILABLE`` is false when numba does not import; ``chibre.bots.solver`` then never calls in.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from chibre.cards import SUIT_MASKS
+from chibre.play import (
+    BOURG,
+    CARD_POINTS,
+    LAST_TRICK_BONUS,
+    LOWER_TRUMPS,
+    STRENGTH,
+    legal_cards,
+)
+
+try:
+    import numba
+    import numpy as np
+
+    AVAILABLE = True
+except ImportError:  # pragma: no cover - the plain path is used instead
+    AVAILABLE = False
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _njit(fn: F) -> F:
+    """``numba.njit(cache=True)``, or the function itself without numba."""
+    if not AVAILABLE:
+        return fn
+    compiled: F = numba.njit(cache=True)(fn)
+    return compiled
+
+
+class OutOfNodes(Exception):
+    """The node budget is spent; ``args[0]``: the nodes searched."""
+
+
+_INF = 1 << 20
+_PROBES = 8
+
+# Offsets in the contract's table array.
+_PTS = 0  # 36 card points
+_STR = 36  # 4 × 36 trick strength by led suit
+_BEATS = 180  # 4 × 36 masks: the cards that take a trick from this card
+_LOWER = 324  # 36 masks: the trumps below this card (undertrumping)
+_LEAD_KEY = 360  # 36 lead strength
+_SLUFF_KEY = 396  # 36 order on a partner's trick
+_SUIT_PTS = 432  # 4 × 512 points of a suit's cards
+_BETWEEN = 2480  # 36 × 36 masks: cards strictly between two of a suit
+_ORDER = 3776  # 4 × 9 each suit's cards, strongest first
+_CONTRACT = 3812
+_ZERO = 3813  # mask of the cards worth nothing
+_TRUMPS = 3814  # mask of the trump suit (0 in Obenabe/Undenufe)
+_BOURG = 3815
+_TABLE_SIZE = 3816
+
+# Slots of the state array.
+_NODES = 4
+_LIMIT = 5
+_TABLE = 6  # the cards of the current trick
+_BEST = 7  # the lead chosen by the last lead node
+_BONUS = 8
+_ABORT = 9
+_GEN = 10  # the generation stamp of this iteration
+_BASE = 11  # the first generation of this call (hints from earlier iterations)
+_STATE_SIZE = 12
+
+
+def _tables(contract: int) -> Any:
+    """The int64 table array of ``contract``."""
+    from chibre.bots import solver as py
+
+
+    t = np.zeros(_TABLE_SIZE, dtype=np.int64)
+    for c in range(36):
+        t[_PTS + c] = CARD_POINTS[contract][c]
+        t[_LEAD_KEY + c] = py._LEAD_STRENGTH[contract][c]
+        t[_SLUFF_KEY + c] = py._SLUFF_KEY[contract][c]
+        t[_LOWER + c] = LOWER_TRUMPS[contract][c] if contract < 4 else 0
+        for led in range(4):
+            t[_STR + 36 * led + c] = STRENGTH[contract][led][c]
+            t[_BEATS + 36 * led + c] = py._BEATS[contract][led][c]
+        for b in range(36):
+            t[_BETWEEN + 36 * c + b] = py.BETWEEN[c][b]
+    for s in range(4):
+        for m in range(512):
+            t[_SUIT_PTS + 512 * s + m] = py._SUIT_POINTS[contract][s][m]
+        for i, c in enumerate(py._POWER_ORDER[contract][s]):
+            t[_ORDER + 9 * s + i] = c
+    t[_CONTRACT] = contract
+    t[_ZERO] = py.ZERO_CARDS[contract]
+    t[_TRUMPS] = SUIT_MASKS[contract] if contract < 4 else 0
+    t[_BOURG] = BOURG[contract] if contract < 4 else 0
+    return t
+
+
+@_njit
+def _bit_index(x: int) -> int:
+    i = 0
+    while x > 1:
+        x >>= 1
+        i += 1
+    return i
+
+
+@_njit
+def _suit_points(tab: Any, rest: int) -> int:
+    return int(
+        tab[_SUIT_PTS + (rest & 511)]
+        + tab[_SUIT_PTS + 512 + ((rest >> 9) & 511)]
+        + tab[_SUIT_PTS + 1024 + ((rest >> 18) & 511)]
+        + tab[_SUIT_PTS + 1536 + ((rest >> 27) & 511)]
+    )
+
+
+@_njit
+def _estimate(st: Any, tab: Any, leader: int) -> int:
+    """``chibre.bots.solver.estimate``, the same arithmetic."""
+    contract = tab[_CONTRACT]
+    rest = st[0] | st[1] | st[2] | st[3]
+    total = _suit_points(tab, rest) + LAST_TRICK_BONUS
+    team0 = st[0] | st[2]
+    team1 = st[1] | st[3]
+    sure0 = 1.0
+    sure1 = 1.0
+    if leader & 1 == 0:
+        sure0 += 0.5
+    else:
+        sure1 += 0.5
+    trumps = tab[_TRUMPS]
+    for s in range(4):
+        owner = -1
+        run = 0
+        for i in range(9):
+            c = tab[_ORDER + 9 * s + i]
+            if not (rest >> c) & 1:
+                continue
+            t = 0 if (team0 >> c) & 1 else 1
+            if owner < 0:
+                owner = t
+            if t != owner:
+                break
+            run += 1
+        if owner < 0:
+            continue
+        weight = 1.0
+        if contract < 4 and s != contract and ((team1 if owner == 0 else team0) & trumps) != 0:
+            weight = 0.5
+        if owner == 0:
+            sure0 += run * weight
+        else:
+            sure1 += run * weight
+    return int(total * sure0 / (sure0 + sure1) + 0.5)
+
+
+@_njit
+def _legal(tab: Any, hand: int, led: int, win_card: int) -> int:
+    follow = hand & (0x1FF << (9 * led))
+    contract = tab[_CONTRACT]
+    if contract >= 4:
+        return follow if follow else hand
+    trumps = hand & tab[_TRUMPS]
+    if led == contract:
+        return trumps if (trumps != 0 and trumps != tab[_BOURG]) else hand
+    allowed = (follow | trumps) if follow else hand
+    if trumps != hand and win_card // 9 == contract:
+        allowed &= ~tab[_LOWER + win_card]
+    return int(allowed)
+
+
+@_njit
+def _node(
+    st: Any,
+    tab: Any,
+    tk: Any,
+    tlo: Any,
+    thi: Any,
+    tmv: Any,
+    tgen: Any,
+    work: Any,
+    ply: int,
+    seat: int,
+    k: int,
+    led: int,
+    win_seat: int,
+    win_card: int,
+    win_str: int,
+    on_table: int,
+    t0: int,
+    t1: int,
+    alpha: int,
+    beta: int,
+    d: int,
+    first_move: int,
+    only: int,
+    start: int,
+) -> int:
+    """Value for team 0 from ``seat`` playing the ``k``-th card of the trick; with ``start``
+    the trick starts here (table, bounds, horizon)."""
+    bonus = st[_BONUS]
+    slot = -1
+    key = 0
+    lo = -_INF
+    hi = _INF
+    if start:
+        if st[_NODES] > st[_LIMIT]:
+            st[_ABORT] = 1
+            return 0
+        if d == 0:
+            return _estimate(st, tab, seat)
+        hand = st[seat]
+        if hand & (hand - 1) == 0:
+            c0 = _bit_index(st[seat])
+            c1 = _bit_index(st[(seat + 1) & 3])
+            c2 = _bit_index(st[(seat + 2) & 3])
+            c3 = _bit_index(st[(seat + 3) & 3])
+            base = _STR + 36 * (c0 // 9)
+            win = 0
+            best_s = tab[base + c0]
+            if tab[base + c1] > best_s:
+                win = 1
+                best_s = tab[base + c1]
+            if tab[base + c2] > best_s:
+                win = 2
+                best_s = tab[base + c2]
+            if tab[base + c3] > best_s:
+                win = 3
+            team = (seat + win) & 1
+            v = 0
+            if team == 0:
+                v = tab[c0] + tab[c1] + tab[c2] + tab[c3] + LAST_TRICK_BONUS
+            if bonus:
+                if team == 0:
+                    if not t1:
+                        v += bonus
+                elif not t0:
+                    v -= bonus
+            return int(v)
+        rest = st[0] | st[1] | st[2] | st[3]
+        most = _suit_points(tab, rest) + LAST_TRICK_BONUS
+        least = 0
+        key = rest | (seat << 36)
+        if bonus:
+            key |= (t0 << 38) | (t1 << 39)
+            if not t1:
+                most += bonus
+            if not t0:
+                least = -bonus
+        if most <= alpha:
+            return most
+        if least >= beta:
+            return least
+        mask = tk.shape[0] - 1
+        h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+        j0 = int(h >> np.uint64(40)) & mask
+        gen = st[_GEN]
+        for i in range(_PROBES):
+            j = (j0 + i) & mask
+            if tgen[j] < st[_BASE]:
+                slot = j
+                break
+            if tk[j] == key:
+                slot = j
+                if tgen[j] == gen:
+                    lo = tlo[j]
+                    hi = thi[j]
+                    if lo >= beta:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+                first_move = tmv[j]
+                break
+        if slot < 0:
+            slot = j0
+    hand = st[seat]
+    moves = work[ply]
+    keys = work[ply + 40]
+    n = 0
+    if only:
+        moves[0] = first_move
+        n = 1
+    else:
+        allowed = hand if k == 0 else _legal(tab, hand, led, win_card)
+        z = allowed & tab[_ZERO]
+        if z & (z - 1):
+            outside = ((st[0] | st[1] | st[2] | st[3]) ^ hand) | st[_TABLE]
+            prev = -1
+            for c in range(36):
+                if (z >> c) & 1:
+                    if (
+                        prev >= 0
+                        and prev // 9 == c // 9
+                        and (outside & tab[_BETWEEN + 36 * prev + c]) == 0
+                    ):
+                        allowed ^= 1 << c
+                    prev = c
+        partner = (win_seat ^ seat) & 1 == 0
+        over = 0
+        if k > 0 and not partner:
+            over = allowed & tab[_BEATS + 36 * led + win_card]
+        for c in range(36):
+            if (allowed >> c) & 1:
+                if k == 0:
+                    kv = -tab[_LEAD_KEY + c]
+                    if c == first_move:
+                        kv = -1000
+                elif partner:
+                    kv = tab[_SLUFF_KEY + c]
+                elif (over >> c) & 1:
+                    kv = tab[_STR + 36 * led + c]
+                else:
+                    kv = 1000 + tab[_PTS + c]
+                # insertion, stable: equal keys keep card order
+                i = n
+                while i > 0 and keys[i - 1] > kv:
+                    keys[i] = keys[i - 1]
+                    moves[i] = moves[i - 1]
+                    i -= 1
+                keys[i] = kv
+                moves[i] = c
+                n += 1
+    maximise = seat & 1 == 0
+    best = -_INF if maximise else _INF
+    choice = moves[0]
+    nxt = (seat + 1) & 3
+    for i in range(n):
+        c = moves[i]
+        bit = 1 << c
+        st[_NODES] += 1
+        st[seat] = hand ^ bit
+        p = on_table + tab[_PTS + c]
+        if k == 0:
+            st[_TABLE] = bit
+            v = _node(
+                st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, nxt, 1, c // 9, seat, c,
+                tab[_STR + 36 * (c // 9) + c], p, t0, t1, alpha, beta, d, -1, 0, 0,
+            )  # fmt: skip
+            st[_TABLE] = 0
+        elif k < 3:
+            s = tab[_STR + 36 * led + c]
+            st[_TABLE] |= bit
+            if s > win_str:
+                v = _node(
+                    st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, nxt, k + 1, led, seat, c,
+                    s, p, t0, t1, alpha, beta, d, -1, 0, 0,
+                )  # fmt: skip
+            else:
+                v = _node(
+                    st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, nxt, k + 1, led, win_seat,
+                    win_card, win_str, p, t0, t1, alpha, beta, d, -1, 0, 0,
+                )  # fmt: skip
+            st[_TABLE] ^= bit
+        else:
+            ws = seat if tab[_STR + 36 * led + c] > win_str else win_seat
+            saved = st[_TABLE]
+            st[_TABLE] = 0
+            if ws & 1 == 0:
+                if st[ws]:
+                    v = p + _node(
+                        st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, ws, 0, 0, ws, -1, 0, 0,
+                        1, t1, alpha - p, beta - p, d - 1, -1, 0, 1,
+                    )  # fmt: skip
+                else:
+                    v = p + LAST_TRICK_BONUS
+                    if bonus and not t1:
+                        v += bonus
+            elif st[ws]:
+                v = _node(
+                    st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, ws, 0, 0, ws, -1, 0, 0,
+                    t0, 1, alpha, beta, d - 1, -1, 0, 1,
+                )  # fmt: skip
+            else:
+                v = 0
+                if bonus and not t0:
+                    v = -bonus
+            st[_TABLE] = saved
+        st[seat] = hand
+        if st[_ABORT]:
+            return 0
+        if maximise:
+            if v > best:
+                best = v
+                choice = c
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        elif v < best:
+            best = v
+            choice = c
+            if v < beta:
+                beta = v
+                if alpha >= beta:
+                    break
+    if k == 0:
+        st[_BEST] = choice
+    if start:
+        if best <= alpha:
+            if best < hi:
+                hi = best
+        elif best >= beta:
+            if best > lo:
+                lo = best
+        else:
+            lo = best
+            hi = best
+        tk[slot] = key
+        tlo[slot] = lo
+        thi[slot] = hi
+        tmv[slot] = choice
+        tgen[slot] = st[_GEN]
+    return int(best)
+
+
+@_njit
+def _root(
+    st: Any,
+    tab: Any,
+    tk: Any,
+    tlo: Any,
+    thi: Any,
+    tmv: Any,
+    tgen: Any,
+    work: Any,
+    leader: int,
+    k0: int,
+    led: int,
+    ws: int,
+    wc: int,
+    wst: int,
+    on_table: int,
+    t0: int,
+    t1: int,
+    depth: int,
+    only: int,
+    guess: int,
+) -> int:
+    """MTD(f) at the root: null-window searches until the bounds meet."""
+    seat0 = (leader + k0) & 3
+    lo = -_INF
+    hi = _INF
+    g = guess
+    while lo < hi:
+        beta = g if g > lo + 1 else lo + 1
+        if k0 == 0 and only < 0:
+            g = _node(
+                st, tab, tk, tlo, thi, tmv, tgen, work, 0, leader, 0, 0, leader, -1, 0, 0, t0,
+                t1, beta - 1, beta, depth, -1, 0, 1,
+            )  # fmt: skip
+        else:
+            g = _node(
+                st, tab, tk, tlo, thi, tmv, tgen, work, 0, seat0, k0, led, ws, wc, wst, on_table,
+                t0, t1, beta - 1, beta, depth, only, 1 if only >= 0 else 0, 0,
+            )  # fmt: skip
+        if st[_ABORT]:
+            return 0
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+_lock = threading.Lock()
+_contract_tables: dict[int, Any] = {}
+_buffers: dict[int, tuple[Any, Any, Any, Any, Any]] = {}
+_generation = [1]
+
+
+def _table_arrays(entries: int) -> tuple[Any, Any, Any, Any, Any]:
+    """Reused transposition-table arrays of ``entries`` slots (a power of two)."""
+    got = _buffers.get(entries)
+    if got is None:
+        got = (
+            np.zeros(entries, dtype=np.int64),
+            np.zeros(entries, dtype=np.int32),
+            np.zeros(entries, dtype=np.int32),
+            np.zeros(entries, dtype=np.int8),
+            np.zeros(entries, dtype=np.int64),
+        )
+        _buffers[entries] = got
+    return got
+
+
+def search(
+    hands: list[int],
+    contract: int,
+    leader: int,
+    trick: tuple[int, ...],
+    taken: tuple[bool, bool],
+    bonus: int,
+    limit: int | None,
+    per_card: bool,
+) -> tuple[int, dict[int, int], int, int]:
+    """As ``chibre.bots.solver._python_search``: team 0's value, each root card's value (when
+    ``per_card``), the nodes and the depth reached (tricks)."""
+    with _lock:
+        return _search(hands, contract, leader, trick, taken, bonus, limit, per_card)
+
+
+def _search(
+    hands: list[int],
+    contract: int,
+    leader: int,
+    trick: tuple[int, ...],
+    taken: tuple[bool, bool],
+    bonus: int,
+    limit: int | None,
+    per_card: bool,
+) -> tuple[int, dict[int, int], int, int]:
+    from chibre.bots.solver import estimate
+
+    tab = _contract_tables.get(contract)
+    if tab is None:
+        tab = _contract_tables[contract] = _tables(contract)
+    k0 = len(trick)
+    seat0 = (leader + k0) & 3
+    n = bin(hands[seat0]).count("1")
+    bits = min(22, 8 + 2 * n)
+    if limit is not None:
+        bits = max(10, min(bits, (limit // 2).bit_length()))
+    tk, tlo, thi, tmv, tgen = _table_arrays(1 << bits)
+    work = np.zeros((80, 9), dtype=np.int64)
+    st = np.zeros(_STATE_SIZE, dtype=np.int64)
+    st[0:4] = hands
+    st[_BONUS] = bonus
+    led = trick[0] // 9 if trick else 0
+    ws, wc, wst, on_table = leader, -1, -1, 0
+    for i, c in enumerate(trick):
+        st[_TABLE] |= 1 << c
+        s = STRENGTH[contract][led][c]
+        if s > wst:
+            ws, wc, wst = (leader + i) & 3, c, s
+        on_table += CARD_POINTS[contract][c]
+    t0, t1 = int(taken[0]), int(taken[1])
+    guess = on_table // 2 + estimate(hands, contract, seat0)
+    roots = [-1]
+    if per_card:
+        allowed = legal_cards(hands[seat0], trick, contract)
+        roots = [c for c in range(36) if allowed >> c & 1]
+    base = _generation[0]
+    _generation[0] += 16
+    st[_BASE] = base
+    nodes = 0
+    v, values, depth = 0, {}, 0
+    for d in [n] if limit is None else range(1, n + 1):
+        st[_GEN] = base + d
+        st[_ABORT] = 0
+        st[_NODES] = 0
+        st[_LIMIT] = (1 << 62) if limit is None or d == 1 else limit - nodes
+        if st[_LIMIT] <= 0:
+            break
+        got: dict[int, int] = {}
+        g = guess
+        for c in roots:
+            g = _root(
+                st, tab, tk, tlo, thi, tmv, tgen, work, leader, k0, led, ws, wc, wst, on_table,
+                t0, t1, d, c, g,
+            )  # fmt: skip
+            if st[_ABORT]:
+                break
+            got[c] = int(g)
+        nodes += int(st[_NODES])
+        if st[_ABORT]:
+            break
+        depth = d
+        if per_card:
+            values = got
+            v = max(got.values()) if seat0 & 1 == 0 else min(got.values())
+        else:
+            v = got[-1]
+    return v, values, nodes, depth
+
+
+def warm_up() -> None:
+    """Compile the search (or load it from the cache) with one small solve of each kind."""
+    if not AVAILABLE:
+        return
+    hands = [1 << 0 | 1 << 9, 1 << 1 | 1 << 10, 1 << 2 | 1 << 11, 1 << 3 | 1 << 12]
+    search(hands, 0, 0, (), (True, True), 100, None, True)
+    search(hands, 4, 1, (), (False, False), 100, 1000, False)

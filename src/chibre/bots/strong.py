@@ -1,0 +1,221 @@
+"""``easy``, ``medium`` and ``strong``: computer players that never see another hand.
+
+Each decision is a determinized search (Monte Carlo over possible deals): the player draws
+deals of the cards it has not seen that agree with everything public
+(``chibre.bots.sampling``), lets the double-dummy solver value each legal card on each deal,
+and plays the card with the best mean. Early in the hand the solver gives budgeted estimates;
+in the last tricks its values are exact. The contract (l'atout, der Trumpf) is chosen the same
+way: each contract is valued over sampled deals with the chooser leading, the best one is
+named when it is worth enough, else the player chibres (schiebt) where it may; pique double is
+taken when the doubled value is better.
+
+The levels differ only in budget: ``easy`` looks at few deals with a tiny budget (and so
+errs), ``medium`` decides within about 0.2 s, ``strong`` within about a second.
+
+Near the end of a game a deal is valued by whether it wins the game, then by points: a team
+close to the target takes the points that are sure rather than the most points on average.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from chibre.actions import Action, Chibre, Choose, Play, Thank
+from chibre.bots.player import choices, decision_rng, may_thank
+from chibre.bots.sampling import sample_deals
+from chibre.bots.solver import Position, card_values, solve, warm_up
+from chibre.observation import Observation
+from chibre.play import MATCH_BONUS
+from chibre.weis import STOECK_CARDS, STOECK_POINTS
+
+HAND_POINTS = 157
+WIN_BONUS = 1000
+"""What winning the game is worth against points, when a deal can decide it."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """A player's budget: deals sampled per decision, solver nodes per deal, and from how
+    many tricks left the solver is exact."""
+
+    samples: int
+    max_nodes: int
+    exact_tricks: int
+    contract_samples: int
+    contract_nodes: int
+    chibre_below: float  # expected margin of the best contract under which to chibre
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(
+        samples=3,
+        max_nodes=200,
+        exact_tricks=3,
+        contract_samples=3,
+        contract_nodes=200,
+        chibre_below=-16,
+    ),
+    "medium": Level(
+        samples=8,
+        max_nodes=1500,
+        exact_tricks=4,
+        contract_samples=6,
+        contract_nodes=1500,
+        chibre_below=-4,
+    ),
+    "strong": Level(
+        samples=24,
+        max_nodes=4000,
+        exact_tricks=5,
+        contract_samples=16,
+        contract_nodes=4000,
+        chibre_below=-4,
+    ),
+}
+
+
+def _taken(observation: Observation) -> tuple[bool, bool]:
+    """Whether each team has taken a trick this hand (a match is still possible otherwise)."""
+    teams = {t.winner & 1 for t in observation.tricks}
+    return (0 in teams, 1 in teams)
+
+
+def _points_left(observation: Observation) -> int:
+    """Card points (with the last-trick 5) not yet taken in this hand."""
+    return HAND_POINTS - sum(t.points for t in observation.tricks)
+
+
+def _needs(observation: Observation) -> tuple[int, int]:
+    """How many points each team still needs to reach the target (by the table's count)."""
+    o = observation
+    target = o.rules.target
+    if o.rules.end_mode == "immediate":
+        return (target - o.totals[0], target - o.totals[1])
+    return (target - o.totals[0] - o.hand_points[0], target - o.totals[1] - o.hand_points[1])
+
+
+class GameSituation:
+    """Turns a deal's points for the team to act into what they are worth for the game.
+
+    Far from the target a point is a point. When this hand can take a team to the target,
+    a deal is worth ``WIN_BONUS`` if the team gets there and the other does not, half of it
+    when both can (who gets there first depends on the order), nothing when only the other
+    team does — plus the points, so that among equal outcomes more is better.
+    """
+
+    def __init__(self, observation: Observation) -> None:
+        o = observation
+        team = o.seat & 1
+        need = _needs(o)
+        self.factor = max(o.factor, 1)
+        self.left = _points_left(o)
+        self.need_us = need[team]
+        self.need_them = need[1 - team]
+        reach = (self.left + MATCH_BONUS) * self.factor
+        self.matters = min(self.need_us, self.need_them) <= reach
+
+    def value(self, points: int) -> float:
+        if not self.matters:
+            return float(points)
+        ours = points * self.factor
+        theirs = max(self.left - points, 0) * self.factor
+        win = (1.0 if ours >= self.need_us else 0.0) - (1.0 if theirs >= self.need_them else 0.0)
+        return points + WIN_BONUS * (win + 1) / 2
+
+
+class StrongPlayer:
+    """Le joueur fort / der starke Spieler: Monte Carlo over deals it cannot see, solved
+    double-dummy. ``level``: ``easy``, ``medium`` or ``strong``."""
+
+    def __init__(self, seed: int = 0, level: str = "strong") -> None:
+        if level not in LEVELS:
+            raise ValueError(f"no level {level!r}: choose one of {', '.join(LEVELS)}")
+        self.seed = seed
+        self.level = LEVELS[level]
+        self.name = level
+        warm_up()
+
+    def act(self, observation: Observation) -> Action:
+        if may_thank(observation):
+            return Thank()
+        options = choices(observation)
+        if len(options) == 1:
+            return options[0]
+        rng = decision_rng(self.seed, observation)
+        if observation.phase == "contract":
+            return self._contract(observation, options, rng)
+        return self._card(observation, options, rng)
+
+    # --- the play -------------------------------------------------------------------------
+
+    def _card(self, o: Observation, options: list[Action], rng: Random) -> Action:
+        plays = {a.card: a for a in options if isinstance(a, Play)}
+        level = self.level
+        tricks_left = 9 - len(o.tricks)
+        budget = None if tricks_left <= level.exact_tricks else level.max_nodes
+        situation = GameSituation(o)
+        totals = dict.fromkeys(plays, 0.0)
+        taken = _taken(o)
+        for hands in sample_deals(o, rng, level.samples):
+            position = Position(
+                hands=hands,
+                contract=o.contract,
+                leader=o.trick_leader,
+                trick=o.trick,
+                taken=taken,
+                match_bonus=MATCH_BONUS,
+            )
+            for c, v in card_values(position, budget).items():
+                if c in totals:
+                    totals[c] += situation.value(v)
+        best = max(totals.values())
+        return plays[min(c for c, v in totals.items() if v == best)]
+
+    # --- the contract ---------------------------------------------------------------------
+
+    def contract_values(self, o: Observation, rng: Random) -> dict[int, float]:
+        """Our team's expected margin (our points less theirs, before the multiplier) in
+        each contract, the chooser leading: card points, the match, and our stöck."""
+        level = self.level
+        deals = sample_deals(o, rng, level.contract_samples)
+        out: dict[int, float] = {}
+        for k in range(6):
+            total = 0.0
+            for hands in deals:
+                position = Position(hands=hands, contract=k, leader=o.chooser)
+                total += margin(solve(position, level.contract_nodes))
+            mean = total / len(deals)
+            if k < 4 and o.rules.stoeck and o.hand & STOECK_CARDS[k] == STOECK_CARDS[k]:
+                mean += STOECK_POINTS
+            out[k] = mean
+        return out
+
+    def _contract(self, o: Observation, options: list[Action], rng: Random) -> Action:
+        values = self.contract_values(o, rng)
+        rules = o.rules
+        best_action: Action | None = None
+        best_score = 0.0
+        for a in options:
+            if isinstance(a, Choose):
+                score = rules.factor(a.contract, a.double) * values[a.contract]
+                if best_action is None or score > best_score:
+                    best_action, best_score = a, score
+        assert best_action is not None
+        best_margin = max(values[a.contract] for a in options if isinstance(a, Choose))
+        if best_margin < self.level.chibre_below and any(isinstance(a, Chibre) for a in options):
+            return Chibre()
+        return best_action
+
+
+def margin(points: int) -> int:
+    """Our points less theirs in a hand where we take ``points`` (card points, the last
+    trick's 5 and the match bonus): a match counts 257 to 0 either way."""
+    if points >= HAND_POINTS + MATCH_BONUS:
+        return HAND_POINTS + MATCH_BONUS
+    if points <= 0:
+        return -(HAND_POINTS + MATCH_BONUS)
+    return 2 * points - HAND_POINTS
+def trump_count(hand: int, contract: int) -> int:
+    """How many trumps a hand holds (0 in Obenabe / Undenufe)."""
+    return (hand & SUIT_MASKS[contract]).bit_count() if contract < 4 else 0

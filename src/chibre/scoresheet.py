@@ -1,0 +1,691 @@
+"""The calculator (Jassrechner / calculateur): the score sheet of a game played with real cards.
+
+A table plays with its own deck and writes each hand as it was played: the contract (which
+sets the factor from the table's grid), the trick points of one team (the other team's are
+157 minus them — RULES.md §6's sanity check — or "match": 257 and 0), the weis the winning
+team showed, the stöck, and which team named the contract. ``ScoreSheet`` turns that into the
+same blocks as the engine (stöck, weis, tricks, match, each × the factor), the running totals,
+the winner by the table's counting order, and the Striche (Sieg, Match, Kontermatsch,
+Bergpreis, Schneider), exactly as ``chibre.game.Game`` writes them.
+
+What a scorer writes is a whole hand, so the calculator counts the deciding hand block by
+block in the counting order (``rules.end_order``, the match bonus after the tricks) — the
+``end_of_hand`` way. Two moments cannot be read from a hand's totals, and the scorer says
+them when they matter:
+
+* ``first_out`` — which team reached the target first when both reach it in the same hand
+  and the counting order cannot tell: both within the tricks block (``end_of_hand``: the
+  tricks count in the order they were taken), or anywhere in the hand (``immediate``: the
+  points count as they arise, stöck when shown, tricks as taken);
+* ``berg_first`` — the same for half the target (the Bergpreis), asked only when the table
+  plays a Bergpreis.
+
+What the calculator does not represent, and how it reads it instead:
+
+* ``immediate`` mode ends the game in the middle of a hand; the scorer writes the hand
+  played out (or as far as it was counted), and the calculator writes the whole hand on the
+  slate. The Schneider is measured against the losers' total after the block in which the
+  winners went out (the engine measures at the exact card).
+* In ``end_of_hand`` mode, when the winners go out within the tricks block, the losers'
+  tricks of that hand count for the Schneider (the tricks block is written at once); the
+  engine counts only the losers' tricks taken before the winners' last one.
+* ``claim = thank`` (a team thanks, a wrong claim loses): the calculator declares the winner
+  like ``claim = auto``.
+
+Bad input (trick points outside 0..157, both teams entering weis, stöck in Obenabe or
+Undenufe, an unknown contract …) raises ``InvalidEntry`` with a message a player can read,
+and the sheet is left exactly as it was. ``to_json`` / ``from_json`` round-trip a sheet.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from chibre.cards import SUIT_MAPPINGS, SUIT_SYMBOLS, format_cards, parse_cards
+from chibre.errors import IllegalAction, InvalidRules, NotationError
+from chibre.hand import HandScore
+from chibre.play import LAST_TRICK_BONUS, MATCH_BONUS
+from chibre.rules import CONTRACT_CODES, CONTRACT_NAMES, Contract, Rules
+from chibre.weis import CARRE, SEQUENCE, STOECK_POINTS, Weis, weis_of
+
+HAND_POINTS = 152 + LAST_TRICK_BONUS
+"""What the cards and the last trick are worth in every contract: 157."""
+
+FORMAT = "chibre-scoresheet"
+STRICHE_KINDS = ("sieg", "match", "kontermatsch", "bergpreis", "schneider")
+TEAM_NAMES = ("A", "B")
+
+
+class InvalidEntry(IllegalAction, ValueError):
+    """A hand (or a sheet) the calculator cannot write: the message says what is wrong."""
+
+
+# --- reading what the scorer enters ----------------------------------------------------------
+
+_CONTRACT_WORDS: dict[str, int] = {
+    **{code.lower(): k for k, code in enumerate(CONTRACT_CODES)},
+    **{name: k for k, name in enumerate(CONTRACT_NAMES)},
+    **{sym: k for k, sym in enumerate(SUIT_SYMBOLS)},
+    "carreau": 0, "coeur": 1, "cœur": 1, "pique": 2, "trefle": 3, "trèfle": 3,
+    "karo": 0, "herz": 1, "pik": 2, "kreuz": 3, "diamond": 0, "heart": 1, "spade": 2,
+    "club": 3, "oben": 4, "obe": 4, "obenabe": 4, "unden": 5, "une": 5, "undenufe": 5,
+    "undenuf": 5, "obenaben": 4,
+}  # fmt: skip
+
+
+def parse_contract(value: object, rules: Rules | None = None) -> int:
+    """The contract from a number (0..3 trump ♦ ♥ ♠ ♣, 4 Obenabe, 5 Undenufe), a letter
+    (``D H S C O U``), a symbol, or a French, German, English or Swiss-suit name."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value <= 5:
+            return value
+    elif isinstance(value, str):
+        word = value.strip().lower()
+        if word in _CONTRACT_WORDS:
+            return _CONTRACT_WORDS[word]
+        mapping = SUIT_MAPPINGS[(rules or Rules()).suit_mapping]
+        for swiss, suit in mapping.items():
+            if word in (swiss.lower(), swiss.lower().rstrip("n")):
+                return suit
+    raise InvalidEntry(
+        f"unknown contract {value!r}: give a trump suit (♦ ♥ ♠ ♣, or D H S C), "
+        "Obenabe (O) or Undenufe (U)"
+    )
+
+
+class ShownWeis(NamedTuple):
+    """One weis as the scorer wrote it: its value, and its cards when they were entered
+    (``cards`` 0: only the announced value was written)."""
+
+    points: int
+    cards: int = 0
+    kind: str = ""  # SEQUENCE or CARRE when the cards were entered
+
+    def to_json(self) -> int | dict[str, Any]:
+        if not self.cards:
+            return self.points
+        return {"points": self.points, "cards": format_cards(self.cards)}
+
+
+def weis_values(rules: Rules) -> tuple[int, ...]:
+    """Every value a single weis can have under these rules."""
+    values = {20, 50, 100, 150, 200}  # sequences of 3, 4, 5; carrés of 9s and Js
+    if rules.big_sequences:
+        values |= {250, 300}
+    return tuple(sorted(values))
+
+
+def parse_weis(item: object, rules: Rules) -> ShownWeis:
+    """One weis from a value (``50``), its cards (``"H6 H7 H8 H9"``, a list of codes, a set
+    of cards as ``{"cards": …}``) or an engine ``Weis``; checked against the rules."""
+    if isinstance(item, Weis):
+        return ShownWeis(item.points, item.cards, item.kind)
+    if isinstance(item, Mapping):
+        if item.get("cards"):
+            shown = parse_weis(item["cards"], rules)
+            if "points" in item and item["points"] != shown.points:
+                raise InvalidEntry(
+                    f"the weis {format_cards(shown.cards)} is worth {shown.points}, "
+                    f"not {item['points']!r}"
+                )
+            return shown
+        item = item.get("points")
+    if isinstance(item, int) and not isinstance(item, bool):
+        if item not in weis_values(rules):
+            allowed = ", ".join(str(v) for v in weis_values(rules))
+            raise InvalidEntry(f"no weis is worth {item} at this table: a weis is {allowed}")
+        return ShownWeis(item)
+    if isinstance(item, str) or (
+        isinstance(item, Sequence) and all(isinstance(x, str) for x in item)
+    ):
+        text = item if isinstance(item, str) else " ".join(item)
+        try:
+            cards = parse_cards(text, rules.suit_mapping)
+        except NotationError as e:
+            raise InvalidEntry(f"cannot read the weis {text!r}: {e}") from e
+        try:
+            w = weis_of(cards, rules)
+        except IllegalAction as e:
+            raise InvalidEntry(f"{text!r}: {e}") from e
+        return ShownWeis(w.points, w.cards, w.kind)
+    raise InvalidEntry(f"a weis is its value (20, 50, 100 …) or its cards, not {item!r}")
+
+
+def check_team_weis(shown: Sequence[ShownWeis], rules: Rules) -> None:
+    """Weis entered for one team (its two players) must be possible together: no card in
+    two sequences, a card in a carré and a sequence only with ``kreuzweis``."""
+    with_cards = [w for w in shown if w.cards]
+    for a, b in combinations(with_cards, 2):
+        if not a.cards & b.cards:
+            continue
+        if a.kind == CARRE and b.kind == CARRE:
+            raise InvalidEntry(f"the carré {format_cards(a.cards)} is entered twice")
+        if a.kind == SEQUENCE and b.kind == SEQUENCE:
+            raise InvalidEntry(
+                f"the sequences {format_cards(a.cards)} and {format_cards(b.cards)} share cards"
+            )
+        if not rules.kreuzweis:
+            raise InvalidEntry(
+                f"{format_cards(a.cards)} and {format_cards(b.cards)} share cards: "
+                "kreuzweis is off at this table"
+            )
+
+
+def _team(value: object, what: str, optional: bool = True) -> int | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return value
+    if isinstance(value, str) and value.strip().upper() in TEAM_NAMES:
+        return TEAM_NAMES.index(value.strip().upper())
+    raise InvalidEntry(f"{what}: say team 0 or 1 (A or B), not {value!r}")
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """One hand as the scorer writes it (une donne / ein Spiel). Build with ``hand_entry``,
+    which checks it against the table's rules."""
+
+    contract: int
+    chooser: int  # the team that named the contract (for Match against Kontermatsch)
+    points: int | None = None  # trick points (before the factor) of team ``team``
+    team: int = 0
+    match: int | None = None  # the team that took all nine tricks
+    weis: tuple[tuple[ShownWeis, ...], tuple[ShownWeis, ...]] = ((), ())
+    stoeck: int | None = None  # the team that showed king and queen of trump
+    double: bool = False  # pique double chosen (pique_double = choice)
+    first_out: int | None = None  # who reached the target first, when the order cannot tell
+    berg_first: int | None = None  # who reached half the target first, likewise
+
+    def score(self, rules: Rules) -> HandScore:
+        """The hand's blocks per team, before the factor (as ``chibre.hand.HandScore``)."""
+        tricks = [0, 0]
+        match = [0, 0]
+        if self.match is not None:
+            tricks[self.match] = HAND_POINTS
+            match[self.match] = MATCH_BONUS
+        else:
+            assert self.points is not None
+            tricks[self.team] = self.points
+            tricks[1 - self.team] = HAND_POINTS - self.points
+        weis = (sum(w.points for w in self.weis[0]), sum(w.points for w in self.weis[1]))
+        stoeck = [0, 0]
+        if self.stoeck is not None:
+            stoeck[self.stoeck] = STOECK_POINTS
+        return HandScore(
+            rules.factor(self.contract, self.double),
+            (stoeck[0], stoeck[1]),
+            weis,
+            (tricks[0], tricks[1]),
+            (match[0], match[1]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "contract": CONTRACT_CODES[self.contract],
+            "double": self.double,
+            "chooser": self.chooser,
+            "points": self.points,
+            "team": self.team,
+            "match": self.match,
+            "weis": [[w.to_json() for w in ws] for ws in self.weis],
+            "stoeck": self.stoeck,
+            "first_out": self.first_out,
+            "berg_first": self.berg_first,
+        }
+
+
+_ENTRY_KEYS = frozenset(HandEntry.__dataclass_fields__)
+
+
+def hand_entry(
+    rules: Rules,
+    *,
+    contract: object,
+    chooser: object = 0,
+    points: object = None,
+    team: object = 0,
+    match: object = None,
+    weis: object = ((), ()),
+    stoeck: object = None,
+    double: object = False,
+    first_out: object = None,
+    berg_first: object = None,
+) -> HandEntry:
+    """A hand checked against ``rules``; raises ``InvalidEntry`` saying what is wrong."""
+    k = parse_contract(contract, rules)
+    if not isinstance(double, bool):
+        raise InvalidEntry(f"double must be true or false, not {double!r}")
+    if double and not (rules.pique_double == "choice" and k == Contract.SPADES):
+        raise InvalidEntry("only ♠ can be played double, and only with pique double by choice")
+    chooser_team = _team(chooser, "who named the contract", optional=False)
+    counted = _team(team, "whose trick points are these", optional=False)
+    match_team = _team(match, "who made match")
+    assert chooser_team is not None and counted is not None
+    if points is not None and (
+        not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= HAND_POINTS
+    ):
+        raise InvalidEntry(
+            f"trick points must be a whole number from 0 to {HAND_POINTS}, not {points!r} "
+            "(a match is entered as match)"
+        )
+    if match_team is None and points is None:
+        raise InvalidEntry("enter the trick points of one team, or the team that made match")
+    if match_team is not None and points is not None:
+        expected = HAND_POINTS if counted == match_team else 0
+        if points != expected:
+            raise InvalidEntry(
+                f"with a match, team {TEAM_NAMES[counted]} has {expected} trick points, "
+                f"not {points}"
+            )
+        points = None
+    shown = _read_weis(weis, rules)
+    stoeck_team = _team(stoeck, "who showed the stöck")
+    if stoeck_team is not None:
+        if not rules.stoeck:
+            raise InvalidEntry("stöck are off at this table")
+        if k >= 4:
+            raise InvalidEntry("there are no stöck in Obenabe or Undenufe")
+    return HandEntry(
+        contract=k,
+        chooser=chooser_team,
+        points=points if isinstance(points, int) else None,
+        team=counted,
+        match=match_team,
+        weis=shown,
+        stoeck=stoeck_team,
+        double=double,
+        first_out=_team(first_out, "who reached the target first"),
+        berg_first=_team(berg_first, "who reached half the target first"),
+    )
+
+
+def _read_weis(weis: object, rules: Rules) -> tuple[tuple[ShownWeis, ...], tuple[ShownWeis, ...]]:
+    if weis is None:
+        return ((), ())
+    if not isinstance(weis, Sequence) or isinstance(weis, str) or len(weis) != 2:
+        raise InvalidEntry("weis are given per team: a list for team A and a list for team B")
+    per_team: list[tuple[ShownWeis, ...]] = []
+    for items in weis:
+        if items is None:
+            items = ()
+        if isinstance(items, str | int | Mapping) or not isinstance(items, Iterable):
+            items = (items,)
+        shown = tuple(parse_weis(item, rules) for item in items)
+        check_team_weis(shown, rules)
+        per_team.append(shown)
+    if (per_team[0] or per_team[1]) and not rules.weis:
+        raise InvalidEntry("weis are off at this table")
+    if per_team[0] and per_team[1]:
+        raise InvalidEntry(
+            "only one team scores weis — the team with the best weis: enter that team's weis only"
+        )
+    return per_team[0], per_team[1]
+
+
+def entry_from_dict(d: Mapping[str, Any], rules: Rules) -> HandEntry:
+    """A hand from its JSON form (``HandEntry.to_dict``), checked against ``rules``."""
+    if isinstance(d, HandEntry):
+        return hand_entry(rules, **d.to_dict())
+    if not isinstance(d, Mapping):
+        raise InvalidEntry(f"a hand is a JSON object, not {type(d).__name__}")
+    unknown = sorted(set(d) - _ENTRY_KEYS)
+    if unknown:
+        raise InvalidEntry(
+            f"unknown field {unknown[0]!r} in a hand; "
+            f"the fields are {', '.join(sorted(_ENTRY_KEYS))}"
+        )
+    if "contract" not in d:
+        raise InvalidEntry("a hand needs its contract")
+    return hand_entry(rules, **d)
+
+
+# --- counting the game ---------------------------------------------------------------------
+
+
+class HandResult(NamedTuple):
+    """A hand on the sheet: what was entered, its blocks, and the totals after it."""
+
+    number: int  # 1-based
+    entry: HandEntry
+    score: HandScore
+    totals: tuple[int, int]  # running totals after the hand (the whole hand written)
+
+
+def _first_to_reach(
+    before: Sequence[int],
+    blocks: Sequence[tuple[int, int]],
+    threshold: int,
+    immediate: bool,
+) -> tuple[int, bool, int]:
+    """Which team reaches ``threshold`` first in a hand counted block by block: (team or
+    -1, whether the order cannot tell, the index of that team's block)."""
+    reached: list[int | None] = [None, None]
+    running = list(before)
+    for i, credit in enumerate(blocks):
+        for t in (0, 1):
+            running[t] += credit[t]
+            if reached[t] is None and before[t] < threshold <= running[t]:
+                reached[t] = i
+    r0, r1 = reached
+    if r0 is None and r1 is None:
+        return -1, False, -1
+    if r1 is None:
+        assert r0 is not None
+        return 0, False, r0
+    if r0 is None:
+        return 1, False, r1
+    if immediate or r0 == r1:
+        return -1, True, min(r0, r1)
+    return (0, False, r0) if r0 < r1 else (1, False, r1)
+
+
+@dataclass
+class Count:
+    """The game as counted from the sheet's hands."""
+
+    results: list[HandResult] = field(default_factory=list)
+    totals: tuple[int, int] = (0, 0)
+    winner: int = -1
+    decided_in: int = 0  # the hand (1-based) in which the game was won; 0 while it runs
+    decided_at: tuple[int, int] = (0, 0)
+    bergpreis: int = -1
+    marks: dict[str, list[int]] = field(default_factory=lambda: {k: [0, 0] for k in STRICHE_KINDS})
+
+
+def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
+    """Count the hands in order as ``Game`` does; ``InvalidEntry`` if a hand follows the end
+    of the game or a moment the counting order cannot tell is missing."""
+    order = list(rules.order)
+    order.insert(order.index("tricks") + 1, "match")
+    immediate = rules.end_mode == "immediate"
+    c = Count()
+    totals = [0, 0]
+    for number, entry in enumerate(entries, 1):
+        if c.winner >= 0:
+            raise InvalidEntry(
+                f"the game was won in hand {c.decided_in}: hand {number} comes after the end "
+                "(delete the hands after it first)"
+            )
+        score = entry.score(rules)
+        f = score.factor
+        blocks = [(getattr(score, b)[0] * f, getattr(score, b)[1] * f) for b in order]
+        before = (totals[0], totals[1])
+        if c.bergpreis < 0:
+            c.bergpreis = _decide(
+                number, before, blocks, rules.half_target, immediate, entry.berg_first,
+                "half the target", needed=rules.striche.bergpreis > 0,
+            )[0]  # fmt: skip
+        elif entry.berg_first is not None:
+            raise InvalidEntry(
+                f"hand {number}: the Bergpreis was already won by team {TEAM_NAMES[c.bergpreis]}"
+            )
+        winner, block = _decide(
+            number, before, blocks, rules.target, immediate, entry.first_out, "the target"
+        )
+        totals = [before[0] + score.total(0), before[1] + score.total(1)]
+        if winner >= 0:
+            c.winner = winner
+            c.decided_in = number
+            at = list(before)
+            for credit in blocks[: block + 1]:
+                at[0] += credit[0]
+                at[1] += credit[1]
+            c.decided_at = (at[0], at[1])
+        if entry.match is not None:
+            kind = "match" if entry.match == entry.chooser else "kontermatsch"
+            c.marks[kind][entry.match] += getattr(rules.striche, kind)
+        c.results.append(HandResult(number, entry, score, (totals[0], totals[1])))
+    c.totals = (totals[0], totals[1])
+    s = rules.striche
+    if c.bergpreis >= 0:
+        c.marks["bergpreis"][c.bergpreis] += s.bergpreis
+    if c.winner >= 0:
+        c.marks["sieg"][c.winner] += s.sieg
+        if c.decided_at[1 - c.winner] < rules.half_target:
+            c.marks["schneider"][c.winner] += s.schneider
+    return c
+
+
+def _decide(
+    number: int,
+    before: tuple[int, int],
+    blocks: Sequence[tuple[int, int]],
+    threshold: int,
+    immediate: bool,
+    said: int | None,
+    what: str,
+    needed: bool = True,
+) -> tuple[int, int]:
+    """The team that reaches ``threshold`` first in this hand and the index of its block,
+    read from the counting order or from what the scorer said."""
+    field_name = "first_out" if what == "the target" else "berg_first"
+    team, unclear, block = _first_to_reach(before, blocks, threshold, immediate)
+    if unclear:
+        if said is None:
+            if not needed:
+                return 0, block
+            raise InvalidEntry(
+                f"both teams reach {what} ({threshold}) in hand {number}: say which team got "
+                f"there first ({field_name})"
+            )
+        team = said
+        running = list(before)
+        for i, credit in enumerate(blocks):
+            running[0] += credit[0]
+            running[1] += credit[1]
+            if running[team] >= threshold:
+                return team, i
+        raise AssertionError("unreachable: both teams reach the threshold")  # pragma: no cover
+    if said is not None:
+        if team < 0:
+            raise InvalidEntry(f"nobody reaches {what} ({threshold}) in hand {number}")
+        if said != team:
+            raise InvalidEntry(
+                f"in hand {number} team {TEAM_NAMES[team]} reaches {what} ({threshold}) "
+                "first, by the counting order"
+            )
+    return team, block
+
+
+# --- the sheet -----------------------------------------------------------------------------
+
+
+class ScoreSheet:
+    """Une feuille de match / ein Jassblatt: the hands of one game with real cards.
+
+    Every change (``add``, ``replace``, ``delete``) recounts the whole game; a change that
+    the rules refuse raises ``InvalidEntry`` and leaves the sheet as it was.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        hands: Iterable[HandEntry | Mapping[str, Any]] = (),
+        name: str = "",
+        teams: Sequence[str] = ("A", "B"),
+    ) -> None:
+        self.rules = rules or Rules()
+        if not isinstance(name, str):
+            raise InvalidEntry("the sheet's name must be text")
+        if (
+            isinstance(teams, str)
+            or len(teams) != 2
+            or not all(isinstance(t, str) and t.strip() for t in teams)
+        ):
+            raise InvalidEntry("give the two teams' names")
+        self.name = name
+        self.teams = (teams[0].strip(), teams[1].strip())
+        entries = [self._read(h) for h in hands]
+        self._count = count_game(entries, self.rules)
+        self._entries = entries
+
+    def _read(self, hand: HandEntry | Mapping[str, Any]) -> HandEntry:
+        if isinstance(hand, HandEntry):
+            return entry_from_dict(hand.to_dict(), self.rules)
+        return entry_from_dict(hand, self.rules)
+
+    # --- changing it -----------------------------------------------------------------------
+
+    def _set(self, entries: list[HandEntry]) -> None:
+        count = count_game(entries, self.rules)  # raises before anything changes
+        self._entries, self._count = entries, count
+
+    def add(self, hand: HandEntry | Mapping[str, Any]) -> HandResult:
+        """Write the next hand; returns it with the totals after it."""
+        if self._count.winner >= 0:
+            raise InvalidEntry(
+                f"the game is over: team {self.teams[self._count.winner]} won in hand "
+                f"{self._count.decided_in}"
+            )
+        self._set([*self._entries, self._read(hand)])
+        return self._count.results[-1]
+
+    def replace(self, number: int, hand: HandEntry | Mapping[str, Any]) -> HandResult:
+        """Correct hand ``number`` (1-based); everything after it is counted again."""
+        i = self._index(number)
+        entries = list(self._entries)
+        entries[i] = self._read(hand)
+        self._set(entries)
+        return self._count.results[i]
+
+    def delete(self, number: int) -> None:
+        """Strike hand ``number`` (1-based) from the sheet."""
+        i = self._index(number)
+        self._set(self._entries[:i] + self._entries[i + 1 :])
+
+    def _index(self, number: object) -> int:
+        if (
+            not isinstance(number, int)
+            or isinstance(number, bool)
+            or not 1 <= number <= len(self._entries)
+        ):
+            raise InvalidEntry(f"there is no hand {number!r} on this sheet")
+        return number - 1
+
+    # --- reading it ------------------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[HandEntry, ...]:
+        return tuple(self._entries)
+
+    @property
+    def results(self) -> list[HandResult]:
+        return list(self._count.results)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Each team's total: every hand written whole."""
+        return self._count.totals
+
+    @property
+    def winner(self) -> int:
+        """The team that won (-1 while the game runs)."""
+        return self._count.winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._count.winner >= 0
+
+    @property
+    def decided_in(self) -> int:
+        return self._count.decided_in
+
+    @property
+    def decided_at(self) -> tuple[int, int]:
+        """The totals when the winners went out (after their block of the deciding hand)."""
+        return self._count.decided_at
+
+    @property
+    def bergpreis(self) -> int:
+        """The team that reached half the target first (-1: nobody yet)."""
+        return self._count.bergpreis
+
+    @property
+    def marks(self) -> dict[str, tuple[int, int]]:
+        """The Striche per kind and team, as written so far (Match, Kontermatsch and the
+        Bergpreis when they happen; Sieg and Schneider when the game is won)."""
+        return {k: (v[0], v[1]) for k, v in self._count.marks.items()}
+
+    @property
+    def striche(self) -> tuple[int, int]:
+        """Each team's Striche; the same as ``Game.striche`` once the game is won."""
+        m = self._count.marks
+        return (sum(v[0] for v in m.values()), sum(v[1] for v in m.values()))
+
+    def hand_scores(self, team: int) -> list[int]:
+        """What each hand wrote for ``team`` (after the factor): the slate's chalk."""
+        return [r.score.total(team) for r in self._count.results]
+
+    def summary(self) -> dict[str, Any]:
+        """Everything a page shows: the hands with their blocks and totals, the end."""
+        hands = []
+        for r in self._count.results:
+            s = r.score
+            hands.append(
+                {
+                    **r.entry.to_dict(),
+                    "number": r.number,
+                    "factor": s.factor,
+                    "blocks": {
+                        b: [getattr(s, b)[0] * s.factor, getattr(s, b)[1] * s.factor]
+                        for b in ("stoeck", "weis", "tricks", "match")
+                    },
+                    "points_written": list(s.totals),
+                    "totals": list(r.totals),
+                }
+            )
+        return {
+            "name": self.name,
+            "teams": list(self.teams),
+            "target": self.rules.target,
+            "hands": hands,
+            "totals": list(self.totals),
+            "winner": self.winner,
+            "decided_in": self.decided_in,
+            "decided_at": list(self.decided_at),
+            "bergpreis": self.bergpreis,
+            "marks": {k: list(v) for k, v in self.marks.items()},
+            "striche": list(self.striche),
+        }
+
+    # --- JSON --------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": 1,
+            "name": self.name,
+            "teams": list(self.teams),
+            "rules": self.rules.to_dict(),
+            "hands": [h.to_dict() for h in self._entries],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ScoreSheet:
+        """A sheet from its JSON form; every hand is checked again."""
+        if not isinstance(d, Mapping) or d.get("format") != FORMAT:
+            raise InvalidEntry(f"not a score sheet (expected format {FORMAT!r})")
+        try:
+            rules = Rules.from_dict(d.get("rules", {}))
+        except InvalidRules as e:
+            raise InvalidEntry(f"the sheet's rules: {e}") from e
+        hands = d.get("hands", [])
+        if not isinstance(hands, list):
+            raise InvalidEntry("the sheet's hands must be a list")
+        return cls(rules, hands, d.get("name", ""), d.get("teams", ("A", "B")))
+
+    @classmethod
+    def from_json(cls, text: str) -> ScoreSheet:
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InvalidEntry(f"the sheet is not valid JSON: {e}") from e
+        return cls.from_dict(d)

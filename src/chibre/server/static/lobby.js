@@ -1,0 +1,294 @@
+// The lobby: play at once against the computer, or open a table of one's own (a preset, the
+// main options, any option as JSON, each seat a friend or a computer level), then share the
+// invitation links and go to the table as seat 0.
+
+import { applyI18n, languageSelect, t } from "./i18n.js";
+import { getDeck, setDeck } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const RECENT_KEY = "chibre.tables";
+const SEAT_LABELS = ["seat_you", "seat_right", "seat_partner", "seat_left"];
+const GRIDS = ["none", "current", "published", "ascending", "french", "pique_double"];
+const FIELDS = [
+  "target", "deck", "multipliers", "pique_double", "end_mode", "end_order", "claim",
+  "weis", "stoeck", "auto_weis", "auto_stoeck",
+];
+
+let presets = {};
+let players = ["rule"];
+
+function fillSelect(select, items, labels) {
+  const keep = select.value;
+  select.replaceChildren(
+    ...items.map((value) => {
+      const o = document.createElement("option");
+      o.value = value;
+      o.textContent = labels ? labels(value) : value;
+      return o;
+    }),
+  );
+  if (items.includes(keep)) select.value = keep;
+}
+
+function levelLabel(level) {
+  return level === "human" ? t("human") : `${t("computer")}: ${t(`level_${level}`)}`;
+}
+
+function defaultLevel() {
+  return players.includes("medium") ? "medium" : players.includes("rule") ? "rule" : players[0];
+}
+
+function labelAll() {
+  applyI18n();
+  fillSelect($("quick-level"), players, (l) => t(`level_${l}`));
+  fillSelect($("deck"), ["french", "swiss"], (d) => t(d));
+  fillSelect($("multipliers"), GRIDS, (g) => t(`grid_${g}`));
+  fillSelect($("pique_double"), ["off", "always", "choice"], (p) => t(`pd_${p}`));
+  fillSelect($("end_mode"), ["immediate", "end_of_hand"], (m) =>
+    t(m === "immediate" ? "end_immediate" : "end_of_hand"),
+  );
+  fillSelect($("claim"), ["auto", "thank"], (c) => t(`claim_${c}`));
+  for (let s = 1; s < 4; s++) fillSelect($(`seat${s}`), ["human", ...players], levelLabel);
+  renderRecent();
+}
+
+function buildSeats() {
+  const box = $("seats");
+  for (let s = 1; s < 4; s++) {
+    const label = document.createElement("label");
+    const span = document.createElement("span");
+    span.dataset.i18n = SEAT_LABELS[s];
+    const select = document.createElement("select");
+    select.id = `seat${s}`;
+    select.name = `seat${s}`;
+    label.append(span, select);
+    box.append(label);
+  }
+}
+
+/** Put the values of preset `name` into the form. */
+function showPreset(name) {
+  const rules = presets[name] || {};
+  for (const f of FIELDS) {
+    const el = $(f);
+    if (!(f in rules)) continue;
+    const v = rules[f];
+    if (el.type === "checkbox") el.checked = Boolean(v);
+    else if (f === "multipliers" && Array.isArray(v)) el.value = "none";
+    else el.value = String(v);
+  }
+}
+
+/** The options that differ from the preset, then the JSON editor's options over them. */
+function chosenOptions() {
+  const rules = presets[$("preset").value] || {};
+  const options = {};
+  for (const f of FIELDS) {
+    const el = $(f);
+    let v = el.type === "checkbox" ? el.checked : el.value;
+    if (f === "target") v = Number.parseInt(String(v), 10);
+    if (JSON.stringify(v) !== JSON.stringify(rules[f])) options[f] = v;
+  }
+  // pique double brings its own grid: only send a grid the player picked on purpose
+  if (options.pique_double && options.pique_double !== "off" && options.multipliers !== "pique_double") {
+    delete options.multipliers;
+  }
+  const text = $("options-json").value.trim();
+  if (text && text !== "{}") {
+    let extra;
+    try {
+      extra = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`${t("all_options")}: ${e.message}`);
+    }
+    if (typeof extra !== "object" || extra === null || Array.isArray(extra)) {
+      throw new Error(`${t("all_options")}: {"option": value, …}`);
+    }
+    Object.assign(options, extra);
+  }
+  return options;
+}
+
+async function createTable(body) {
+  const r = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(answer.error || `${r.status}`);
+  remember(answer);
+  return answer;
+}
+
+function remember(answer) {
+  const me = answer.seats.find((s) => s.seat === 0);
+  if (!me || !me.link) return;
+  const list = recent().filter((x) => x.table !== answer.table);
+  list.unshift({ table: answer.table, link: me.link, created: Date.now() });
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 8)));
+  } catch (e) {
+    /* no storage */
+  }
+}
+
+function recent() {
+  try {
+    const list = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+function renderRecent() {
+  const list = recent();
+  $("recent-box").hidden = list.length === 0;
+  $("recent").replaceChildren(
+    ...list.map((x) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = x.link;
+      a.textContent = `${new Date(x.created).toLocaleString(document.documentElement.lang)} · ${x.table}`;
+      li.append(a);
+      return li;
+    }),
+  );
+}
+
+function copyButton(text) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "btn btn-small copy";
+  b.textContent = t("copy");
+  b.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {
+      const tmp = document.createElement("textarea");
+      tmp.value = text;
+      document.body.append(tmp);
+      tmp.select();
+      document.execCommand("copy");
+      tmp.remove();
+    }
+    b.textContent = t("copied");
+    setTimeout(() => (b.textContent = t("copy")), 1500);
+  });
+  return b;
+}
+
+function linkRow(label, link) {
+  const url = new URL(link, location.origin).href;
+  const li = document.createElement("li");
+  const name = document.createElement("span");
+  name.className = "invite-label";
+  name.textContent = label;
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.value = url;
+  input.className = "invite-url";
+  input.addEventListener("focus", () => input.select());
+  li.append(name, input, copyButton(url));
+  return li;
+}
+
+function showInvites(answer) {
+  const rows = [];
+  for (const s of answer.seats) {
+    if (s.seat !== 0 && s.kind === "human" && s.link) {
+      rows.push(linkRow(t("invite_for", { n: s.seat + 1 }), s.link));
+    }
+  }
+  rows.push(linkRow(t("watch_link"), answer.watch));
+  $("invite-list").replaceChildren(...rows);
+  $("go-table").href = answer.seats.find((s) => s.seat === 0).link;
+  $("invites").hidden = false;
+  $("invites").scrollIntoView({ behavior: "smooth", block: "start" });
+  $("go-table").focus({ preventScroll: true });
+}
+
+function showError(message) {
+  const box = $("create-error");
+  box.textContent = message ? `${t("error")}: ${message}` : "";
+  box.hidden = !message;
+}
+
+async function main() {
+  buildSeats();
+  const deckSwitch = document.createElement("select");
+  deckSwitch.className = "deck-select";
+  deckSwitch.setAttribute("aria-label", t("deck"));
+  const tools = $("tools");
+  tools.append(deckSwitch, languageSelect(() => labelAll()));
+  const [p, pl] = await Promise.all([
+    fetch("/api/presets").then((r) => r.json()),
+    fetch("/api/players").then((r) => r.json()),
+  ]);
+  presets = p.presets || {};
+  players = pl.players && pl.players.length ? pl.players : ["rule"];
+  labelAll();
+  fillSelect($("preset"), Object.keys(presets));
+  $("preset").value = p.default in presets ? p.default : Object.keys(presets)[0];
+  showPreset($("preset").value);
+  $("preset").addEventListener("change", () => showPreset($("preset").value));
+  $("quick-level").value = defaultLevel();
+  for (let s = 1; s < 4; s++) $(`seat${s}`).value = defaultLevel();
+  $("quick-level").addEventListener("change", () => {
+    for (let s = 1; s < 4; s++) $(`seat${s}`).value = $("quick-level").value;
+  });
+
+  fillSelect(deckSwitch, ["french", "swiss"], (d) => t(d));
+  deckSwitch.value = getDeck();
+  deckSwitch.addEventListener("change", () => {
+    setDeck(deckSwitch.value);
+    $("deck").value = deckSwitch.value;
+  });
+
+  $("play-now").addEventListener("click", async () => {
+    const level = $("quick-level").value;
+    $("play-now").disabled = true;
+    try {
+      const answer = await createTable({
+        preset: p.default || "romand",
+        options: {},
+        seats: ["human", level, level, level],
+        names: [$("name0").value.trim() || null, null, null, null],
+      });
+      location.href = answer.seats.find((s) => s.seat === 0).link;
+    } catch (e) {
+      $("play-now").disabled = false;
+      showError(e.message);
+    }
+  });
+
+  $("create-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError("");
+    let options;
+    try {
+      options = chosenOptions();
+    } catch (e) {
+      showError(e.message);
+      return;
+    }
+    const seats = ["human", $("seat1").value, $("seat2").value, $("seat3").value];
+    $("create").disabled = true;
+    try {
+      const answer = await createTable({
+        preset: $("preset").value,
+        options,
+        seats,
+        names: [$("name0").value.trim() || null, null, null, null],
+      });
+      showInvites(answer);
+    } catch (e) {
+      showError(e.message);
+    } finally {
+      $("create").disabled = false;
+    }
+  });
+}
+
+main().catch((e) => showError(e.message));

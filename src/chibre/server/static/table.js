@@ -1,0 +1,846 @@
+// The table: four seats round the felt (you at the bottom), the trick in the middle, your hand
+// sorted by suit with only the legal cards playable, the contract and the score, and the
+// replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
+// by itself with the same link.
+
+import { applyI18n, languageSelect, t } from "./i18n.js";
+import {
+  cardImage,
+  cardName,
+  contractIcon,
+  contractName,
+  factorOf,
+  getDeck,
+  parseCode,
+  setDeck,
+  sortHand,
+} from "./cards.js";
+import { Replay } from "./replay.js";
+
+const $ = (id) => document.getElementById(id);
+const POSITIONS = ["bottom", "right", "top", "left"];
+const BLOCKS = ["stoeck", "weis", "tricks", "match"];
+
+const params = new URLSearchParams(location.search);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const token = params.get("seat");
+const watch = params.get("watch");
+const auth = token ? `token=${encodeURIComponent(token)}` : `watch=${encodeURIComponent(watch || "")}`;
+
+function readPace() {
+  let pace = params.get("pace");
+  try {
+    pace = pace ?? localStorage.getItem("chibre.pace");
+  } catch (e) {
+    /* no storage */
+  }
+  return pace === "0" ? 0 : 1;
+}
+const PACE = readPace();
+const HOLD_MS = 1200 * PACE; // how long a finished trick stays on the felt
+
+const app = {
+  msg: null, // the latest state frame shown
+  deck: "french",
+  queue: [],
+  held: null, // {cards, leader, winner} of a trick just taken, shown for a moment
+  holdTimer: null,
+  breakdown: null, // the number of the hand whose breakdown is shown in the middle
+  shownTrick: new Set(), // cards on the felt at the last drawing, to animate new ones
+  pending: false, // an action sent, no answer yet
+  announceWeis: true,
+  declareStoeck: true,
+  overShown: false,
+  ws: null,
+  retry: 0,
+  closedForGood: false,
+  bubbles: new Map(), // seat -> {text, until}
+  replay: null,
+};
+
+// --- helpers ----------------------------------------------------------------------------------
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+function base() {
+  const you = app.msg?.you;
+  return you && you.seat !== null && you.seat !== undefined ? you.seat : 0;
+}
+
+function posOf(seat) {
+  return POSITIONS[(seat - base() + 4) % 4];
+}
+
+function mySeat() {
+  const you = app.msg?.you;
+  return you && !you.spectator ? you.seat : null;
+}
+
+function seatName(seat) {
+  const s = app.msg?.table?.seats?.[seat];
+  const me = mySeat();
+  if (seat === me) return t("you");
+  if (s && s.name && s.name !== s.kind) return s.name;
+  // a computer seat without a name of its own: say where it sits
+  if (me === null) return t("seat_n", { n: seat + 1 });
+  return t(["you", "right", "partner", "left"][(seat - me + 4) % 4]);
+}
+
+function teamLabel(team) {
+  const me = mySeat();
+  if (me !== null) return team === (me & 1) ? t("we") : t("they");
+  const seats = app.msg?.table?.seats || [];
+  return `${seats[team]?.name ?? team + 1} & ${seats[team + 2]?.name ?? team + 3}`;
+}
+
+function mapping() {
+  return app.msg?.view?.rules?.suit_mapping || "swisslos";
+}
+
+function img(code) {
+  const i = cardImage(code, app.deck, mapping());
+  if (code) i.dataset.card = code;
+  return i;
+}
+
+function sameAction(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function toast(text, kind = "info") {
+  const box = $("banner");
+  box.textContent = text;
+  box.className = `banner banner-${kind}`;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  if (kind !== "sticky") toast.timer = setTimeout(() => (box.hidden = true), 4000);
+}
+
+function unToast() {
+  $("banner").hidden = true;
+}
+
+// --- the connection ---------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}?${auth}`);
+  app.ws = ws;
+  ws.addEventListener("open", () => {
+    app.retry = 0;
+    unToast();
+  });
+  ws.addEventListener("message", (event) => {
+    let msg;
+    try {
+      msg = JSON.parse(event.data);
+    } catch (e) {
+      return;
+    }
+    if (msg.type === "state") {
+      app.queue.push(msg);
+      pump();
+    } else if (msg.type === "error") {
+      app.pending = false;
+      toast(msg.message || msg.code, "error");
+      if (msg.code === "bad_token") app.closedForGood = true;
+      render();
+    }
+  });
+  ws.addEventListener("close", (event) => {
+    if (app.ws !== ws) return;
+    app.ws = null;
+    app.pending = false;
+    if (event.code === 4403 || app.closedForGood) {
+      app.closedForGood = true;
+      toast(t("no_table"), "sticky");
+      $("table").dataset.phase = "closed";
+      return;
+    }
+    toast(t("reconnecting"), "sticky");
+    $("table").dataset.connected = "false";
+    const wait = Math.min(5000, 300 * 2 ** app.retry++);
+    setTimeout(connect, wait);
+  });
+}
+
+function send(message) {
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) return false;
+  app.ws.send(JSON.stringify(message));
+  return true;
+}
+
+function act(action) {
+  if (app.pending || !send({ type: "act", action })) return;
+  app.pending = true;
+  endHold();
+  render();
+}
+
+setInterval(() => send({ type: "ping" }), 25000);
+
+// --- taking in the states, one after the other --------------------------------------------------
+
+function pump() {
+  while (!app.holdTimer && app.queue.length) {
+    const msg = app.queue.shift();
+    const prev = app.msg;
+    app.msg = msg;
+    app.pending = false;
+    $("table").dataset.connected = "true";
+    takeEvents(prev, msg);
+    render();
+  }
+}
+
+function endHold() {
+  if (app.holdTimer) clearTimeout(app.holdTimer);
+  app.holdTimer = null;
+  app.held = null;
+}
+
+/** Follow the events of a state: bubbles on the seats, the trick just taken, the breakdown. */
+function takeEvents(prev, msg) {
+  const view = msg.view;
+  const events = msg.events || [];
+  let cards = prev?.view ? [...prev.view.trick] : [];
+  let leader = prev?.view ? prev.view.trick_leader : -1;
+  let taken = null;
+  for (const e of events) {
+    switch (e.type) {
+      case "HandStarted":
+        cards = [];
+        leader = e.chooser;
+        app.breakdown = null;
+        break;
+      case "CardPlayed":
+        if (!cards.length) leader = e.seat;
+        cards.push(e.card);
+        if (app.breakdown !== null) app.breakdown = null;
+        break;
+      case "TrickTaken": {
+        const known = view.tricks?.[e.number];
+        taken = known && known.cards.length === 4 && view.hand_number === prev?.view?.hand_number
+          ? { cards: known.cards, leader: known.leader, winner: e.winner }
+          : { cards, leader, winner: e.winner };
+        cards = [];
+        break;
+      }
+      case "Chibred":
+        bubble(e.seat, t("chibred"));
+        break;
+      case "ContractNamed":
+        bubble(e.seat, `${contractName(e.contract, app.deck, mapping())}${e.factor > 1 ? ` ×${e.factor}` : ""}`);
+        break;
+      case "WeisAnnounced":
+        bubble(e.seat, t("weis_n", { n: e.points }));
+        break;
+      case "StoeckDeclared":
+        bubble(e.seat, t("declare_stoeck"));
+        break;
+      case "Thanked":
+        bubble(e.seat, t("thanked", { name: seatName(e.seat) }));
+        break;
+      case "HandScored":
+        if (view.last_hand) app.breakdown = view.last_hand.number;
+        break;
+      default:
+        break;
+    }
+  }
+  if (taken && taken.cards.length === 4 && HOLD_MS > 0) {
+    app.held = taken;
+    app.holdTimer = setTimeout(() => {
+      app.holdTimer = null;
+      app.held = null;
+      render();
+      pump();
+    }, HOLD_MS);
+  }
+}
+
+function bubble(seat, text) {
+  app.bubbles.set(seat, { text, until: Date.now() + 2600 });
+  setTimeout(render, 2700);
+}
+
+// --- drawing ----------------------------------------------------------------------------------
+
+function render() {
+  const msg = app.msg;
+  const root = $("table");
+  for (const b of document.querySelectorAll("[data-deck]")) {
+    if (b.tagName === "BUTTON") b.setAttribute("aria-pressed", String(b.dataset.deck === app.deck));
+  }
+  root.dataset.deck = app.deck;
+  if (!msg) {
+    $("center-note").textContent = t("connecting");
+    return;
+  }
+  const view = msg.view;
+  const me = mySeat();
+  const myTurn = me !== null && view.to_act === me && (view.legal || []).length > 0;
+  root.dataset.phase = view.phase;
+  root.dataset.handNumber = String(view.hand_number);
+  root.dataset.history = String((view.history || []).length);
+  root.dataset.toAct = String(view.to_act);
+  root.dataset.myTurn = String(myTurn);
+  root.dataset.status = msg.table.status;
+  root.dataset.spectator = String(Boolean(msg.you.spectator));
+  $("spectator-badge").hidden = !msg.you.spectator;
+  document.body.classList.toggle("is-spectator", Boolean(msg.you.spectator));
+  for (let s = 0; s < 4; s++) drawSeat(s, view, msg.table.seats[s]);
+  drawCenter(view, myTurn);
+  drawControls(view, myTurn);
+  drawHand(view, myTurn);
+  drawSide(view);
+  if (msg.table.status === "finished" && !app.holdTimer) gameOver(view);
+}
+
+function playedCount(view, seat) {
+  let n = 0;
+  for (const trick of view.tricks || []) if (trick.cards.length > (seat - trick.leader + 4) % 4) n++;
+  const k = (seat - view.trick_leader + 4) % 4;
+  if ((view.trick || []).length > k) n++;
+  return n;
+}
+
+function drawSeat(seat, view, info) {
+  const box = $(`seat-${posOf(seat)}`);
+  box.replaceChildren();
+  box.dataset.seat = String(seat);
+  box.classList.toggle("turn", view.to_act === seat && view.phase !== "over");
+  box.classList.toggle("partner-team", (seat & 1) === (base() & 1));
+  const plate = el("div", "plate");
+  const name = el("span", "name", seatName(seat));
+  plate.append(name);
+  if (info) {
+    if (info.kind !== "human") {
+      plate.append(el("span", "chip chip-bot", t(`level_${info.kind}`)));
+    } else if (info.bot) {
+      plate.append(el("span", "chip chip-bot", t("computer_plays")));
+    } else {
+      const dot = el("span", `dot ${info.connected ? "on" : "off"}`);
+      dot.title = info.connected ? t("online") : t("offline");
+      dot.setAttribute("aria-label", dot.title);
+      plate.append(dot);
+    }
+  }
+  if (view.dealer === seat) {
+    const d = el("span", "chip chip-dealer", "D");
+    d.title = t("dealer");
+    d.setAttribute("aria-label", t("dealer"));
+    plate.append(d);
+  }
+  if (view.contract >= 0 && view.contract_seat === seat) {
+    const c = el("span", "chip chip-contract");
+    c.append(contractIcon(view.contract, app.deck));
+    c.title = contractName(view.contract, app.deck, mapping());
+    plate.append(c);
+  }
+  if (view.announced?.[seat] > 0) plate.append(el("span", "chip chip-weis", t("weis_n", { n: view.announced[seat] })));
+  if (view.stoeck_seat === seat) plate.append(el("span", "chip chip-stoeck", t("declare_stoeck")));
+  box.append(plate);
+  const shown = (view.shown_weis || []).filter((w) => w.seat === seat);
+  if (shown.length) {
+    const row = el("div", "shown-weis");
+    for (const w of shown) for (const c of w.cards) row.append(img(c));
+    row.title = t("shown_weis");
+    box.append(row);
+  }
+  if (seat !== mySeat() && view.hand_number >= 0 && view.phase !== "deal") {
+    const left = Math.max(0, 9 - playedCount(view, seat));
+    const fan = el("div", "backs");
+    fan.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < left; i++) fan.append(img(null));
+    box.append(fan);
+  }
+  const b = app.bubbles.get(seat);
+  if (b && b.until > Date.now()) box.append(el("div", "bubble", b.text));
+}
+
+function trickNode(cards, leader, winner, cls = "") {
+  const wrap = el("div", `trick-cards ${cls}`);
+  cards.forEach((code, i) => {
+    const seat = (leader + i) % 4;
+    const slot = el("div", `slot slot-${posOf(seat)}`);
+    slot.dataset.seat = String(seat);
+    const image = img(code);
+    if (!app.shownTrick.has(code) && !cls.includes("static")) slot.classList.add("enter");
+    if (winner === seat) slot.classList.add("winner");
+    slot.style.zIndex = String(i + 1);
+    slot.append(image);
+    wrap.append(slot);
+  });
+  return wrap;
+}
+
+function drawCenter(view, myTurn) {
+  const trick = $("trick");
+  const note = $("center-note");
+  trick.replaceChildren();
+  let shown = [];
+  if (app.held) {
+    trick.append(trickNode(app.held.cards, app.held.leader, app.held.winner));
+    shown = app.held.cards;
+    note.textContent = t("won_trick", { name: seatName(app.held.winner) });
+  } else if (app.breakdown !== null && view.last_hand && view.last_hand.number === app.breakdown && !(view.trick || []).length) {
+    trick.append(breakdownNode(view.last_hand, true));
+    note.textContent = "";
+  } else {
+    shown = view.trick || [];
+    trick.append(trickNode(shown, view.trick_leader, -1));
+    note.textContent = statusText(view, myTurn);
+  }
+  app.shownTrick = new Set(shown);
+}
+
+function statusText(view, myTurn) {
+  if (app.msg.table.status === "finished") return t("game_over");
+  if (view.phase === "deal") return t("waiting_deal");
+  if (myTurn) return view.phase === "contract" ? t("choose_trump") : t("your_turn");
+  if (view.to_act < 0) return "";
+  if (view.phase === "contract") {
+    const me = mySeat();
+    if (me !== null && view.to_act === ((me + 2) % 4) && view.chibres > 0) return t("partner_chooses");
+    return t("chooses", { name: seatName(view.to_act) });
+  }
+  return t("turn_of", { name: seatName(view.to_act) });
+}
+
+function breakdownNode(last, withClose) {
+  const box = el("div", "breakdown");
+  box.dataset.hand = String(last.number);
+  const head = el("div", "breakdown-head");
+  head.append(el("strong", "", t("hand_n", { n: last.number + 1 })));
+  if (last.contract >= 0) {
+    head.append(contractIcon(last.contract, app.deck));
+    head.append(el("span", "", contractName(last.contract, app.deck, mapping())));
+  }
+  box.append(head);
+  const table = el("table", "breakdown-table");
+  const tr = el("tr");
+  tr.append(el("th"), el("th", "", teamLabel(0)), el("th", "", teamLabel(1)));
+  const thead = el("thead");
+  thead.append(tr);
+  table.append(thead);
+  const body = el("tbody");
+  const labels = { stoeck: t("stoeck"), weis: t("weis"), tricks: t("tricks"), match: t("match") };
+  for (const block of BLOCKS) {
+    const row = el("tr");
+    row.dataset.block = block;
+    row.append(el("th", "", labels[block]));
+    for (const team of [0, 1]) row.append(el("td", "", String(last.teams[team][block] || 0)));
+    if (last.teams[0][block] || last.teams[1][block] || block === "tricks") body.append(row);
+  }
+  if (last.factor > 1) {
+    const row = el("tr", "factor-row");
+    row.append(el("th", "", t("factor", { n: last.factor })), el("td", "", "✓"), el("td", "", "✓"));
+    body.append(row);
+  }
+  const total = el("tr", "total-row");
+  total.dataset.block = "total";
+  total.append(el("th", "", t("total")));
+  for (const team of [0, 1]) total.append(el("td", "", String(last.teams[team].total)));
+  body.append(total);
+  table.append(body);
+  box.append(table);
+  if (withClose) {
+    const close = el("button", "btn btn-small", t("close"));
+    close.type = "button";
+    close.addEventListener("click", () => {
+      app.breakdown = null;
+      render();
+    });
+    box.append(close);
+  }
+  return box;
+}
+
+function legalOf(view) {
+  return mySeat() === null ? [] : view.legal || [];
+}
+
+function drawControls(view, myTurn) {
+  const box = $("controls");
+  box.replaceChildren();
+  const legal = legalOf(view);
+  if (myTurn && view.phase === "contract") {
+    const choices = legal.filter((a) => a.kind === "choose");
+    for (const a of choices) {
+      const b = el("button", "btn btn-contract");
+      b.type = "button";
+      b.dataset.contract = String(a.contract);
+      b.dataset.double = String(Boolean(a.double));
+      b.append(contractIcon(a.contract, app.deck));
+      let label = contractName(a.contract, app.deck, mapping());
+      if (view.rules?.pique_double === "choice" && a.contract === 2) {
+        label += ` · ${t(a.double ? "pique_double" : "pique_simple")}`;
+      }
+      b.append(el("span", "", label));
+      const f = factorOf(view.rules, a.contract, a.double);
+      if (f > 1 || Array.isArray(view.rules?.multipliers) || view.rules?.multipliers !== "none") {
+        b.append(el("span", "factor", t("factor", { n: f })));
+      }
+      b.addEventListener("click", () => act(a));
+      box.append(b);
+    }
+    const chibre = legal.find((a) => a.kind === "chibre");
+    if (chibre) {
+      const b = el("button", "btn btn-chibre", t("chibre_btn"));
+      b.type = "button";
+      b.dataset.kind = "chibre";
+      b.addEventListener("click", () => act(chibre));
+      box.append(b);
+    }
+  }
+  if (myTurn && view.phase === "play") {
+    const plays = legal.filter((a) => a.kind === "play");
+    const withWeis = plays.find((a) => a.weis && a.weis.length);
+    if (withWeis) {
+      const label = el("label", "toggle");
+      const input = el("input");
+      input.type = "checkbox";
+      input.id = "announce-weis";
+      input.checked = app.announceWeis;
+      input.addEventListener("change", () => (app.announceWeis = input.checked));
+      label.title = withWeis.weis
+        .map((w) => w.map((c) => cardName(c, app.deck, mapping())).join(", "))
+        .join(" · ");
+      label.append(input, el("span", "", t("announce_weis", { points: weisText(withWeis.weis) })));
+      box.append(label);
+    }
+    if (plays.some((a) => a.stoeck)) {
+      const label = el("label", "toggle");
+      const input = el("input");
+      input.type = "checkbox";
+      input.id = "declare-stoeck";
+      input.checked = app.declareStoeck;
+      input.addEventListener("change", () => (app.declareStoeck = input.checked));
+      label.append(input, el("span", "", t("declare_stoeck")));
+      box.append(label);
+    }
+  }
+  const canThank = mySeat() !== null && view.rules?.claim === "thank" && app.msg.table.status !== "finished" && view.hand_number >= 0;
+  if (canThank) {
+    const b = el("button", "btn btn-thank", t("thank"));
+    b.type = "button";
+    b.dataset.kind = "thank";
+    b.addEventListener("click", () => act({ kind: "thank" }));
+    box.append(b);
+  }
+}
+
+/** Weis in a few signs: "♥ 6-7-8", "J ×4". */
+function weisText(weis) {
+  const symbols = ["♦", "♥", "♠", "♣"];
+  return weis
+    .map((w) => {
+      const cards = w.map(parseCode);
+      if (cards.every((c) => c.suit === cards[0].suit)) {
+        return `${symbols[cards[0].suit]} ${w.map((c) => c.slice(1)).join("-")}`;
+      }
+      return `${w[0].slice(1)} ×${w.length}`;
+    })
+    .join(", ");
+}
+
+/** The legal play for `code` that matches the weis and stöck toggles (or the closest). */
+function playFor(view, code) {
+  const plays = legalOf(view).filter((a) => a.kind === "play" && a.card === code);
+  if (!plays.length) return null;
+  const wantWeis = app.announceWeis;
+  const wantStoeck = app.declareStoeck;
+  const score = (a) => (Boolean(a.weis?.length) === wantWeis ? 2 : 0) + (Boolean(a.stoeck) === wantStoeck ? 1 : 0);
+  return plays.reduce((best, a) => (score(a) > score(best) ? a : best), plays[0]);
+}
+
+function drawHand(view, myTurn) {
+  const box = $("hand");
+  const focused = document.activeElement?.closest?.("#hand") ? document.activeElement.dataset.card : null;
+  box.replaceChildren();
+  if (mySeat() === null) return;
+  const codes = sortHand(view.hand || [], view.contract);
+  const playable = new Set(
+    myTurn && view.phase === "play" ? legalOf(view).filter((a) => a.kind === "play").map((a) => a.card) : [],
+  );
+  box.style.setProperty("--n", String(codes.length));
+  codes.forEach((code, i) => {
+    const b = el("button", "card");
+    b.type = "button";
+    b.dataset.card = code;
+    b.dataset.index = String(i + 1);
+    const legal = playable.has(code);
+    b.classList.toggle("legal", legal);
+    b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
+    b.setAttribute("aria-disabled", String(!legal));
+    b.setAttribute("aria-label", `${i + 1}: ${cardName(code, app.deck, mapping())}`);
+    b.append(img(code));
+    b.addEventListener("click", () => {
+      if (!b.classList.contains("legal") || app.pending) return;
+      const action = playFor(app.msg.view, code);
+      if (action) act(action);
+    });
+    box.append(b);
+  });
+  if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
+}
+
+function drawSide(view) {
+  const rules = view.rules || {};
+  // score
+  const score = $("score");
+  score.replaceChildren();
+  const order = mySeat() === null ? [0, 1] : [mySeat() & 1, 1 - (mySeat() & 1)];
+  for (const team of order) {
+    const row = el("div", "score-row");
+    row.dataset.team = String(team);
+    const label = el("span", "team", teamLabel(team));
+    const total = el("span", "total", String(view.totals[team]));
+    total.dataset.total = String(view.totals[team]);
+    const bar = el("div", "bar");
+    const fill = el("div", "fill");
+    fill.style.width = `${Math.min(100, (100 * view.totals[team]) / (rules.target || 1000))}%`;
+    bar.append(fill);
+    row.append(label, total, bar);
+    if ((view.striche || [])[team]) row.append(el("span", "striche", `${t("striche")}: ${view.striche[team]}`));
+    score.append(row);
+  }
+  score.append(el("div", "target", t("of_target", { n: rules.target ?? "" })));
+  // contract
+  const c = $("contract");
+  c.replaceChildren();
+  if (view.contract >= 0) {
+    c.append(contractIcon(view.contract, app.deck), el("span", "", contractName(view.contract, app.deck, mapping())));
+    c.append(el("span", "factor", t("factor", { n: view.factor })));
+    c.append(el("span", "by", `· ${seatName(view.contract_seat)}${view.chibres ? ` (${t("chibred")})` : ""}`));
+  } else {
+    c.textContent = "–";
+  }
+  const info = $("hand-info");
+  info.replaceChildren();
+  if (view.hand_number >= 0) {
+    const line = el("div", "hand-line");
+    line.append(el("span", "", `${t("this_hand")}: `));
+    for (const team of order) line.append(el("span", "pts", `${teamLabel(team)} ${view.hand_points[team]}`));
+    info.append(line);
+    const weis = [];
+    for (let s = 0; s < 4; s++) if (view.announced?.[s] > 0) weis.push(`${seatName(s)} ${view.announced[s]}`);
+    if (weis.length) info.append(el("div", "weis-line", `${t("weis")}: ${weis.join(" · ")}`));
+    if (view.stoeck_seat >= 0) info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
+  }
+  const lastBtn = $("last-trick-btn");
+  lastBtn.disabled = !(view.tricks || []).length;
+  $("tricks-list").replaceChildren(
+    ...(view.tricks || []).map((trick) => {
+      const li = el("li");
+      const cards = el("span", "mini-cards");
+      trick.cards.forEach((code, i) => {
+        const image = img(code);
+        if ((trick.leader + i) % 4 === trick.winner) image.classList.add("won");
+        cards.append(image);
+      });
+      li.append(cards, el("span", "", `${seatName(trick.winner)} · ${trick.points}`));
+      return li;
+    }),
+  );
+  // last hand
+  const lh = view.last_hand;
+  $("last-hand-box").hidden = !lh;
+  if (lh) {
+    $("last-hand-title").textContent = t("hand_n", { n: lh.number + 1 });
+    $("last-hand").replaceChildren(breakdownNode(lh, false));
+  }
+  // history
+  const hist = view.history || [];
+  const table = el("table", "history-table");
+  const head = el("tr");
+  head.append(el("th", "", "#"), el("th", "", teamLabel(order[0])), el("th", "", teamLabel(order[1])));
+  table.append(head);
+  const run = [0, 0];
+  hist.forEach((h, i) => {
+    run[0] += h[0];
+    run[1] += h[1];
+    const row = el("tr");
+    row.append(el("td", "", String(i + 1)));
+    for (const team of order) {
+      const cell = el("td", "", `${h[team] >= 0 ? "+" : ""}${h[team]}`);
+      cell.append(el("small", "", ` ${run[team]}`));
+      row.append(cell);
+    }
+    table.append(row);
+  });
+  $("history").replaceChildren(table);
+  const finished = app.msg.table.status === "finished";
+  $("record-box").hidden = !finished;
+  const download = `/api/tables/${encodeURIComponent(tableId)}/record?format=text&${auth}`;
+  for (const a of [$("download"), $("over-download")]) {
+    a.href = download;
+    a.setAttribute("download", `chibre-${tableId}.txt`);
+  }
+}
+
+function gameOver(view) {
+  if (app.overShown) return;
+  app.overShown = true;
+  const winner = view.winner;
+  const text = winner >= 0
+    ? `${t("team_wins", { team: teamLabel(winner) })} — ${view.totals[0]} : ${view.totals[1]}` +
+      ` · ${t("striche")} ${view.striche[0]} : ${view.striche[1]}`
+    : t("game_over");
+  $("over-text").textContent = text;
+  const dialog = $("over-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function showLastTrick() {
+  const view = app.msg?.view;
+  const last = view?.tricks?.[view.tricks.length - 1];
+  if (!last) return;
+  $("last-trick").replaceChildren(trickNode(last.cards, last.leader, last.winner, "static"));
+  $("last-trick-note").textContent = `${t("won_trick", { name: seatName(last.winner) })} · ${last.points}`;
+  $("last-trick-dialog").showModal();
+}
+
+async function loadInvites() {
+  if (!token) return;
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`);
+    if (!r.ok) return;
+    const summary = await r.json();
+    const links = summary.links;
+    if (!links) return;
+    const rows = [];
+    for (const s of links.seats || []) rows.push([t("invite_for", { n: s.seat + 1 }), s.link]);
+    if (links.watch) rows.push([t("watch_link"), links.watch]);
+    const list = $("invite-list");
+    list.replaceChildren(
+      ...rows.map(([label, link]) => {
+        const li = el("li");
+        const url = new URL(link, location.origin).href;
+        const input = el("input", "invite-url");
+        input.readOnly = true;
+        input.value = url;
+        const copy = el("button", "btn btn-small", t("copy"));
+        copy.type = "button";
+        copy.addEventListener("click", async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+          } catch (e) {
+            input.select();
+            document.execCommand("copy");
+          }
+          copy.textContent = t("copied");
+          setTimeout(() => (copy.textContent = t("copy")), 1500);
+        });
+        li.append(el("span", "invite-label", label), input, copy);
+        return li;
+      }),
+    );
+    $("invite-box").hidden = rows.length === 0;
+  } catch (e) {
+    /* the invitations are a convenience */
+  }
+}
+
+// --- keyboard ---------------------------------------------------------------------------------
+
+function onKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!$("replay").hidden) {
+    app.replay?.key(event);
+    return;
+  }
+  if (document.querySelector("dialog[open]")) return;
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  const cards = [...$("hand").querySelectorAll("button.card")];
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    if (!cards.length) return;
+    const i = cards.indexOf(document.activeElement);
+    const step = event.key === "ArrowLeft" ? -1 : 1;
+    const next = i < 0 ? (cards.find((c) => c.classList.contains("legal")) || cards[0]) : cards[(i + step + cards.length) % cards.length];
+    next.focus();
+    event.preventDefault();
+    return;
+  }
+  if (/^[1-9]$/.test(event.key)) {
+    const n = Number(event.key);
+    const buttons = [...$("controls").querySelectorAll("button.btn-contract, button.btn-chibre")];
+    if (buttons.length) {
+      buttons[n - 1]?.click();
+    } else if (cards[n - 1]) {
+      cards[n - 1].focus();
+      cards[n - 1].click();
+    }
+    event.preventDefault();
+  }
+}
+
+// --- start --------------------------------------------------------------------------------------
+
+function setDeckChoice(deck) {
+  app.deck = deck;
+  setDeck(deck);
+  render();
+  app.replay?.render();
+}
+
+function main() {
+  applyI18n();
+  app.deck = getDeck();
+  $("tools").append(
+    languageSelect(() => {
+      applyI18n();
+      render();
+      app.replay?.render();
+    }),
+  );
+  for (const b of document.querySelectorAll("button[data-deck]")) {
+    b.addEventListener("click", () => setDeckChoice(b.dataset.deck));
+  }
+  $("last-trick-btn").addEventListener("click", showLastTrick);
+  const openReplay = async () => {
+    $("over-dialog").close();
+    if (!app.replay) {
+      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record?format=json&${auth}`);
+      const record = await r.json();
+      if (!r.ok) {
+        toast(record.error || String(r.status), "error");
+        return;
+      }
+      app.replay = new Replay(record, {
+        deck: () => app.deck,
+        mapping,
+        seatName,
+        posOf,
+        history: () => app.msg?.view?.history || [],
+        close: () => {
+          $("replay").hidden = true;
+          $("table").hidden = false;
+        },
+      });
+    }
+    $("table").hidden = true;
+    $("replay").hidden = false;
+    app.replay.render();
+    $("rp-next").focus();
+  };
+  $("replay-btn").addEventListener("click", openReplay);
+  $("over-replay").addEventListener("click", openReplay);
+  document.addEventListener("keydown", onKey);
+  render();
+  if (!token && !watch) {
+    toast(t("no_table"), "sticky");
+    return;
+  }
+  connect();
+  loadInvites();
+}
+
+main();

@@ -1,0 +1,399 @@
+// The Jasstafel calculator: score sheets of games played with real cards.
+// Talks to /api/sheets (chibre.server.sheets); the slate is drawn by the server
+// (chibre.tafel) and shown as it comes. No build step, no network beyond this server.
+"use strict";
+
+const STRINGS = {
+  en: {
+    title: "Jasstafel", language: "Language", new_sheet: "New sheet", sheet_name: "Name",
+    team_a: "Team A", team_b: "Team B", preset: "Rules", target: "Target",
+    multipliers: "Multipliers", end_mode: "End of the game", end_immediate: "At once",
+    end_of_hand: "At the end of the hand", end_order: "Counting order",
+    create: "Start the sheet", sheets: "Sheets", import: "Import a sheet (JSON)",
+    no_sheets: "No sheet yet.", open: "Open", remove: "Delete", new_hand: "Next hand",
+    edit_hand: "Correct hand {n}", contract: "Contract", obenabe: "Obenabe",
+    undenufe: "Undenufe", double: "double", chooser: "Named by", points: "Trick points",
+    points_of: "of team", match: "Match (all nine tricks)", nobody: "—",
+    weis_of: "Weis {team}", stoeck: "Stöck", both_out: "Both teams got there in this hand?",
+    first_out: "First to the target", berg_first: "First to half the target",
+    weis_hint: "Weis: values (20, 50, 100 …) or cards (♥6 ♥7 ♥8), separated by commas. Only the team with the best weis writes its weis.",
+    write: "Write the hand", save: "Save the correction", cancel: "Cancel", totals: "Totals",
+    export: "Export (JSON)", print: "Print", all_sheets: "All sheets", edit: "Correct",
+    wins: "{team} wins in hand {n}", hands: "{n} hands", target_of: "to {n}",
+    confirm_delete: "Delete hand {n}?", confirm_sheet: "Delete this sheet?",
+  },
+  fr: {
+    title: "Jasstafel", language: "Langue", new_sheet: "Nouvelle feuille", sheet_name: "Nom",
+    team_a: "Équipe A", team_b: "Équipe B", preset: "Règles", target: "Objectif",
+    multipliers: "Multiplicateurs", end_mode: "Fin de partie", end_immediate: "Aussitôt",
+    end_of_hand: "À la fin de la donne", end_order: "Ordre de comptage",
+    create: "Commencer la feuille", sheets: "Feuilles", import: "Importer une feuille (JSON)",
+    no_sheets: "Aucune feuille.", open: "Ouvrir", remove: "Supprimer",
+    new_hand: "Donne suivante", edit_hand: "Corriger la donne {n}", contract: "Atout",
+    obenabe: "Obenabe (de haut)", undenufe: "Undenufe (de bas)", double: "double",
+    chooser: "Choisi par", points: "Points des plis", points_of: "de l’équipe",
+    match: "Match (les neuf plis)", nobody: "—", weis_of: "Annonces {team}",
+    stoeck: "Stöck", both_out: "Les deux équipes y sont arrivées dans cette donne ?",
+    first_out: "Première à l’objectif", berg_first: "Première à la moitié",
+    weis_hint: "Annonces : valeurs (20, 50, 100 …) ou cartes (♥6 ♥7 ♥8), séparées par des virgules. Seule l’équipe qui a la meilleure annonce les écrit.",
+    write: "Écrire la donne", save: "Enregistrer la correction", cancel: "Annuler",
+    totals: "Totaux", export: "Exporter (JSON)", print: "Imprimer",
+    all_sheets: "Toutes les feuilles", edit: "Corriger", wins: "{team} gagne à la donne {n}",
+    hands: "{n} donnes", target_of: "en {n}", confirm_delete: "Supprimer la donne {n} ?",
+    confirm_sheet: "Supprimer cette feuille ?",
+  },
+  de: {
+    title: "Jasstafel", language: "Sprache", new_sheet: "Neue Tafel", sheet_name: "Name",
+    team_a: "Team A", team_b: "Team B", preset: "Regeln", target: "Ziel",
+    multipliers: "Multiplikatoren", end_mode: "Spielende", end_immediate: "Sofort",
+    end_of_hand: "Am Ende des Spiels", end_order: "Zählreihenfolge",
+    create: "Tafel beginnen", sheets: "Tafeln", import: "Tafel importieren (JSON)",
+    no_sheets: "Noch keine Tafel.", open: "Öffnen", remove: "Löschen",
+    new_hand: "Nächstes Spiel", edit_hand: "Spiel {n} korrigieren", contract: "Trumpf",
+    obenabe: "Obenabe", undenufe: "Undenufe", double: "doppelt", chooser: "Angesagt von",
+    points: "Stichpunkte", points_of: "von Team", match: "Match (alle neun Stiche)",
+    nobody: "—", weis_of: "Weis {team}", stoeck: "Stöck",
+    both_out: "Beide Teams im selben Spiel am Ziel?", first_out: "Zuerst am Ziel",
+    berg_first: "Zuerst über den Berg",
+    weis_hint: "Weis: Werte (20, 50, 100 …) oder Karten (♥6 ♥7 ♥8), mit Kommas getrennt. Nur das Team mit dem besten Weis schreibt seine Weise.",
+    write: "Spiel schreiben", save: "Korrektur speichern", cancel: "Abbrechen",
+    totals: "Total", export: "Exportieren (JSON)", print: "Drucken",
+    all_sheets: "Alle Tafeln", edit: "Korrigieren", wins: "{team} gewinnt im Spiel {n}",
+    hands: "{n} Spiele", target_of: "auf {n}", confirm_delete: "Spiel {n} löschen?",
+    confirm_sheet: "Diese Tafel löschen?",
+  },
+};
+
+const CONTRACT_LABEL = { D: "♦", H: "♥", S: "♠", C: "♣", O: "Obenabe", U: "Undenufe" };
+const $ = (sel) => document.querySelector(sel);
+let lang = pickLang();
+let sheet = null; // the sheet as the server counted it
+let editing = 0; // the hand being corrected (1-based), 0: a new hand
+let presets = {};
+
+function pickLang() {
+  const saved = localStorage.getItem("tafel-lang");
+  if (saved && STRINGS[saved]) return saved;
+  for (const l of navigator.languages || [navigator.language || "de"]) {
+    const short = l.slice(0, 2).toLowerCase();
+    if (STRINGS[short]) return short;
+  }
+  return "de";
+}
+
+function t(key, args = {}) {
+  const s = (STRINGS[lang] && STRINGS[lang][key]) || STRINGS.en[key] || key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (k in args ? args[k] : ""));
+}
+
+function teamName(i) {
+  return sheet ? sheet.teams[i] : i ? "B" : "A";
+}
+
+function applyI18n() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) {
+    const key = el.dataset.i18n;
+    el.textContent = t(key, { team: el.dataset.team !== undefined ? teamName(+el.dataset.team) : "" });
+  }
+  $("#form-title").textContent = editing ? t("edit_hand", { n: editing }) : t("new_hand");
+  $("#submit").textContent = editing ? t("save") : t("write");
+}
+
+async function api(method, path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const res = await fetch(path + sep + "lang=" + lang, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+function showError(message) {
+  const el = $("#error");
+  el.textContent = message || "";
+  el.hidden = !message;
+}
+
+// --- the list of sheets and a new sheet ----------------------------------------------------
+
+async function loadHome() {
+  $("#home").hidden = false;
+  $("#sheet").hidden = true;
+  sheet = null;
+  const data = await api("GET", "/api/sheets/presets");
+  presets = data.presets;
+  const select = $("#new-preset");
+  if (!select.options.length) {
+    for (const name of Object.keys(presets)) select.add(new Option(name, name));
+    select.value = data.default;
+    fillOptions();
+  }
+  const list = $("#sheet-list");
+  list.textContent = "";
+  const { sheets } = await api("GET", "/api/sheets");
+  if (!sheets.length) {
+    const li = document.createElement("li");
+    li.className = "muted";
+    li.textContent = t("no_sheets");
+    list.append(li);
+  }
+  for (const s of sheets) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = "#" + s.id;
+    a.textContent = (s.name || s.teams.join(" – ")) + " ";
+    const small = document.createElement("span");
+    small.className = "muted";
+    small.textContent = `${s.teams[0]} ${s.totals[0]} : ${s.totals[1]} ${s.teams[1]} · ${t("hands", { n: s.hands })}`;
+    const del = document.createElement("button");
+    del.type = "button";
+    del.className = "small";
+    del.textContent = t("remove");
+    del.onclick = async () => {
+      if (!confirm(t("confirm_sheet"))) return;
+      await api("DELETE", "/api/sheets/" + s.id);
+      loadHome();
+    };
+    li.append(a, small, del);
+    list.append(li);
+  }
+}
+
+function fillOptions() {
+  const rules = presets[$("#new-preset").value];
+  if (!rules) return;
+  $("#new-target").value = rules.target;
+  $("#new-multipliers").value = typeof rules.multipliers === "string" ? rules.multipliers : "none";
+  $("#new-end-mode").value = rules.end_mode;
+  $("#new-end-order").value = rules.end_order;
+}
+
+async function createSheet(ev) {
+  ev.preventDefault();
+  const preset = $("#new-preset").value;
+  const base = presets[preset];
+  const rules = {};
+  const target = parseInt($("#new-target").value, 10);
+  if (target && target !== base.target) rules.target = target;
+  const grid = $("#new-multipliers").value;
+  if (grid !== base.multipliers) rules.multipliers = grid;
+  if ($("#new-end-mode").value !== base.end_mode) rules.end_mode = $("#new-end-mode").value;
+  if ($("#new-end-order").value !== base.end_order) rules.end_order = $("#new-end-order").value;
+  try {
+    const view = await api("POST", "/api/sheets", {
+      name: $("#new-name").value.trim(),
+      teams: [$("#new-team0").value.trim() || "A", $("#new-team1").value.trim() || "B"],
+      preset,
+      rules,
+    });
+    location.hash = view.id;
+  } catch (e) {
+    alert(e.message);
+  }
+}
+
+async function importSheet() {
+  const file = $("#import-file").files[0];
+  if (!file) return;
+  try {
+    const view = await api("POST", "/api/sheets/import", JSON.parse(await file.text()));
+    location.hash = view.id;
+  } catch (e) {
+    alert(e.message);
+  }
+  $("#import-file").value = "";
+}
+
+// --- one sheet -----------------------------------------------------------------------------
+
+async function openSheet(id) {
+  try {
+    show(await api("GET", "/api/sheets/" + encodeURIComponent(id)));
+  } catch (e) {
+    location.hash = "";
+    alert(e.message);
+  }
+}
+
+function show(view) {
+  sheet = view;
+  $("#home").hidden = true;
+  $("#sheet").hidden = false;
+  $("#sheet-name").textContent = view.name || `${view.teams[0]} – ${view.teams[1]}`;
+  const r = view.rules;
+  const grid = typeof r.multipliers === "string" ? r.multipliers : r.multipliers.join(" ");
+  $("#sheet-rules").textContent = `${t("target_of", { n: r.target })} · ${grid} · ${r.end_mode} · ${r.end_order}`;
+  for (const i of [0, 1]) {
+    $("#team" + i + "-name").textContent = view.teams[i];
+    $("#total" + i).textContent = view.totals[i];
+    document.querySelector("#hands th.t" + i).textContent = view.teams[i];
+  }
+  $("#slate").innerHTML = view.svg;
+  const won = $("#winner");
+  won.hidden = view.winner < 0;
+  won.textContent = view.winner < 0 ? "" : t("wins", { team: view.teams[view.winner], n: view.decided_in });
+  for (const sel of document.querySelectorAll(".team-select, #match, #stoeck, #first-out, #berg-first")) {
+    const keep = sel.value;
+    const blank = sel.classList.contains("team-select") ? [] : [["", "—"]];
+    sel.textContent = "";
+    for (const [v, label] of [...blank, ["0", view.teams[0]], ["1", view.teams[1]]]) sel.add(new Option(label, v));
+    sel.value = keep;
+    if (sel.selectedIndex < 0) sel.selectedIndex = 0;
+  }
+  $("#double-box").hidden = r.pique_double !== "choice";
+  $("#points").disabled = $("#match").value !== "";
+  $("#export").href = `/api/sheets/${view.id}/export`;
+  const body = $("#hands tbody");
+  body.textContent = "";
+  for (const h of view.hands) {
+    const tr = document.createElement("tr");
+    const cells = [
+      h.number,
+      (CONTRACT_LABEL[h.contract] || h.contract) + (h.match !== null ? " · match" : ""),
+      h.factor,
+      h.points_written[0],
+      h.points_written[1],
+      `${h.totals[0]} : ${h.totals[1]}`,
+    ];
+    for (const c of cells) {
+      const td = document.createElement("td");
+      td.textContent = c;
+      tr.append(td);
+    }
+    const td = document.createElement("td");
+    td.className = "no-print";
+    const edit = document.createElement("button");
+    edit.type = "button";
+    edit.className = "small edit";
+    edit.textContent = t("edit");
+    edit.onclick = () => startEdit(h);
+    const del = document.createElement("button");
+    del.type = "button";
+    del.className = "small delete";
+    del.textContent = t("remove");
+    del.onclick = () => deleteHand(h.number);
+    td.append(edit, del);
+    tr.append(td);
+    body.append(tr);
+  }
+  $("#hand-form").hidden = view.winner >= 0 && !editing;
+  applyI18n();
+}
+
+function weisText(list) {
+  return list.map((w) => (typeof w === "number" ? String(w) : w.cards)).join(", ");
+}
+
+function readWeis(text) {
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => (/^\d+$/.test(s) ? parseInt(s, 10) : s));
+}
+
+function readForm() {
+  const hand = {
+    contract: $("#contract").value,
+    chooser: +$("#chooser").value,
+    weis: [readWeis($("#weis0").value), readWeis($("#weis1").value)],
+    stoeck: $("#stoeck").value === "" ? null : +$("#stoeck").value,
+    double: $("#double").checked,
+    first_out: $("#first-out").value === "" ? null : +$("#first-out").value,
+    berg_first: $("#berg-first").value === "" ? null : +$("#berg-first").value,
+  };
+  if ($("#match").value !== "") {
+    hand.match = +$("#match").value;
+  } else {
+    const raw = $("#points").value.trim();
+    hand.points = raw === "" ? null : Number(raw);
+    hand.team = +$("#points-team").value;
+  }
+  return hand;
+}
+
+function resetForm() {
+  editing = 0;
+  $("#hand-form").reset();
+  $("#cancel").hidden = true;
+  showError("");
+  if (sheet) show(sheet);
+}
+
+function startEdit(h) {
+  editing = h.number;
+  $("#hand-form").hidden = false;
+  $("#contract").value = h.contract;
+  $("#double").checked = h.double;
+  $("#chooser").value = String(h.chooser);
+  $("#points").value = h.points === null ? "" : h.points;
+  $("#points-team").value = String(h.team);
+  $("#match").value = h.match === null ? "" : String(h.match);
+  $("#weis0").value = weisText(h.weis[0]);
+  $("#weis1").value = weisText(h.weis[1]);
+  $("#stoeck").value = h.stoeck === null ? "" : String(h.stoeck);
+  $("#first-out").value = h.first_out === null ? "" : String(h.first_out);
+  $("#berg-first").value = h.berg_first === null ? "" : String(h.berg_first);
+  $("#cancel").hidden = false;
+  showError("");
+  applyI18n();
+  $("#hand-form").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+async function submitHand(ev) {
+  ev.preventDefault();
+  try {
+    const hand = readForm();
+    const view = editing
+      ? await api("PUT", `/api/sheets/${sheet.id}/hands/${editing}`, hand)
+      : await api("POST", `/api/sheets/${sheet.id}/hands`, hand);
+    editing = 0;
+    $("#hand-form").reset();
+    $("#cancel").hidden = true;
+    showError("");
+    show(view);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function deleteHand(n) {
+  if (!confirm(t("confirm_delete", { n }))) return;
+  try {
+    show(await api("DELETE", `/api/sheets/${sheet.id}/hands/${n}`));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// --- wiring --------------------------------------------------------------------------------
+
+function route() {
+  const id = location.hash.slice(1);
+  if (id) openSheet(id);
+  else loadHome();
+}
+
+$("#lang").value = lang;
+$("#lang").onchange = () => {
+  lang = $("#lang").value;
+  localStorage.setItem("tafel-lang", lang);
+  applyI18n();
+  route();
+};
+$("#new-preset").onchange = fillOptions;
+$("#new-form").onsubmit = createSheet;
+$("#import-file").onchange = importSheet;
+$("#hand-form").onsubmit = submitHand;
+$("#cancel").onclick = resetForm;
+$("#print").onclick = () => window.print();
+$("#match").onchange = () => {
+  $("#points").disabled = $("#match").value !== "";
+};
+window.addEventListener("hashchange", route);
+applyI18n();
+route();

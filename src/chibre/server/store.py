@@ -1,0 +1,209 @@
+"""The table store: every table and its game record in one SQLite file.
+
+Two tables of the database: ``game_tables`` (one row per table: its full option set, its
+seats with their tokens, the spectators' token, finished or not) and ``game_entries`` (the
+record, one row per deal or action, in the engine's notation — ``chibre.notation``). An entry
+is written, in its own transaction, *before* anyone is told of it, so a table can always be
+restored by replaying its entries. WAL mode with ``synchronous=NORMAL``: a commit does not wait
+for the disk, and a crash of the server process loses nothing that was committed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chibre.actions import Action, Deal
+from chibre.game import CHANCE, Game, GameRecord
+from chibre.notation import format_action, format_deal, parse_action, parse_deal
+from chibre.rules import Rules
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    preset TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    watch TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS game_entries (
+    table_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_tables_open ON game_tables (finished);
+"""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as created: ``kind`` is "human" or a computer level; humans have a token."""
+
+    kind: str
+    name: str
+    token: str | None = None
+    seed: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "name": self.name, "token": self.token, "seed": self.seed}
+
+    @classmethod
+    def from_json(cls, d: dict[str, object]) -> SeatInfo:
+        token = d.get("token")
+        seed = d.get("seed", 0)
+        return cls(
+            str(d["kind"]),
+            str(d["name"]),
+            token if isinstance(token, str) else None,
+            seed if isinstance(seed, int) else 0,
+        )
+
+
+@dataclass
+class StoredTable:
+    """A table as the store keeps it, with its record's entries ``(seat, deal or action)``
+    (seat ``CHANCE`` = -1 for a deal)."""
+
+    id: str
+    rules: Rules
+    seats: tuple[SeatInfo, ...]
+    watch: str
+    preset: str = "romand"
+    created: float = field(default_factory=time.time)
+    finished: bool = False
+    entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
+
+    def replay(self) -> Game:
+        """The game as the entries leave it."""
+        game = Game(self.rules)
+        for seat, entry in self.entries:
+            game.apply(entry, None if isinstance(entry, Deal) else seat)
+        return game
+
+    def record(self) -> GameRecord:
+        return GameRecord(self.rules, list(self.entries))
+
+
+def encode_entry(seat: int, entry: Deal | Action) -> str:
+    """A record entry in the engine's notation: a deal, or one action token."""
+    if isinstance(entry, Deal):
+        return format_deal(entry)
+    return format_action(entry, seat)
+
+
+def decode_entry(seat: int, text: str) -> Deal | Action:
+    if seat == CHANCE:
+        return parse_deal(text)
+    action, _ = parse_action(text)
+    return action
+
+
+class Store:
+    """The SQLite file of the server (``chibre serve --db PATH``)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _transaction(self, statements: Iterable[tuple[str, tuple[object, ...]]]) -> None:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in statements:
+                db.execute(sql, params)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def create(self, table: StoredTable) -> None:
+        """Store a new table with the entries it already has (its first deal)."""
+        seats = json.dumps([s.to_json() for s in table.seats], ensure_ascii=False)
+        row = (
+            "INSERT INTO game_tables (id, created, preset, rules, seats, watch, finished) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                table.id,
+                table.created,
+                table.preset,
+                table.rules.to_json(),
+                seats,
+                table.watch,
+                int(table.finished),
+            ),
+        )
+        self._transaction([row, *self._entry_rows(table.id, 0, table.entries)])
+
+    def _entry_rows(
+        self, table_id: str, start: int, entries: Iterable[tuple[int, Deal | Action]]
+    ) -> Iterator[tuple[str, tuple[object, ...]]]:
+        for n, (seat, entry) in enumerate(entries, start):
+            yield (
+                "INSERT INTO game_entries (table_id, n, seat, entry) VALUES (?, ?, ?, ?)",
+                (table_id, n, seat, encode_entry(seat, entry)),
+            )
+
+    def append(
+        self, table_id: str, n: int, seat: int, entry: Deal | Action, finished: bool = False
+    ) -> None:
+        """Write entry number ``n`` of a table's record (and, when it ends the game, that the
+        table is finished) in one transaction."""
+        statements = list(self._entry_rows(table_id, n, [(seat, entry)]))
+        if finished:
+            statements.append(("UPDATE game_tables SET finished = 1 WHERE id = ?", (table_id,)))
+        self._transaction(statements)
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """A table with its record, or ``None``."""
+        row = self.db.execute(
+            "SELECT id, created, preset, rules, seats, watch, finished FROM game_tables "
+            "WHERE id = ?",
+            (table_id,),
+        ).fetchone()
+        return None if row is None else self._table(row)
+
+    def unfinished(self) -> list[StoredTable]:
+        """Every table whose game is not over, oldest first, with its record."""
+        rows = self.db.execute(
+            "SELECT id, created, preset, rules, seats, watch, finished FROM game_tables "
+            "WHERE finished = 0 ORDER BY created"
+        ).fetchall()
+        return [self._table(row) for row in rows]
+
+    def table_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM game_tables ORDER BY created")]
+
+    def entries(self, table_id: str) -> list[tuple[int, Deal | Action]]:
+        rows = self.db.execute(
+            "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (table_id,)
+        )
+        return [(seat, decode_entry(seat, text)) for seat, text in rows]
+
+    def _table(self, row: tuple[object, ...]) -> StoredTable:
+        table_id, created, preset, rules, seats, watch, finished = row
+        assert isinstance(table_id, str) and isinstance(rules, str) and isinstance(seats, str)
+        return StoredTable(
+            id=table_id,
+            rules=Rules.from_json(rules),
+            seats=tuple(SeatInfo.from_json(s) for s in json.loads(seats)),
+            watch=str(watch),
+            preset=str(preset),
+            created=float(created),  # type: ignore[arg-type]
+            finished=bool(finished),
+            entries=self.entries(table_id),
+        )

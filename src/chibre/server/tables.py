@@ -1,0 +1,528 @@
+"""The tables of a running server: each a ``chibre.game.Game`` with its seats, its connections
+and its computer players.
+
+A ``Table`` is a thin shell around the game. ``act`` checks who speaks and what, applies the
+action (an engine error becomes an ``illegal`` error frame and changes nothing), writes it to
+the store, and only then tells every connection, each of which is sent the view of its own
+seat (``chibre.server.views``). The server deals each hand (``secrets``) and lets computer
+seats act, after short configurable pauses. A human who drops keeps the seat; after a grace
+period a computer plays it until the player reopens the link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from random import SystemRandom
+from typing import Any
+
+from chibre.actions import Action, Thank
+from chibre.bots import TABLE_PLAYERS, Player, make_player
+from chibre.errors import ChibreError, GameOver, InvalidRules, NotYourTurn
+from chibre.events import Event
+from chibre.game import CHANCE, Game
+from chibre.rules import PRESETS, Rules
+from chibre.server.protocol import (
+    PONG,
+    ProtocolError,
+    action_from_json,
+    event_to_json,
+    read_message,
+)
+from chibre.server.store import SeatInfo, Store, StoredTable
+from chibre.server.views import ViewCache
+
+HUMAN = "human"
+FALLBACK_PLAYERS = ("rule", "random")
+"""Who plays a seat whose level cannot be loaded, and a dropped human's seat."""
+FAST_PLAYERS = frozenset({"random", "rule"})
+"""Players quick enough to decide on the event loop; the others think in a thread."""
+MAX_NAME = 40
+
+
+class InvalidTable(ChibreError, ValueError):
+    """A table that cannot be created as asked (the message names the problem)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The server's pauses, in seconds (``chibre serve --bot-delay --deal-delay --grace``)."""
+
+    bot_delay: float = 0.6
+    deal_delay: float = 1.5
+    grace: float = 60.0
+
+
+def load_player(level: str, seed: int) -> Player:
+    """The computer player of ``level``; while a level's module is not available, ``rule``,
+    then ``random``, sits in its place."""
+    for name in (level, *FALLBACK_PLAYERS):
+        try:
+            return make_player(name, seed)
+        except (ImportError, AttributeError):
+            continue
+    return make_player("random", seed)
+
+
+class Connection:
+    """One WebSocket client of a table: a seat (0..3) or a spectator (``seat`` ``None``).
+
+    Frames go out through ``pump``, which sends the latest state whenever the table changed
+    (with every event since the previous state) and any reply (errors, pongs).
+    """
+
+    def __init__(self, table: Table, seat: int | None, send: Callable[[str], Awaitable[None]]):
+        self.table = table
+        self.seat = seat
+        self.send = send
+        self.events: list[str] = []  # events not yet sent, as JSON
+        self.replies: list[str] = []
+        self.dirty = True  # a state is due (the first one on connecting)
+        self.wake = asyncio.Event()
+        self.wake.set()
+        self.closed = False
+
+    def changed(self, events: list[str]) -> None:
+        self.events.extend(events)
+        self.dirty = True
+        self.wake.set()
+
+    def reply(self, frame: str) -> None:
+        self.replies.append(frame)
+        self.wake.set()
+
+    async def pump(self) -> None:
+        """Send what is due until the connection closes."""
+        try:
+            while not self.closed:
+                await self.wake.wait()
+                self.wake.clear()
+                if self.dirty:
+                    self.dirty = False
+                    await self.send(self.table.state_frame(self))
+                while self.replies:
+                    await self.send(self.replies.pop(0))
+        except (OSError, RuntimeError):  # the client is gone
+            self.closed = True
+
+
+@dataclass
+class Seat:
+    """A seat at a table: who sits there and who plays it now."""
+
+    number: int
+    info: SeatInfo
+    connections: int = 0
+    bot: bool = False  # a computer plays the seat now
+    player: Player | None = None
+    grace: asyncio.TimerHandle | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.info.kind == HUMAN
+
+    def computer(self) -> Player:
+        """The computer that plays this seat (its level, or ``rule`` for a dropped human)."""
+        if self.player is None:
+            level = "rule" if self.human else self.info.kind
+            self.player = load_player(level, self.info.seed)
+        return self.player
+
+
+class Table:
+    """A table in play: the game, the seats, the connections."""
+
+    def __init__(
+        self,
+        stored: StoredTable,
+        store: Store,
+        settings: Settings,
+        executor: ThreadPoolExecutor | None = None,
+    ) -> None:
+        self.id = stored.id
+        self.stored = stored
+        self.store = store
+        self.settings = settings
+        self.executor = executor
+        self.game = stored.replay()
+        self.seats = [Seat(n, info, bot=info.kind != HUMAN) for n, info in enumerate(stored.seats)]
+        self.tokens = {s.info.token: s.number for s in self.seats if s.info.token}
+        self.connections: set[Connection] = set()
+        self.views = ViewCache(self.game)
+        self._table_json: str | None = None
+        self._pending: asyncio.Handle | None = None  # the next deal or computer move
+        self._thinking = False
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """How many entries the record holds."""
+        return len(self.game.record.entries)
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.game.is_over else "playing"
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token opens, or ``None``."""
+        if not token:
+            return None
+        for known, seat in self.tokens.items():
+            if secrets.compare_digest(known, token):
+                return seat
+        return None
+
+    def watches(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.stored.watch, token or "")
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": s.number,
+                "kind": s.info.kind,
+                "name": s.info.name,
+                "connected": s.connections > 0,
+                "bot": s.bot,
+            }
+            for s in self.seats
+        ]
+
+    def table_json(self) -> str:
+        if self._table_json is None:
+            self._table_json = json.dumps(
+                {"id": self.id, "seats": self.seats_json(), "status": self.status},
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
+        return self._table_json
+
+    def state_frame(self, conn: Connection) -> str:
+        """The ``state`` frame for one connection, taking the events it has not yet seen."""
+        seq = self.seq
+        events, conn.events = conn.events, []
+        you = (
+            '{"seat":null,"spectator":true}'
+            if conn.seat is None
+            else f'{{"seat":{conn.seat},"spectator":false}}'
+        )
+        return (
+            f'{{"type":"state","seq":{seq},"you":{you},"table":{self.table_json()},'
+            f'"view":{{{self.views.fragment(seq, conn.seat)}}},"events":[{",".join(events)}]}}'
+        )
+
+    def summary(self, seat: int | None) -> dict[str, Any]:
+        """What ``GET /api/tables/{id}`` answers to a seat (``None``: a spectator)."""
+        game = self.game
+        out: dict[str, Any] = {
+            "table": self.id,
+            "you": {"seat": seat, "spectator": seat is None},
+            "seats": self.seats_json(),
+            "rules": game.rules.to_dict(),
+            "preset": self.stored.preset,
+            "status": self.status,
+            "finished": game.is_over,
+            "totals": list(game.totals),
+            "striche": list(game.striche),
+            "winner": game.winner,
+            "hands": len(game.hands),
+            "created": self.stored.created,
+        }
+        if seat == 0:
+            out["links"] = {
+                "seats": [
+                    {"seat": s.number, "link": f"/t/{self.id}?seat={s.info.token}"}
+                    for s in self.seats
+                    if s.human and s.number != 0
+                ],
+                "watch": f"/t/{self.id}?watch={self.stored.watch}",
+            }
+        return out
+
+    # --- connections ---------------------------------------------------------------------
+
+    def join(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> Connection:
+        """A client arrives; a human back at their seat takes it over from the computer."""
+        conn = Connection(self, seat, send)
+        self.connections.add(conn)
+        if seat is not None:
+            s = self.seats[seat]
+            s.connections += 1
+            if s.grace is not None:
+                s.grace.cancel()
+                s.grace = None
+            if s.human:
+                s.bot = False
+            self._seats_changed()
+        return conn
+
+    def leave(self, conn: Connection) -> None:
+        """A client is gone; the last one of a human seat starts the grace period."""
+        conn.closed = True
+        conn.wake.set()
+        self.connections.discard(conn)
+        if conn.seat is None:
+            return
+        s = self.seats[conn.seat]
+        s.connections -= 1
+        if s.connections == 0 and s.human:
+            self._start_grace(s)
+        self._seats_changed()
+
+    def _start_grace(self, s: Seat) -> None:
+        if self.game.is_over or s.grace is not None:
+            return
+        s.grace = asyncio.get_running_loop().call_later(self.settings.grace, self._take_over, s)
+
+    def _take_over(self, s: Seat) -> None:
+        """The grace period is over: a computer plays the dropped human's seat."""
+        s.grace = None
+        if s.connections == 0 and not self.game.is_over:
+            s.bot = True
+            self._seats_changed()
+            self.schedule()
+
+    def _seats_changed(self) -> None:
+        self._table_json = None
+        for conn in self.connections:
+            conn.changed([])
+
+    def start(self) -> None:
+        """After a restart: every human seat gets its grace period, the game goes on."""
+        for s in self.seats:
+            if s.human:
+                self._start_grace(s)
+        self.schedule()
+
+    def close(self) -> None:
+        """Stop the timers (the server shuts down)."""
+        for s in self.seats:
+            if s.grace is not None:
+                s.grace.cancel()
+                s.grace = None
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    # --- messages ------------------------------------------------------------------------
+
+    def receive(self, conn: Connection, text: str | None, data: bytes | None = None) -> None:
+        """A frame from a client: act on it, or reply with an error frame."""
+        try:
+            message = read_message(text if data is None else data)
+            if message["type"] == "ping":
+                conn.reply(PONG)
+                return
+            if conn.seat is None:
+                raise ProtocolError("spectator", "spectators watch the game; they cannot play")
+            self.act(conn.seat, action_from_json(message.get("action")))
+        except ProtocolError as e:
+            conn.reply(e.frame())
+
+    def act(self, seat: int, action: Action) -> None:
+        """Apply a seat's action, store it, then tell everyone; ``ProtocolError`` if refused
+        (nothing changes)."""
+        game = self.game
+        if game.is_over:
+            raise ProtocolError("finished", "the game is over")
+        if not isinstance(action, Thank):
+            to_act = game.current_player
+            if to_act == CHANCE:
+                raise ProtocolError("not_your_turn", "wait: the next hand is being dealt")
+            if to_act != seat:
+                raise ProtocolError(
+                    "not_your_turn", f"it is seat {to_act}'s turn, not yours (seat {seat})"
+                )
+        try:
+            events = game.apply(action, seat)
+        except NotYourTurn as e:
+            raise ProtocolError("not_your_turn", str(e)) from e
+        except GameOver as e:
+            raise ProtocolError("finished", str(e)) from e
+        except ChibreError as e:  # IllegalAction, IllegalCard, a bad weis…
+            raise ProtocolError("illegal", str(e)) from e
+        self._committed(events)
+
+    def deal(self) -> None:
+        """Deal the next hand (shuffled from ``secrets``), store it, tell everyone."""
+        self._committed(self.game.deal(SystemRandom()))
+
+    def _committed(self, events: list[Event]) -> None:
+        """The game accepted an entry: write it, then broadcast, then plan what follows."""
+        game = self.game
+        n = self.seq - 1
+        seat, entry = game.record.entries[n]
+        try:
+            self.store.append(self.id, n, seat, entry, finished=game.is_over)
+        except BaseException:
+            # Not stored: undo by replaying the record without it, and refuse.
+            del game.record.entries[n]
+            self.stored.entries = list(game.record.entries)
+            self.game = self.stored.replay()
+            self.views = ViewCache(self.game)
+            raise
+        if game.is_over:
+            self._table_json = None
+            for s in self.seats:
+                if s.grace is not None:
+                    s.grace.cancel()
+                    s.grace = None
+        frames = [json.dumps(event_to_json(e), ensure_ascii=False) for e in events]
+        for conn in self.connections:
+            conn.changed(frames)
+        self.schedule()
+
+    # --- the table's own moves -----------------------------------------------------------
+
+    def schedule(self) -> None:
+        """Plan the next deal or computer move, if the game waits for one."""
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        game = self.game
+        to_act = game.current_player
+        if to_act is None:
+            return
+        loop = asyncio.get_running_loop()
+        seq = self.seq
+        if to_act == CHANCE:
+            self._pending = loop.call_later(self.settings.deal_delay, self._due, seq)
+        elif self.seats[to_act].bot and not self._thinking:
+            self._pending = loop.call_later(self.settings.bot_delay, self._due, seq)
+
+    def _due(self, seq: int) -> None:
+        self._pending = None
+        if seq != self.seq or self.game.is_over:
+            return
+        to_act = self.game.current_player
+        if to_act == CHANCE:
+            self.deal()
+        elif to_act is not None and self.seats[to_act].bot:
+            seat = self.seats[to_act]
+            player = seat.computer()
+            obs = self.game.observation(to_act)
+            if player.name in FAST_PLAYERS or self.executor is None:
+                self._computer_moves(seq, to_act, player.act(obs))
+            else:
+                self._thinking = True
+                future = asyncio.get_running_loop().run_in_executor(self.executor, player.act, obs)
+                future.add_done_callback(lambda f: self._thought(seq, to_act, f))
+
+    def _thought(self, seq: int, seat: int, future: asyncio.Future[Action]) -> None:
+        self._thinking = False
+        if future.cancelled() or future.exception() is not None:
+            self.schedule()
+            return
+        self._computer_moves(seq, seat, future.result())
+
+    def _computer_moves(self, seq: int, seat: int, action: Action) -> None:
+        """A computer's decision, applied if the moment and the seat's player are unchanged."""
+        if seq == self.seq and self.seats[seat].bot and self.game.current_player == seat:
+            try:
+                self.act(seat, action)
+                return
+            except ProtocolError:
+                pass  # a faulty player: fall back to the first legal action
+            legal = self.game.legal_actions()
+            if legal:
+                self.act(seat, legal[0])
+                return
+        self.schedule()
+
+
+class Tables:
+    """Every table of the server, backed by the store."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.tables: dict[str, Table] = {}
+        self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="computer")
+
+    def restore(self) -> int:
+        """Load every unfinished table and let its game go on; returns how many."""
+        for stored in self.store.unfinished():
+            table = Table(stored, self.store, self.settings, self.executor)
+            self.tables[stored.id] = table
+            table.start()
+        return len(self.tables)
+
+    def get(self, table_id: str) -> Table | None:
+        """A table in play, or a finished one loaded from the store."""
+        table = self.tables.get(table_id)
+        if table is None:
+            stored = self.store.load(table_id)
+            if stored is None:
+                return None
+            table = Table(stored, self.store, self.settings, self.executor)
+            self.tables[table_id] = table
+        return table
+
+    def create(self, request: Any) -> Table:
+        """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
+        request is not right."""
+        stored = table_request(request)
+        game = Game(stored.rules)
+        game.deal(SystemRandom())
+        stored.entries = list(game.record.entries)
+        self.store.create(stored)
+        table = Table(stored, self.store, self.settings, self.executor)
+        self.tables[stored.id] = table
+        table.schedule()
+        return table
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def table_request(request: Any) -> StoredTable:
+    """Read a ``POST /api/tables`` body into a new table; ``InvalidTable`` naming the
+    problem."""
+    if not isinstance(request, dict):
+        raise InvalidTable('the request must be a JSON object such as {"seats": [...]}')
+    preset = request.get("preset", "romand")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise InvalidTable(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+    options = request.get("options") or {}
+    if not isinstance(options, dict):
+        raise InvalidTable("options must be an object of option names and values")
+    try:
+        rules = Rules.preset(preset, **options)
+    except InvalidRules as e:
+        raise InvalidTable(str(e)) from e
+    except (TypeError, ValueError) as e:
+        raise InvalidTable(f"invalid options: {e}") from e
+    seats = request.get("seats", [HUMAN, "rule", "rule", "rule"])
+    kinds = (HUMAN, *TABLE_PLAYERS)
+    if not isinstance(seats, list) or len(seats) != 4:
+        raise InvalidTable("seats must list the four seats, each 'human' or a computer level")
+    for n, kind in enumerate(seats):
+        if kind not in kinds:
+            raise InvalidTable(f"seat {n}: {kind!r} is neither 'human' nor one of {kinds[1:]}")
+    names = request.get("names") or [None] * 4
+    if not isinstance(names, list) or len(names) != 4:
+        raise InvalidTable("names must list four names (or null)")
+    infos = []
+    for n, (kind, name) in enumerate(zip(seats, names, strict=True)):
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+            raise InvalidTable(f"seat {n}: a name is text of at most {MAX_NAME} characters")
+        clean = (name or "").strip()
+        if kind == HUMAN:
+            infos.append(SeatInfo(HUMAN, clean or f"Player {n + 1}", secrets.token_urlsafe(16)))
+        else:
+            infos.append(SeatInfo(kind, clean or kind, None, secrets.randbits(31)))
+    return StoredTable(
+        id=secrets.token_urlsafe(6),
+        rules=rules,
+        seats=tuple(infos),
+        watch=secrets.token_urlsafe(16),
+        preset=preset,
+        created=time.time(),
+    )

@@ -1,0 +1,182 @@
+"""What each connection is shown: the VIEW of docs/table-protocol.md, built from the seat's
+``Observation`` (``chibre.observation`` — the one place hidden cards are kept hidden).
+
+A VIEW is ``Observation.to_dict()`` plus ``legal``, ``credits``, ``last_hand`` and
+``history``. It is split in two: the *public* part, the same for every seat at a given moment
+(serialised once per change and shared), and the *private* part of one seat — ``seat``,
+``hand``, ``own_weis`` and ``legal`` — which for a spectator holds no card at all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from chibre.cards import card_code, cards_of
+from chibre.game import Game
+from chibre.hand import Hand
+from chibre.observation import Observation, observe
+from chibre.server.protocol import action_to_json
+
+PRIVATE_KEYS = ("seat", "hand", "own_weis", "legal")
+"""The keys of a VIEW that depend on the seat."""
+
+
+def _codes(cards: tuple[int, ...]) -> list[str]:
+    return [card_code(c) for c in cards]
+
+
+def public_view(obs: Observation) -> dict[str, Any]:
+    """The keys of ``obs.to_dict()`` that every seat sees alike, without ``rules``
+    (they never change during a game and are serialised once per table)."""
+    return {
+        "hand_number": obs.hand_number,
+        "dealer": obs.dealer,
+        "chooser": obs.chooser,
+        "phase": obs.phase,
+        "to_act": obs.to_act,
+        "chibres": obs.chibres,
+        "contract": obs.contract,
+        "contract_seat": obs.contract_seat,
+        "factor": obs.factor,
+        "tricks": [
+            {"leader": t.leader, "cards": _codes(t.cards), "winner": t.winner, "points": t.points}
+            for t in obs.tricks
+        ],
+        "trick": _codes(obs.trick),
+        "trick_leader": obs.trick_leader,
+        "announced": list(obs.announced),
+        "shown_weis": [
+            {"seat": s, "cards": _codes(cards_of(w.cards)), "points": w.points}
+            for s, w in obs.shown_weis
+        ],
+        "weis_team": obs.weis_team,
+        "stoeck_seat": obs.stoeck_seat,
+        "hand_points": list(obs.hand_points),
+        "totals": list(obs.totals),
+        "winner": obs.winner,
+        "striche": list(obs.striche),
+    }
+
+
+def private_view(obs: Observation | None) -> dict[str, Any]:
+    """The seat's own part of the VIEW; ``None`` gives a spectator's (no card)."""
+    if obs is None:
+        return {"seat": None, "hand": [], "own_weis": [], "legal": []}
+    return {
+        "seat": obs.seat,
+        "hand": _codes(cards_of(obs.hand)),
+        "own_weis": [_codes(cards_of(w.cards)) for w in obs.own_weis],
+        "legal": [action_to_json(a) for a in obs.legal_actions],
+    }
+
+
+def hand_points(hand: Hand, credits: list[Any] | None = None) -> list[int]:
+    """The points written for each team in a hand (after the multiplier)."""
+    points = [0, 0]
+    for credit in hand.credits if credits is None else credits:
+        points[credit.team] += credit.points
+    return points
+
+
+def history(game: Game) -> list[list[int]]:
+    """The points written per hand: every complete hand, and the one the game ended in."""
+    out = []
+    for i, hand in enumerate(game.hands):
+        last = i == len(game.hands) - 1
+        if last and game.is_over:
+            out.append(hand_points(hand, game.written_credits()))
+        elif hand.is_over:
+            out.append(hand_points(hand))
+    return out
+
+
+def last_hand(game: Game) -> dict[str, Any] | None:
+    """The breakdown of the latest complete hand, per team and block (after the
+    multiplier), or ``None`` before there is one."""
+    for number in range(len(game.hands) - 1, -1, -1):
+        hand = game.hands[number]
+        if not hand.is_over:
+            continue
+        score = hand.score()
+        f = score.factor
+        match_team = next((t for t in (0, 1) if score.match[t]), -1)
+        teams = [
+            {
+                "stoeck": score.stoeck[t] * f,
+                "weis": score.weis[t] * f,
+                "tricks": score.tricks[t] * f,
+                "match": score.match[t] * f,
+                "factor": f,
+                "total": score.total(t),
+            }
+            for t in (0, 1)
+        ]
+        return {
+            "number": number,
+            "contract": hand.contract,
+            "contract_seat": hand.contract_seat,
+            "factor": f,
+            "match_team": match_team,
+            "teams": teams,
+        }
+    return None
+
+
+def table_extras(game: Game) -> dict[str, Any]:
+    """``credits``, ``last_hand`` (when there is one) and ``history``."""
+    extras: dict[str, Any] = {
+        "credits": [
+            {"team": c.team, "block": c.block, "points": c.points} for c in game.written_credits()
+        ],
+        "history": history(game),
+    }
+    previous = last_hand(game)
+    if previous is not None:
+        extras["last_hand"] = previous
+    return extras
+
+
+def view(game: Game, seat: int | None) -> dict[str, Any]:
+    """The whole VIEW of ``seat`` (``None``: a spectator) as one dict."""
+    obs = observe(game, 0 if seat is None else seat)
+    return {
+        "rules": game.rules.to_dict(),
+        **public_view(obs),
+        **table_extras(game),
+        **private_view(None if seat is None else obs),
+    }
+
+
+class ViewCache:
+    """The serialised public part of a table's VIEW, rebuilt only when the game changed.
+
+    ``fragment(seat)`` gives the inside of the VIEW object (without braces) for one seat:
+    the rules and the public part shared by everyone, then that seat's private part.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._rules = '"rules":' + json.dumps(game.rules.to_dict(), ensure_ascii=False)
+        self._seq = -1
+        self._public = ""
+        self._spectator = _inner(private_view(None))
+
+    def _refresh(self, seq: int) -> None:
+        if seq != self._seq:
+            obs = observe(self.game, 0)
+            public = {**public_view(obs), **table_extras(self.game)}
+            self._public = self._rules + "," + _inner(public)
+            self._seq = seq
+
+    def fragment(self, seq: int, seat: int | None) -> str:
+        """The VIEW of ``seat`` at record length ``seq``, as JSON without its braces."""
+        self._refresh(seq)
+        if seat is None:
+            return self._public + "," + self._spectator
+        return self._public + "," + _inner(private_view(observe(self.game, seat)))
+
+
+def _inner(d: dict[str, Any]) -> str:
+    """A dict as JSON without the outer braces, to splice into a larger object."""
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))[1:-1]

@@ -1,0 +1,169 @@
+"""Shared helpers for the browser tests: Debian's Chromium through Playwright, and ways to
+drive the table page the way a player does.
+
+    with chromium() as browser:
+        page = new_page(browser)
+        page.goto(base_url + "/")
+
+Screenshots go to ``artifacts()``: the directory named by ``CHIBRE_ARTIFACTS``, by default
+``tests/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+CARD_CODE = re.compile(r"^[DHSC](?:[6-9]|10|[JQKA])$")
+TIMEOUT_MS = 15_000
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """A headless Chromium, closed afterwards."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def artifacts() -> Path:
+    """Where screenshots are written (created if need be)."""
+    default = Path(__file__).resolve().parent / "artifacts"
+    path = Path(os.environ.get("CHIBRE_ARTIFACTS") or default)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def new_page(
+    browser: Browser,
+    locale: str = "en-US",
+    width: int = 1280,
+    height: int = 800,
+    instant: bool = True,
+    mobile: bool = False,
+) -> Page:
+    """A page in a fresh context (its own storage). ``instant``: the table shows each state
+    at once instead of holding a finished trick on the felt for a moment."""
+    context = browser.new_context(
+        locale=locale,
+        viewport={"width": width, "height": height},
+        is_mobile=mobile,
+        has_touch=mobile,
+        device_scale_factor=2 if mobile else 1,
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    if instant:
+        context.add_init_script("localStorage.setItem('chibre.pace', '0')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def record_frames(page: Page) -> list[dict[str, Any]]:
+    """Every WebSocket frame the page receives from now on, decoded."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            text = payload.decode() if isinstance(payload, bytes) else payload
+            frames.append(json.loads(text))
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def card_codes(value: Any, skip: frozenset[str] = frozenset({"rules"})) -> set[str]:
+    """Every string in a JSON value that is a card code, except under the keys ``skip``."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD_CODE.match(value):
+            found.add(value)
+    elif isinstance(value, list):
+        for item in value:
+            found |= card_codes(item, skip)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key not in skip:
+                found |= card_codes(item, skip)
+    return found
+
+
+def public_cards(frame: dict[str, Any]) -> set[str]:
+    """The cards a state frame may show anyone: played cards and weis shown to the table."""
+    view = frame.get("view", {})
+    allowed = set(view.get("trick", []))
+    for trick in view.get("tricks", []):
+        allowed |= set(trick["cards"])
+    for weis in view.get("shown_weis", []):
+        allowed |= set(weis["cards"])
+    for event in frame.get("events", []):
+        if event.get("type") == "CardPlayed":
+            allowed.add(event["card"])
+        for weis in event.get("shown", []):
+            allowed |= set(weis["cards"])
+    return allowed
+
+
+def table(page: Page) -> dict[str, str]:
+    """The table's state as the page exposes it on ``#table`` (data-* attributes)."""
+    data: dict[str, str] = page.eval_on_selector("#table", "e => ({...e.dataset})")
+    return data
+
+
+def wait_my_turn_or(page: Page, condition: str) -> None:
+    """Wait until it is this page's turn to act, or the JS ``condition`` on ``t`` (the
+    #table element) holds."""
+    page.wait_for_function(
+        f"""() => {{
+            const t = document.getElementById('table');
+            return t.dataset.myTurn === 'true' || ({condition});
+        }}"""
+    )
+
+
+def take_turn(page: Page, keyboard: bool = False) -> str | None:
+    """Do what the turn asks: name the first contract offered, or play the first legal card.
+    Returns the card played (its code), or None for a contract. Waits until the page has
+    taken the answer in."""
+    contracts = page.locator("#controls .btn-contract")
+    if contracts.count():
+        if keyboard:
+            page.keyboard.press("1")
+        else:
+            contracts.first.click()
+        page.locator("#controls .btn-contract").first.wait_for(state="detached")
+        return None
+    card = page.locator("#hand .card.legal").first
+    card.wait_for()
+    code = card.get_attribute("data-card")
+    assert code is not None
+    if keyboard:
+        index = card.get_attribute("data-index")
+        page.keyboard.press(str(index))
+    else:
+        card.click()
+    page.locator(f'#hand [data-card="{code}"]').wait_for(state="detached")
+    return code

@@ -1,0 +1,394 @@
+"""The calculator: hands written as a scorer writes them, checked against RULES.md §6–§8 and
+against the engine's own games."""
+
+from random import Random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chibre.actions import Thank
+from chibre.errors import ChibreError, IllegalAction
+from chibre.game import Game
+from chibre.hand import Hand, team_of
+from chibre.rules import Rules, Striche
+from chibre.scoresheet import (
+    InvalidEntry,
+    ScoreSheet,
+    parse_contract,
+    parse_weis,
+    weis_values,
+)
+
+D, H, S, C, OBE, UNDE = range(6)
+FRENCH = Rules.make(multipliers="french")
+
+
+# --- one hand --------------------------------------------------------------------------------
+
+
+def test_worked_example_of_rules_section_6():
+    """A chose ♠ (×2): A 98 + weis 50 + stöck 20 → 336; B 59 → 118."""
+    sheet = ScoreSheet(FRENCH)
+    r = sheet.add({"contract": "S", "points": 98, "team": 0, "weis": [[50], []], "stoeck": 0})
+    assert r.score.factor == 2
+    assert r.score.stoeck == (20, 0)
+    assert r.score.weis == (50, 0)
+    assert r.score.tricks == (98, 59)
+    assert r.score.match == (0, 0)
+    assert r.score.totals == (336, 118)
+    assert sheet.totals == (336, 118)
+
+
+def test_worked_example_with_match():
+    """Had A taken all nine: (257 + 50 + 20) × 2 = 654, B 0."""
+    sheet = ScoreSheet(FRENCH)
+    r = sheet.add({"contract": "pique", "match": 0, "weis": [["♠6 ♠7 ♠8 ♠9"], []], "stoeck": 0})
+    assert r.score.tricks == (157, 0)
+    assert r.score.match == (100, 0)
+    assert r.score.totals == (654, 0)
+
+
+def test_the_other_team_is_counted_from_157():
+    sheet = ScoreSheet()
+    r = sheet.add({"contract": "H", "points": 40, "team": 1})
+    assert r.score.tricks == (117, 40)
+    assert sheet.totals == (117, 40)
+
+
+def test_other_teams_weis_and_stoeck_stay_valid_after_a_match():
+    sheet = ScoreSheet()
+    r = sheet.add({"contract": "D", "match": 0, "weis": [[], [100, 20]], "stoeck": 1})
+    assert r.score.totals == (257, 140)
+
+
+@pytest.mark.parametrize(
+    ("preset", "contract", "factor"),
+    [
+        ("romand", "O", 1),
+        ("schieber-2500", "obenabe", 3),
+        ("schieber-2500", "U", 3),
+        ("jasvel", "undenufe", 4),
+        ("schieber-2500", "C", 2),
+        ("pique-double", "S", 2),
+        ("pique-double", "C", 1),
+    ],
+)
+def test_the_factor_comes_from_the_grid(preset, contract, factor):
+    sheet = ScoreSheet(Rules.preset(preset))
+    r = sheet.add({"contract": contract, "points": 100})
+    assert r.score.factor == factor
+    assert sheet.totals == (100 * factor, 57 * factor)
+
+
+def test_pique_double_by_choice():
+    rules = Rules.make(pique_double="choice")
+    sheet = ScoreSheet(rules)
+    assert sheet.add({"contract": "S", "double": True, "points": 100}).score.factor == 2
+    assert sheet.add({"contract": "S", "points": 100}).score.factor == 1
+    with pytest.raises(InvalidEntry, match="only ♠ can be played double"):
+        sheet.add({"contract": "H", "double": True, "points": 100})
+
+
+@pytest.mark.parametrize(
+    ("text", "contract"),
+    [("D", D), ("h", H), ("♠", S), ("clubs", C), ("trèfle", C), ("Obenabe", OBE),
+     ("u", UNDE), ("Rosen", H), ("Eicheln", D), ("Schellen", C), ("Schilten", S), (5, UNDE)],
+)  # fmt: skip
+def test_contracts_are_read_in_the_players_words(text, contract):
+    assert parse_contract(text) == contract
+
+
+def test_weis_from_cards_and_values():
+    rules = Rules()
+    assert parse_weis("H6 H7 H8", rules).points == 20
+    assert parse_weis(["DJ", "HJ", "SJ", "CJ"], rules).points == 200
+    assert parse_weis("♣9 ♣10 ♣J ♣Q ♣K ♣A", rules).points == 150
+    assert parse_weis(150, rules).cards == 0
+    assert parse_weis({"points": 50, "cards": "S6 S7 S8 S9"}, rules).points == 50
+    assert 300 in weis_values(rules)
+    assert 300 not in weis_values(Rules.make(big_sequences=False))
+    assert parse_weis("♣9 ♣10 ♣J ♣Q ♣K ♣A", Rules.make(big_sequences=False)).points == 100
+
+
+# --- refused input: a clear error, nothing changes --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ({"contract": "H", "points": 158}, "from 0 to 157"),
+        ({"contract": "H", "points": -1}, "from 0 to 157"),
+        ({"contract": "H", "points": "ten"}, "whole number"),
+        ({"contract": "H"}, "trick points of one team"),
+        ({"contract": "X", "points": 10}, "unknown contract"),
+        ({"contract": 6, "points": 10}, "unknown contract"),
+        ({"contract": "O", "points": 10, "stoeck": 0}, "no stöck in Obenabe or Undenufe"),
+        ({"contract": "U", "points": 10, "stoeck": 1}, "no stöck in Obenabe or Undenufe"),
+        ({"contract": "H", "points": 10, "weis": [[20], [50]]}, "only one team scores weis"),
+        ({"contract": "H", "points": 10, "weis": [[30], []]}, "no weis is worth 30"),
+        ({"contract": "H", "points": 10, "weis": [["H6 H7 H9"], []]}, "sequence"),
+        ({"contract": "H", "points": 10, "weis": [["H6 H7 H8", "H8 H9 H10"], []]}, "share"),
+        ({"contract": "H", "points": 10, "weis": [["D6 H6 S6 C6"], []]}, "no weis"),
+        ({"contract": "H", "points": 10, "weis": [["HZ H7 H8"], []]}, "cannot read"),
+        ({"contract": "H", "points": 10, "team": 2}, "team 0 or 1"),
+        ({"contract": "H", "match": 0, "points": 100}, "with a match"),
+        ({"contract": "H", "points": 10, "shout": 1}, "unknown field"),
+        ({"contract": "H", "points": 10, "first_out": 0}, "nobody reaches the target"),
+    ],
+)
+def test_bad_input_is_refused_and_nothing_changes(hand, message):
+    sheet = ScoreSheet()
+    sheet.add({"contract": "D", "points": 80})
+    before = sheet.to_json()
+    with pytest.raises(InvalidEntry, match=message) as err:
+        sheet.add(hand)
+    assert isinstance(err.value, ChibreError) and isinstance(err.value, IllegalAction)
+    assert sheet.to_json() == before
+    assert sheet.totals == (80, 77)
+
+
+def test_kreuzweis_off_refuses_a_card_in_two_weis():
+    hand = {"contract": "H", "points": 10, "weis": [["HJ HQ HK", "DJ HJ SJ CJ"], []]}
+    assert ScoreSheet().add(hand).score.weis == (220, 0)
+    with pytest.raises(InvalidEntry, match="kreuzweis is off"):
+        ScoreSheet(Rules.make(kreuzweis=False)).add(hand)
+
+
+def test_weis_and_stoeck_off():
+    with pytest.raises(InvalidEntry, match="weis are off"):
+        ScoreSheet(Rules.make(weis=False)).add({"contract": "H", "points": 1, "weis": [[20], []]})
+    with pytest.raises(InvalidEntry, match="stöck are off"):
+        ScoreSheet(Rules.make(weis=False, stoeck=False)).add(
+            {"contract": "H", "points": 1, "stoeck": 0}
+        )
+
+
+# --- the game: target, counting order, Striche ------------------------------------------------
+
+
+def test_correct_and_delete_recount_everything():
+    sheet = ScoreSheet()
+    sheet.add({"contract": "D", "points": 100})
+    sheet.add({"contract": "H", "points": 50, "weis": [[], [50]]})
+    sheet.add({"contract": "S", "points": 157, "team": 1})
+    assert [r.totals for r in sheet.results] == [(100, 57), (150, 214), (150, 371)]
+    sheet.replace(1, {"contract": "D", "points": 60})
+    assert [r.totals for r in sheet.results] == [(60, 97), (110, 254), (110, 411)]
+    sheet.delete(2)
+    assert [r.totals for r in sheet.results] == [(60, 97), (60, 254)]
+    assert [r.number for r in sheet.results] == [1, 2]
+    with pytest.raises(InvalidEntry, match="no hand 3"):
+        sheet.delete(3)
+    with pytest.raises(InvalidEntry, match="no hand 0"):
+        sheet.replace(0, {"contract": "D", "points": 1})
+
+
+def test_the_first_to_the_target_wins_and_the_striche():
+    rules = Rules.make(target=500, striche=Striche(sieg=3, match=5, kontermatsch=7,
+                                                   bergpreis=11, schneider=13))  # fmt: skip
+    sheet = ScoreSheet(rules)
+    sheet.add({"contract": "D", "chooser": 0, "match": 0})  # 257 : 0, a match for team 0
+    assert sheet.bergpreis == 0 and sheet.winner == -1
+    assert sheet.marks["match"] == (5, 0) and sheet.marks["bergpreis"] == (11, 0)
+    sheet.add({"contract": "H", "chooser": 0, "match": 1})  # 257 : 257, a Kontermatsch for B
+    assert sheet.marks["kontermatsch"] == (0, 7)
+    sheet.add({"contract": "C", "chooser": 1, "points": 150, "team": 0, "weis": [[100], []]})
+    assert sheet.winner == 0 and sheet.decided_in == 3
+    assert sheet.marks["sieg"] == (3, 0) and sheet.marks["schneider"] == (0, 0)
+    assert sheet.striche == (3 + 5 + 11, 7)
+    with pytest.raises(InvalidEntry, match="the game is over"):
+        sheet.add({"contract": "D", "points": 1})
+    # a correction that ends the game earlier cannot leave hands after the end
+    with pytest.raises(InvalidEntry, match="comes after the end"):
+        sheet.replace(1, {"contract": "D", "chooser": 0, "match": 0, "weis": [[300], []]})
+
+
+def test_schneider():
+    sheet = ScoreSheet(Rules.make(target=500))
+    sheet.add({"contract": "D", "points": 150, "weis": [[200], []]})  # 350 : 7
+    sheet.add({"contract": "D", "points": 150})  # 500 : 14
+    assert sheet.winner == 0
+    assert sheet.marks["schneider"] == (2, 0) and sheet.striche == (2 + 1 + 2, 0)
+
+
+@pytest.mark.parametrize(
+    ("order", "winner"),
+    [("stoeck,weis,tricks", 1), ("weis,stoeck,tricks", 0), ("stoeck,tricks,weis", 1)],
+)
+def test_weis_against_stoeck_in_the_counting_order(order, winner):
+    """A needs 20 and shows a weis of 20; B needs 20 and shows the stöck."""
+    rules = Rules.make(target=277, end_mode="end_of_hand", end_order=order)
+    sheet = ScoreSheet(rules)
+    sheet.add({"contract": "D", "points": 157, "team": 0, "weis": [[100], []]})  # 257 : 0
+    sheet.add({"contract": "D", "points": 0, "team": 0, "weis": [[], [100]]})  # 257 : 257
+    sheet.add({"contract": "H", "points": 0, "weis": [[20], []], "stoeck": 1})
+    assert sheet.winner == winner
+
+
+@pytest.mark.parametrize("end_mode", ["immediate", "end_of_hand"])
+def test_both_teams_out_with_the_tricks_needs_the_scorer(end_mode):
+    sheet = ScoreSheet(Rules.make(target=300, end_mode=end_mode))
+    sheet.add({"contract": "D", "points": 140, "weis": [[100], []]})  # 240 : 17
+    sheet.add({"contract": "D", "points": 0, "weis": [[], [100]]})  # 240 : 274
+    hand = {"contract": "D", "points": 100}  # A needs 60, B 26: both go out with the tricks
+    with pytest.raises(InvalidEntry, match="say which team got there first"):
+        sheet.add(hand)
+    assert len(sheet.hands) == 2
+    sheet.add({**hand, "first_out": 1})
+    assert sheet.winner == 1 and sheet.totals == (340, 331)
+
+
+def test_stoeck_before_tricks_decides_only_when_counted_by_blocks():
+    for end_mode in ("end_of_hand", "immediate"):
+        sheet = ScoreSheet(Rules.make(target=300, end_mode=end_mode))
+        sheet.add({"contract": "D", "points": 140, "weis": [[100, 50], []]})  # 290 : 17
+        sheet.add({"contract": "D", "points": 0, "weis": [[], [100]]})  # 290 : 274
+        hand = {"contract": "H", "points": 40, "team": 0, "stoeck": 0}  # A: stöck; B: tricks
+        if end_mode == "end_of_hand":
+            with pytest.raises(InvalidEntry, match="team A reaches the target"):
+                sheet.add({**hand, "first_out": 1})
+            sheet.add(hand)
+            assert sheet.winner == 0 and sheet.decided_at == (310, 274)
+        else:  # the stöck may have been shown after B's tricks: the table says
+            with pytest.raises(InvalidEntry, match="first_out"):
+                sheet.add(hand)
+            sheet.add({**hand, "first_out": 1})
+            assert sheet.winner == 1
+
+
+# --- JSON ------------------------------------------------------------------------------------
+
+
+def test_json_round_trip():
+    sheet = ScoreSheet(Rules.preset("schieber-2500"), name="Vendredi", teams=("Nous", "Eux"))
+    sheet.add({"contract": "Rosen", "points": 98, "weis": [["♦6 ♦7 ♦8 ♦9", 20], []],
+               "stoeck": 0})  # fmt: skip
+    sheet.add({"contract": "O", "chooser": 1, "match": 1})
+    again = ScoreSheet.from_json(sheet.to_json())
+    assert again.to_dict() == sheet.to_dict()
+    assert again.summary() == sheet.summary()
+    assert again.rules == sheet.rules
+    assert again.teams == ("Nous", "Eux")
+    with pytest.raises(InvalidEntry, match="not a score sheet"):
+        ScoreSheet.from_json('{"hands": []}')
+    with pytest.raises(InvalidEntry, match="not valid JSON"):
+        ScoreSheet.from_json("{")
+    broken = sheet.to_dict()
+    broken["hands"][0]["points"] = 200
+    with pytest.raises(InvalidEntry, match="from 0 to 157"):
+        ScoreSheet.from_dict(broken)
+
+
+# --- against the engine ----------------------------------------------------------------------
+
+RULE_SETS = [
+    Rules.preset("romand", end_mode="end_of_hand"),
+    Rules.preset("jasvel"),
+    Rules.preset("schieber-2500", end_mode="end_of_hand", target=1500),
+    Rules.preset("pique-double", end_mode="end_of_hand", end_order="stoeck,tricks,weis"),
+    Rules.preset("geneve-500", end_mode="end_of_hand", kreuzweis=False, big_sequences=False),
+    Rules.preset("romand", end_mode="end_of_hand", pique_double="choice", target=700),
+    Rules.preset("romand"),
+    Rules.preset("schieber-2500", target=1500),
+    Rules.preset("geneve-500", end_order="weis,stoeck,tricks"),
+]
+
+
+def random_game(rules: Rules, seed: int) -> Game:
+    rng = Random(seed)
+    game = Game(rules)
+    while not game.is_over:
+        if game.hand is None or game.hand.is_over:
+            game.deal(rng)
+            continue
+        actions = [a for a in game.legal_actions() if not isinstance(a, Thank)]
+        game.apply(rng.choice(actions))
+    return game
+
+
+def as_written(hand: Hand) -> dict[str, object]:
+    """What a scorer writes down for a hand played out."""
+    score = hand.score()
+    entry: dict[str, object] = {
+        "contract": hand.contract,
+        "double": hand.double,
+        "chooser": team_of(hand.contract_seat),
+    }
+    if score.match[0] or score.match[1]:
+        entry["match"] = 0 if score.match[0] else 1
+    else:
+        counted = hand.dealer & 1  # whichever pile the table happens to count
+        entry["team"] = counted
+        entry["points"] = score.tricks[counted]
+    weis: list[list[object]] = [[], []]
+    if hand.weis_team >= 0:
+        for seat in (hand.weis_team, hand.weis_team + 2):
+            for w in hand.declared[seat]:
+                # the scorer writes some weis by their cards, some by their value
+                weis[hand.weis_team].append(w if w.cards & 1 or w.points > 50 else w.points)
+    entry["weis"] = weis
+    if score.stoeck[0] or score.stoeck[1]:
+        entry["stoeck"] = 0 if score.stoeck[0] else 1
+    return entry
+
+
+def crosses(before, after, threshold, team):
+    return before[team] < threshold <= after[team]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULE_SETS), seed=st.integers(0, 2**32 - 1))
+def test_the_calculator_writes_the_engines_games(rules, seed):
+    game = random_game(rules, seed)
+    sheet = ScoreSheet(rules)
+    half = rules.half_target
+    totals = (0, 0)
+    immediate = rules.end_mode == "immediate"
+    for i, hand in enumerate(game.hands):
+        last = i == len(game.hands) - 1
+        if last and not hand.is_over:
+            assert immediate  # the game ended in the middle of this hand
+            break
+        entry = as_written(hand)
+        after = (totals[0] + hand.score().total(0), totals[1] + hand.score().total(1))
+        if all(crosses(totals, after, rules.target, t) for t in (0, 1)):
+            entry["first_out"] = game.winner  # the table saw who got there first
+        if all(crosses(totals, after, half, t) for t in (0, 1)):
+            entry["berg_first"] = game.bergpreis
+        result = sheet.add(entry)
+        assert result.score == hand.score()  # every block, the factor
+        assert result.totals == after
+        totals = after
+        if not last:
+            assert sheet.winner == -1
+            assert game.hands[i + 1].totals_before == sheet.totals
+    if not game.hand.is_over:
+        assert sheet.winner == -1
+        return
+    assert sheet.winner == game.winner
+    assert sheet.decided_in == len(game.hands)
+    assert sheet.bergpreis == game.bergpreis
+    if not immediate:
+        assert sheet.totals == tuple(game.totals)
+    lose = 1 - game.winner
+    assert sheet.decided_at[game.winner] >= rules.target
+    marks = sheet.marks
+    engine_schneider = game.decided_at[lose] < half
+    if engine_schneider == (sheet.decided_at[lose] < half):
+        assert sheet.striche == tuple(game.striche)
+    else:  # the losers' tricks in the deciding hand: the one moment a sheet cannot show
+        assert sheet.decided_at[lose] >= game.decided_at[lose]
+        schneider = rules.striche.schneider
+        expected = list(game.striche)
+        expected[game.winner] -= schneider if engine_schneider else -schneider
+        assert list(sheet.striche) == expected
+    assert sum(marks["sieg"]) == rules.striche.sieg
+
+
+def test_the_property_covers_every_end_mode():
+    """The examples above include both end modes and games that end mid-hand."""
+    modes = {r.end_mode for r in RULE_SETS}
+    assert modes == {"immediate", "end_of_hand"}
+    cut = [random_game(Rules.preset("romand"), s).hand.is_over for s in range(6)]
+    assert not all(cut)

@@ -1,0 +1,633 @@
+"""The table server over real HTTP and real WebSockets (a ``chibre serve`` subprocess).
+
+Every refused message gets an error frame and changes nothing; no frame ever carries a card its
+connection may not see; a seat reconnects to the full current view; a dropped human is
+replaced by a computer after the grace period and takes the seat back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+from chibre.actions import Deal
+from chibre.bots import make_player
+from chibre.cards import card_code, cards_of
+from chibre.game import CHANCE, Game
+from chibre.notation import parse_record, record_from_json
+from chibre.observation import observe
+from chibre.rules import Rules
+from chibre.server.protocol import CODES, ProtocolError, action_from_json, action_to_json
+from chibre.server.protocol import read_message as read_client_message
+from chibre.server.store import decode_entry
+from chibre.server.views import ViewCache, table_extras
+from server_support import create_table, http_json, running_server, ws_url
+
+Frame = dict[str, Any]
+CODE_RE = re.compile(r"^[DHSC](?:10|[6-9JQKA])$")
+TIMEOUT = 10
+
+
+# --- a server for the module, and clients ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    path = tmp_path_factory.mktemp("server")
+    db = path / "chibre.sqlite"
+    with running_server(path, db=db) as base_url:
+        yield base_url, db
+
+
+class Client:
+    """A WebSocket client that keeps every frame it receives."""
+
+    def __init__(self, ws: websockets.ClientConnection, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.frames: list[Frame] = []
+        self.state: Frame | None = None
+
+    @classmethod
+    async def open(cls, base_url: str, link: str, seat: int | None = None) -> Client:
+        ws = await websockets.connect(ws_url(base_url, link), max_size=2**20)
+        return cls(ws, seat)
+
+    async def recv(self, timeout: float = TIMEOUT) -> Frame:
+        frame: Frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.frames.append(frame)
+        if frame["type"] == "state":
+            self.state = frame
+        return frame
+
+    async def until(self, pred: Callable[[Frame], bool], timeout: float = TIMEOUT) -> Frame:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            frame = await self.recv(max(left, 0.01))
+            if pred(frame):
+                return frame
+
+    async def error(self) -> Frame:
+        return await self.until(lambda f: f["type"] == "error")
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    async def act(self, action: dict[str, Any]) -> None:
+        await self.send({"type": "act", "action": action})
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None
+        view: dict[str, Any] = self.state["view"]
+        return view
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def token_of(link: str) -> str:
+    return link.partition("=")[2]
+
+
+def entry_count(db: Path, table_id: str) -> int:
+    with sqlite3.connect(db) as c:
+        n: int = c.execute(
+            "SELECT COUNT(*) FROM game_entries WHERE table_id = ?", (table_id,)
+        ).fetchone()[0]
+    return n
+
+
+def stored_game(db: Path, table_id: str) -> tuple[Rules, list[tuple[int, Any]]]:
+    with sqlite3.connect(db) as c:
+        rules = Rules.from_json(
+            c.execute("SELECT rules FROM game_tables WHERE id = ?", (table_id,)).fetchone()[0]
+        )
+        rows = c.execute(
+            "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (table_id,)
+        ).fetchall()
+    return rules, [(seat, decode_entry(seat, text)) for seat, text in rows]
+
+
+# --- what each seat may know, from the stored record -----------------------------------------
+
+
+def knowledge(db: Path, table_id: str) -> dict[int, tuple[list[int], list[int]]]:
+    """For each record length ``seq``: the cards each of seats 0..3 and a spectator (4) may
+    have seen so far in the game (own cards as dealt, played cards, shown weis), and each
+    seat's cards in hand."""
+    rules, entries = stored_game(db, table_id)
+    game = Game(rules)
+    known = [0] * 5
+    out: dict[int, tuple[list[int], list[int]]] = {}
+    for seq, (seat, entry) in enumerate(entries, 1):
+        game.apply(entry, None if isinstance(entry, Deal) else seat)
+        hand = game.hand
+        assert hand is not None
+        played = sum(1 << c for t in hand.tricks for c in t.cards) | sum(1 << c for c in hand.trick)
+        shown = 0
+        if hand.weis_team >= 0:
+            for s in (hand.weis_team, hand.weis_team + 2):
+                for w in hand.declared[s]:
+                    shown |= w.cards
+        for s in range(4):
+            known[s] |= hand.dealt[s] | played | shown
+        known[4] |= played | shown
+        out[seq] = (list(known), list(hand.hands))
+    return out
+
+
+def card_codes(obj: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every card code in a frame, with where it stands; the rules (their first-chooser card)
+    and the players' names are no cards in play."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            where = f"{path}.{key}"
+            if where in (".view.rules", ".table"):
+                continue
+            yield from card_codes(value, where)
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            yield from card_codes(value, f"{path}[{i}]")
+    elif isinstance(obj, str) and CODE_RE.match(obj):
+        yield obj, path
+
+
+def check_frames(client: Client, known: dict[int, tuple[list[int], list[int]]]) -> int:
+    """Check every state frame of a client against what its seat may know; returns how many
+    card codes were checked."""
+    who = 4 if client.seat is None else client.seat
+    checked = 0
+    for frame in client.frames:
+        if frame["type"] != "state":
+            continue
+        seq = frame["seq"]
+        allowed, hands = known[seq]
+        for code, where in card_codes(frame):
+            assert allowed[who] >> CODES[code] & 1, (
+                f"{'spectator' if client.seat is None else f'seat {who}'} was sent {code} at "
+                f"{where} (seq {seq}), a card it may not see"
+            )
+            checked += 1
+        expected_hand = [] if client.seat is None else [card_code(c) for c in cards_of(hands[who])]
+        assert frame["view"]["hand"] == expected_hand
+        assert frame["you"] == {"seat": client.seat, "spectator": client.seat is None}
+    return checked
+
+
+# --- the HTTP routes -------------------------------------------------------------------------
+
+
+def test_presets_and_players(server: tuple[str, Path]) -> None:
+    base, _ = server
+    status, presets = http_json(base, "/api/presets")
+    assert status == 200
+    assert presets["default"] == "romand"
+    assert presets["presets"]["schieber-2500"] == Rules.preset("schieber-2500").to_dict()
+    assert presets["options"] == Rules().to_dict()
+    status, players = http_json(base, "/api/players")
+    assert (status, players) == (200, {"players": ["random", "rule", "easy", "medium", "strong"]})
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"preset": "belote", "seats": ["human", "rule", "rule", "rule"]}, "unknown preset"),
+        ({"options": {"target": -5}, "seats": ["human", "rule", "rule", "rule"]}, "target"),
+        ({"options": {"trumps": 2}}, "unknown option 'trumps'"),
+        ({"options": {"claim": "thank", "end_mode": "end_of_hand"}}, "claim"),
+        ({"seats": ["human", "robot", "rule", "rule"]}, "'robot'"),
+        ({"seats": ["human", "rule", "rule"]}, "four seats"),
+        ({"seats": ["human"] * 4, "names": ["x" * 41, None, None, None]}, "at most 40"),
+        ([1, 2, 3], "JSON object"),
+    ],
+)
+def test_a_bad_table_request_is_refused_and_nothing_is_stored(
+    server: tuple[str, Path], body: Any, words: str
+) -> None:
+    base, db = server
+    with sqlite3.connect(db) as c:
+        before = c.execute("SELECT COUNT(*) FROM game_tables").fetchone()[0]
+    status, answer = http_json(base, "/api/tables", body)
+    assert status == 400
+    assert words in answer["error"]
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT COUNT(*) FROM game_tables").fetchone()[0] == before
+
+
+def test_a_request_that_is_not_json_is_refused(server: tuple[str, Path]) -> None:
+    base, _ = server
+    status, answer = http_json(base, "/api/tables", "{not json", method="POST")
+    assert status == 400 and "JSON" in answer["error"]
+
+
+def test_summary_and_record_need_a_token_and_the_record_the_end(server: tuple[str, Path]) -> None:
+    base, _ = server
+    t = create_table(base, ["human", "human", "rule", "rule"], names=["Anna", "Marc", None, None])
+    tid = t["table"]
+    assert [s["kind"] for s in t["seats"]] == ["human", "human", "rule", "rule"]
+    assert "link" not in t["seats"][2]
+    status, summary = http_json(base, f"/api/tables/{tid}?token={token_of(t['seats'][0]['link'])}")
+    assert status == 200
+    assert summary["you"] == {"seat": 0, "spectator": False}
+    assert [s["name"] for s in summary["seats"]] == ["Anna", "Marc", "rule", "rule"]
+    assert summary["status"] == "playing" and summary["rules"] == Rules().to_dict()
+    assert summary["links"]["seats"] == [{"seat": 1, "link": t["seats"][1]["link"]}]
+    status, other = http_json(base, f"/api/tables/{tid}?token={token_of(t['seats'][1]['link'])}")
+    assert status == 200 and other["you"]["seat"] == 1 and "links" not in other
+    status, watcher = http_json(base, f"/api/tables/{tid}?watch={token_of(t['watch'])}")
+    assert status == 200 and watcher["you"] == {"seat": None, "spectator": True}
+    assert http_json(base, f"/api/tables/{tid}?token=guess")[0] == 403
+    assert http_json(base, f"/api/tables/{tid}")[0] == 403
+    assert http_json(base, "/api/tables/nosuch?token=x")[0] == 404
+    status, refused = http_json(base, f"/api/tables/{tid}/record?watch={token_of(t['watch'])}")
+    assert status == 403 and "once the game is over" in refused["error"]
+
+
+# --- refused messages ------------------------------------------------------------------------
+
+
+async def refused_messages(base: str, db: Path) -> None:
+    t = create_table(base, ["human"] * 4)
+    tid = t["table"]
+    clients = [await Client.open(base, s["link"], s["seat"]) for s in t["seats"]]
+    watcher = await Client.open(base, t["watch"])
+    for c in [*clients, watcher]:
+        await c.until(lambda f: f["type"] == "state")
+    view = watcher.view
+    assert view["phase"] == "contract"
+    chooser = clients[view["to_act"]]
+    partner = clients[(view["to_act"] + 2) % 4]
+    other = clients[(view["to_act"] + 1) % 4]
+    stored = entry_count(db, tid)
+    assert stored == 1 == watcher.state["seq"]  # type: ignore[index]
+
+    async def refused(client: Client, message: Any, code: str, words: str = "") -> None:
+        await client.send(message)
+        frame = await client.error()
+        assert frame["code"] == code, frame
+        assert words in frame["message"]
+        assert frame["message"][:1].isalpha()
+
+    play = {"kind": "play", "card": chooser.view["hand"][0]}
+    not_mine = next(code for code in CODES if code not in chooser.view["hand"])
+    await refused(chooser, {"type": "act", "action": play}, "illegal", "contract first")
+    await refused(
+        chooser, {"type": "act", "action": {"kind": "choose", "contract": 7}}, "malformed"
+    )
+    await refused(chooser, {"type": "act", "action": {"kind": "play", "card": "X1"}}, "malformed")
+    await refused(chooser, {"type": "act", "action": {"kind": "pass"}}, "malformed", "pass")
+    await refused(chooser, {"type": "act"}, "malformed")
+    await refused(other, {"type": "act", "action": {"kind": "chibre"}}, "not_your_turn")
+    await refused(watcher, {"type": "act", "action": {"kind": "chibre"}}, "spectator")
+    await refused(chooser, "{not json", "malformed", "JSON")
+    await refused(chooser, "[1, 2]", "malformed")
+    await refused(chooser, b'{"type": "ping"}', "malformed", "binary")
+    await refused(chooser, json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large", "4096")
+    await refused(chooser, {"type": "shuffle"}, "unknown_type", "shuffle")
+    await chooser.send({"type": "ping"})
+    assert (await chooser.until(lambda f: f["type"] != "state")) == {"type": "pong"}
+    assert entry_count(db, tid) == stored
+    # a fresh look at the table shows the very same state
+    fresh = await Client.open(base, t["watch"])
+    await fresh.until(lambda f: f["type"] == "state")
+    assert fresh.state is not None and watcher.state is not None
+    assert fresh.state["seq"] == stored and fresh.view == watcher.view
+
+    # a legal chibre goes through; the partner may not chibre back; a card not held is refused
+    await chooser.act({"kind": "chibre"})
+    await partner.until(lambda f: f["type"] == "state" and f["seq"] == stored + 1)
+    assert partner.state is not None
+    assert partner.state["events"] == [{"type": "Chibred", "seat": chooser.seat}]
+    assert partner.view["to_act"] == partner.seat
+    await refused(partner, {"type": "act", "action": {"kind": "chibre"}}, "illegal", "chibre")
+    await partner.act({"kind": "choose", "contract": 4})
+    await chooser.until(lambda f: f["type"] == "state" and f["view"]["phase"] == "play")
+    bad = {"kind": "play", "card": not_mine}
+    await refused(chooser, {"type": "act", "action": bad}, "illegal")
+    assert entry_count(db, tid) == stored + 2
+    for c in [*clients, watcher, fresh]:
+        await c.close()
+
+
+def test_refused_messages_get_an_error_and_change_nothing(server: tuple[str, Path]) -> None:
+    asyncio.run(refused_messages(*server))
+
+
+async def bad_tokens(base: str) -> None:
+    t = create_table(base, ["human", "rule", "rule", "rule"])
+    tid = t["table"]
+    ws_base = base.replace("http://", "ws://")
+    for query in ("token=wrong", "watch=wrong", "", f"token={token_of(t['watch'])}"):
+        async with websockets.connect(f"{ws_base}/ws/{tid}?{query}") as ws:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+            assert frame["type"] == "error" and frame["code"] == "bad_token"
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), TIMEOUT)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+    async with websockets.connect(f"{ws_base}/ws/nosuch?token=x") as ws:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        assert frame["code"] == "bad_token" and "no such table" in frame["message"]
+
+
+def test_a_bad_token_gets_an_error_then_the_socket_closes(server: tuple[str, Path]) -> None:
+    asyncio.run(bad_tokens(server[0]))
+
+
+# --- nothing hidden is ever sent -------------------------------------------------------------
+
+
+async def play_hands(
+    base: str, options: dict[str, Any], hands: int, seed: int
+) -> tuple[str, list[Client]]:
+    """Four human seats played by random clients and a spectator, for ``hands`` whole hands."""
+    t = create_table(base, ["human"] * 4, options=options)
+    clients = [await Client.open(base, s["link"], s["seat"]) for s in t["seats"]]
+    watcher = await Client.open(base, t["watch"])
+    rng = Random(seed)
+
+    def done(frame: Frame) -> bool:
+        view = frame["view"]
+        return view["phase"] == "over" or len(view["history"]) >= hands
+
+    async def play(client: Client) -> None:
+        acted = -1
+        while True:
+            frame = await client.recv()
+            assert frame["type"] == "state", frame
+            if done(frame):
+                return
+            legal = frame["view"]["legal"]
+            if legal and frame["seq"] != acted:
+                acted = frame["seq"]
+                await client.act(rng.choice(legal))
+
+    await asyncio.gather(*(play(c) for c in [*clients, watcher]))
+    for c in [*clients, watcher]:
+        await c.close()
+    return t["table"], [*clients, watcher]
+
+
+@pytest.mark.parametrize(
+    ("options", "seed"),
+    [
+        ({}, 1),
+        ({"auto_weis": False, "auto_stoeck": False, "end_mode": "end_of_hand"}, 2),
+        ({"multipliers": "current", "stoeck_in_weis": True}, 3),
+    ],
+    ids=["romand", "declared-weis", "multipliers"],
+)
+def test_no_frame_carries_a_card_its_connection_may_not_see(
+    server: tuple[str, Path], options: dict[str, Any], seed: int
+) -> None:
+    base, db = server
+    table_id, clients = asyncio.run(play_hands(base, options, 2, seed))
+    known = knowledge(db, table_id)
+    checked = [check_frames(c, known) for c in clients]
+    assert all(n > 50 for n in checked[:4])  # each seat saw its cards and the plays
+    assert checked[4] > 50  # the spectator saw the plays
+    watcher = clients[4]
+    assert watcher.state is not None and len(watcher.view["history"]) >= 2
+    # the states shown in order tell the whole story: every played card appears as an event
+    played = [e["card"] for f in watcher.frames for e in f["events"] if e["type"] == "CardPlayed"]
+    assert len(played) >= 72 and len(set(played[:36])) == 36
+
+
+# --- reconnecting, dropping, taking the seat back --------------------------------------------
+
+
+async def reconnect(base: str, db: Path) -> None:
+    t = create_table(base, ["human", "random", "random", "random"])
+    link = t["seats"][0]["link"]
+    me = await Client.open(base, link, 0)
+    rng = Random(4)
+    for _ in range(4):  # a few moves of ours
+        await me.until(lambda f: f["type"] == "state" and bool(f["view"]["legal"]))
+        await me.act(rng.choice(me.view["legal"]))
+    await me.until(lambda f: f["type"] == "state" and bool(f["view"]["legal"]))
+    last = me.state
+    assert last is not None
+    await me.close()
+    watcher = await Client.open(base, t["watch"])
+    await watcher.until(lambda f: f["type"] == "state")
+    assert watcher.state is not None
+    assert watcher.state["table"]["seats"][0] == {
+        "seat": 0, "kind": "human", "name": "Player 1", "connected": False, "bot": False,
+    }  # fmt: skip
+    assert watcher.state["seq"] == last["seq"]  # the table waits for us
+    back = await Client.open(base, link, 0)
+    first = await back.recv()
+    assert first["type"] == "state" and first["events"] == []
+    assert first["seq"] == last["seq"] == entry_count(db, t["table"])
+    assert first["view"] == last["view"]  # the full current view: hand, trick, scores, legal
+    assert first["table"]["seats"][0]["connected"] is True
+    seen = await watcher.until(lambda f: f["table"]["seats"][0]["connected"])
+    assert seen["seq"] == last["seq"]
+    await back.act(first["view"]["legal"][0])
+    await back.until(lambda f: f["type"] == "state" and f["seq"] > last["seq"])
+    for c in (back, watcher):
+        await c.close()
+
+
+def test_reconnecting_with_the_token_resumes_the_seat(server: tuple[str, Path]) -> None:
+    asyncio.run(reconnect(*server))
+
+
+async def drop_and_reclaim(base: str, db: Path) -> None:
+    t = create_table(base, ["human", "random", "human", "random"])
+    tid = t["table"]
+    me = await Client.open(base, t["seats"][0]["link"], 0)
+    partner = await Client.open(base, t["seats"][2]["link"], 2)
+    await me.until(lambda f: f["type"] == "state")
+    await me.close()  # seat 0 drops
+    rng = Random(5)
+
+    def seat0(frame: Frame) -> dict[str, Any]:
+        seats: list[dict[str, Any]] = frame["table"]["seats"]
+        return seats[0]
+
+    # the partner plays on; after the grace period a computer plays seat 0
+    taken = None
+    acted = -1
+    for _ in range(400):
+        frame = await partner.recv()
+        assert frame["type"] == "state", frame
+        if seat0(frame)["bot"]:
+            taken = frame
+            break
+        if frame["view"]["legal"] and frame["seq"] != acted:
+            acted = frame["seq"]
+            await partner.act(rng.choice(frame["view"]["legal"]))
+    assert taken is not None and seat0(taken)["connected"] is False
+    _, entries = stored_game(db, tid)
+    moved_before = sum(1 for seat, _ in entries if seat == 0)
+
+    async def play_partner_until(pred: Callable[[Frame], bool]) -> Frame:
+        acted = -1
+        for _ in range(2000):
+            frame = await partner.recv()
+            assert frame["type"] == "state", frame
+            if pred(frame):
+                return frame
+            legal = frame["view"]["legal"]
+            if legal and frame["seq"] != acted:
+                acted = frame["seq"]
+                await partner.act(rng.choice(legal))
+        raise AssertionError("the game did not get there")
+
+    await play_partner_until(lambda f: f["view"]["phase"] == "over" or f["seq"] > taken["seq"] + 8)
+    _, entries = stored_game(db, tid)
+    assert sum(1 for seat, _ in entries if seat == 0) > moved_before  # the computer played
+
+    # the player comes back: the seat is theirs again and waits for them
+    back = await Client.open(base, t["seats"][0]["link"], 0)
+    first = await back.recv()
+    assert seat0(first) == {
+        "seat": 0, "kind": "human", "name": "Player 1", "connected": True, "bot": False,
+    }  # fmt: skip
+    if first["view"]["phase"] == "over":
+        return
+    frame = await play_partner_until(
+        lambda f: f["view"]["to_act"] == 0 or f["view"]["phase"] == "over"
+    )
+    if frame["view"]["phase"] == "over":
+        return
+    waiting = frame["seq"]
+    await asyncio.sleep(0.6)  # longer than the grace period and many computer moves
+    assert entry_count(db, tid) == waiting  # nobody plays for us
+    state = back.state
+    if state is None or state["seq"] != waiting:
+        state = await back.until(lambda f: f["type"] == "state" and f["seq"] == waiting)
+    await back.act(state["view"]["legal"][0])
+    await back.until(lambda f: f["type"] == "state" and f["seq"] > waiting)
+    for c in (back, partner):
+        await c.close()
+
+
+def test_a_dropped_player_is_replaced_after_the_grace_period_and_takes_the_seat_back(
+    tmp_path: Path,
+) -> None:
+    with running_server(tmp_path, "--grace", "0.3", "--bot-delay", "0.01") as base:
+        asyncio.run(drop_and_reclaim(base, tmp_path / "chibre.sqlite"))
+
+
+# --- the end of the game ---------------------------------------------------------------------
+
+
+async def finish_game(base: str) -> tuple[dict[str, Any], Client]:
+    t = create_table(base, ["human", "random", "random", "random"], options={"target": 120})
+    me = await Client.open(base, t["seats"][0]["link"], 0)
+    rng = Random(6)
+    acted = -1
+    while True:
+        frame = await me.recv()
+        if frame["view"]["phase"] == "over":
+            break
+        if frame["view"]["legal"] and frame["seq"] != acted:
+            acted = frame["seq"]
+            await me.act(rng.choice(frame["view"]["legal"]))
+    assert frame["table"]["status"] == "finished"
+    await me.act({"kind": "chibre"})
+    refused = await me.error()
+    assert refused["code"] == "finished"
+    await me.close()
+    return t, me
+
+
+def test_a_finished_game_refuses_actions_and_gives_its_record(server: tuple[str, Path]) -> None:
+    base, db = server
+    t, me = asyncio.run(finish_game(base))
+    tid, token = t["table"], token_of(t["seats"][0]["link"])
+    assert me.state is not None
+    won = [e for f in me.frames for e in f.get("events", []) if e["type"] == "GameWon"]
+    assert len(won) == 1 and won[0]["team"] == me.view["winner"]
+    status, summary = http_json(base, f"/api/tables/{tid}?token={token}")
+    assert status == 200 and summary["finished"] is True and summary["status"] == "finished"
+    _, entries = stored_game(db, tid)
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/api/tables/{tid}/record?format=text&token={token}") as r:
+        text = r.read().decode()
+        assert r.headers["Content-Type"].startswith("text/plain")
+    record = parse_record(text)
+    assert record.entries == entries
+    with urllib.request.urlopen(
+        f"{base}/api/tables/{tid}/record?format=json&watch={token_of(t['watch'])}"
+    ) as r:
+        from_json = record_from_json(r.read().decode())
+    assert from_json.entries == entries
+    game, _ = record.replay()
+    assert list(game.totals) == me.view["totals"] and game.winner == me.view["winner"]
+    assert http_json(base, f"/api/tables/{tid}/record?format=pdf&token={token}")[0] == 400
+
+
+# --- the view, the protocol ------------------------------------------------------------------
+
+
+def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
+    """``ViewCache`` builds each seat's VIEW from its observation, for every seat at every
+    moment of whole games."""
+    for seed, rules in enumerate([Rules(), Rules.preset("jasvel", auto_weis=False)]):
+        rng = Random(seed)
+        game = Game(rules)
+        cache = ViewCache(game)
+        players = [make_player("random", seed * 4 + s) for s in range(4)]
+        while not game.is_over:
+            if game.current_player == CHANCE:
+                game.deal(rng)
+            else:
+                seat = game.current_player
+                assert seat is not None
+                game.apply(players[seat].act(game.observation(seat)), seat)
+            seq = len(game.record.entries)
+            extras = table_extras(game)
+            for s in (0, 1, 2, 3, None):
+                view = json.loads("{" + cache.fragment(seq, s) + "}")
+                obs = observe(game, 0 if s is None else s)
+                expected = {**obs.to_dict(), **extras}
+                expected["legal"] = [action_to_json(a) for a in obs.legal_actions]
+                if s is None:
+                    expected.update(seat=None, hand=[], own_weis=[], legal=[])
+                assert view == expected
+
+
+def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:
+    game = Game(Rules(auto_weis=False, auto_stoeck=False, claim="thank"))
+    game.deal(Random(9))
+    seen = 0
+    while game.hand is not None and not game.hand.is_over and not game.is_over:
+        for action in game.legal_actions():
+            assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
+            seen += 1
+        game.apply(next(a for a in game.legal_actions() if type(a).__name__ != "Thank"))
+    assert seen > 36
+    for bad in [
+        None, [], {"kind": "choose"}, {"kind": "choose", "contract": True},
+        {"kind": "choose", "contract": 2, "double": "yes"}, {"kind": "play"},
+        {"kind": "play", "card": "h10"}, {"kind": "play", "card": "H10", "weis": "H6"},
+        {"kind": "play", "card": "H10", "weis": [["H6", "H6", "H7"]]},
+        {"kind": "play", "card": "H10", "stoeck": 1}, {"kind": "sing"},
+    ]:  # fmt: skip
+        with pytest.raises(ProtocolError) as e:
+            action_from_json(bad)
+        assert e.value.code == "malformed"
+    for text, code in [
+        ("x" * 5000, "too_large"),
+        ("{", "malformed"),
+        ('{"type":1}', "unknown_type"),
+    ]:
+        with pytest.raises(ProtocolError) as e:
+            read_client_message(text)
+        assert e.value.code == code
+    assert read_client_message('{"type": "ping"}') == {"type": "ping"}

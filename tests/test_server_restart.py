@@ -1,0 +1,154 @@
+"""Killing the server (SIGKILL) in the middle of a hand loses nothing: started again on the
+same SQLite file, the same hand continues with the same cards and the same trick."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sqlite3
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import websockets
+
+from server_support import create_table, start_server, stop_server, ws_url
+
+Frame = dict[str, Any]
+TIMEOUT = 10
+
+
+async def recv_state(ws: websockets.ClientConnection) -> Frame:
+    while True:
+        frame: Frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        assert frame["type"] == "state", frame
+        return frame
+
+
+async def play_until(
+    sockets: dict[int, websockets.ClientConnection], rng: Random, cards_played: int
+) -> dict[int, Frame]:
+    """Play random legal actions for the human seats until ``cards_played`` cards of the
+    hand are on the table and a human seat is to act; returns each seat's last state."""
+    last: dict[int, Frame] = {}
+    acted = -1
+    queue: asyncio.Queue[tuple[int, Frame]] = asyncio.Queue()
+
+    async def reader(seat: int) -> None:
+        while True:
+            await queue.put((seat, await recv_state(sockets[seat])))
+
+    readers = [asyncio.create_task(reader(s)) for s in sockets]
+    try:
+        while True:
+            seat, frame = await asyncio.wait_for(queue.get(), TIMEOUT)
+            last[seat] = frame
+            view = frame["view"]
+            played = sum(len(t["cards"]) for t in view["tricks"]) + len(view["trick"])
+            to_act = view["to_act"]
+            if (
+                played >= cards_played
+                and to_act in sockets
+                and acted < frame["seq"]  # no action of ours is on its way
+                and all(f["seq"] == frame["seq"] for f in last.values())
+                and len(last) == len(sockets)
+            ):
+                return last
+            if seat == to_act and view["legal"] and frame["seq"] > acted:
+                acted = frame["seq"]
+                await sockets[seat].send(
+                    json.dumps({"type": "act", "action": rng.choice(view["legal"])})
+                )
+    finally:
+        for task in readers:
+            task.cancel()
+
+
+def stored_entries(db: Path, table_id: str) -> list[tuple[int, str]]:
+    with sqlite3.connect(db) as c:
+        return c.execute(
+            "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (table_id,)
+        ).fetchall()
+
+
+async def first_half(base: str) -> tuple[dict[str, Any], dict[int, Frame]]:
+    t = create_table(base, ["human", "random", "human", "random"])
+    links = {0: t["seats"][0]["link"], 2: t["seats"][2]["link"]}
+    sockets = {s: await websockets.connect(ws_url(base, link)) for s, link in links.items()}
+    last = await play_until(sockets, Random(8), cards_played=6)
+    for ws in sockets.values():
+        await ws.close()
+    return t, last
+
+
+async def second_half(
+    base: str, t: dict[str, Any], before: dict[int, Frame]
+) -> tuple[dict[int, Frame], list[str]]:
+    links = {0: t["seats"][0]["link"], 2: t["seats"][2]["link"]}
+    sockets = {s: await websockets.connect(ws_url(base, link)) for s, link in links.items()}
+    again = {s: await recv_state(ws) for s, ws in sockets.items()}
+    for seat in sockets:
+        assert again[seat]["seq"] == before[seat]["seq"]
+        assert again[seat]["view"] == before[seat]["view"]  # same cards, same trick, same turn
+    # play the hand to its end: the computer seats continue too
+    hand_number = again[0]["view"]["hand_number"]
+    events: list[str] = []
+    acted = -1
+    rng = Random(9)
+    queue: asyncio.Queue[tuple[int, Frame]] = asyncio.Queue()
+
+    async def reader(seat: int) -> None:
+        while True:
+            await queue.put((seat, await recv_state(sockets[seat])))
+
+    readers = [asyncio.create_task(reader(s)) for s in sockets]
+    for seat, frame in again.items():
+        await queue.put((seat, frame))
+    try:
+        while True:
+            seat, frame = await asyncio.wait_for(queue.get(), TIMEOUT)
+            view = frame["view"]
+            if seat == 0:
+                events += [e["type"] for e in frame["events"]]
+                if view["hand_number"] > hand_number or view["phase"] in ("deal", "over"):
+                    break
+            if seat == view["to_act"] and view["legal"] and frame["seq"] > acted:
+                acted = frame["seq"]
+                await sockets[seat].send(
+                    json.dumps({"type": "act", "action": rng.choice(view["legal"])})
+                )
+    finally:
+        for task in readers:
+            task.cancel()
+        for ws in sockets.values():
+            await ws.close()
+    return again, events
+
+
+def test_sigkill_in_the_middle_of_a_hand_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        t, before = asyncio.run(first_half(base))
+        entries_before = stored_entries(db, t["table"])
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    finally:
+        stop_server(process)
+    assert process.returncode == -signal.SIGKILL
+    view = before[0]["view"]
+    assert view["phase"] == "play" and len(view["hand"]) < 9
+    assert len(entries_before) == before[0]["seq"]
+
+    process, base = start_server(db)
+    try:
+        again, events = asyncio.run(second_half(base, t, before))
+    finally:
+        stop_server(process)
+    assert again[0]["view"]["trick"] == view["trick"] and again[0]["view"]["hand"] == view["hand"]
+    assert "HandScored" in events  # the same hand was played to its end
+    entries_after = stored_entries(db, t["table"])
+    assert entries_after[: len(entries_before)] == entries_before
+    assert sum(1 for seat, _ in entries_after if seat == -1) >= 1
+    assert sum(1 for seat, _ in entries_after[len(entries_before) :] if seat in (1, 3)) >= 1

@@ -1,0 +1,384 @@
+"""`chibre play` in a real terminal (pexpect) and its pure rendering functions."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from pathlib import Path
+from random import Random
+
+import pexpect
+import pytest
+
+from chibre import CHANCE, Game, Rules
+from chibre.actions import Chibre, Choose, Play
+from chibre.bots import make_player
+from chibre.cards import card_code, parse_card, parse_cards
+from chibre.play import legal_cards, why_illegal
+from chibre.terminal import (
+    Console,
+    Quit,
+    Style,
+    TerminalTable,
+    View,
+    _key_range,
+    card_text,
+    contract_menu,
+    display_order,
+    illegal_reason,
+    language_from_env,
+    read_contract,
+    render_hand,
+    render_hand_score,
+    visible_len,
+)
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+CONTRACT_PROMPT = r"Your contract \[([^\]]*)\] \(\? help\): "
+CARD_PROMPT = r"Your card \[([^\]]*)\] \(\? help\): "
+GAME_ROW = r"Game\s+(\d+)\s+(\d+)\s+target (\d+)"
+TEAM = {"You": 0, "Partner": 0, "Right": 1, "Left": 1}
+
+
+def spawn(*args: str, no_color: bool = True, env: dict[str, str] | None = None) -> pexpect.spawn:
+    environ = dict(os.environ)
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), environ.get("PYTHONPATH")]))
+    environ["PYTHONIOENCODING"] = "utf-8"
+    environ.pop("NO_COLOR", None)
+    environ.update(env or {})
+    argv = ["-m", "chibre.cli", "play", "--lang", "en", "--delay", "0", *args]
+    if no_color:
+        argv.append("--no-color")
+    return pexpect.spawn(
+        sys.executable, argv, env=environ, encoding="utf-8", timeout=30, dimensions=(60, 220)
+    )
+
+
+def legal_keys(text: str) -> tuple[list[str], list[str], str]:
+    """The keys of the playable and of the bracketed cards on the last hand line shown."""
+    line = text[text.rindex("Your cards:") :].splitlines()[0]
+    legal = re.findall(r"(\d) (?!\()\S+", line)
+    illegal = re.findall(r"(\d) \(\S+\)", line)
+    return legal, illegal, line
+
+
+def finish(child: pexpect.spawn) -> None:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+
+
+# --- a whole hand in a real terminal ---------------------------------------------------------
+
+
+def test_one_whole_hand_by_keys_with_its_score() -> None:
+    child = spawn("--seed", "3", "--set", "target=5000")
+    seen = ""
+    tried_illegal = tried_last = False
+    while True:
+        i = child.expect([CONTRACT_PROMPT, CARD_PROMPT, GAME_ROW])
+        seen += child.before + child.after
+        if i == 0:
+            keys = child.match.group(1).split(",")
+            assert "0" in keys or "Partner: chibre!" in seen or "You: chibre!" in seen
+            child.sendline(keys[0])
+            continue
+        if i == 2:
+            break
+        legal, illegal, line = legal_keys(child.before)
+        assert legal, line
+        if illegal and not tried_illegal:
+            # an illegal key: a clear reason, and nothing changes
+            child.sendline(illegal[0])
+            child.expect(r"You cannot play (\S+) \([^)]*\): ([^\r\n]+)")
+            assert "you" in child.match.group(2)
+            child.expect(CARD_PROMPT)
+            child.sendline("s")  # the table again: the same hand, the same keys
+            child.expect(CARD_PROMPT)
+            assert legal_keys(child.before)[2] == line
+            tried_illegal = True
+        if "Trick 1 →" in seen and not tried_last:
+            child.sendline("l")
+            child.expect(r"Last trick \((\d)\) → (\w+): ")
+            assert child.match.group(2) in TEAM
+            child.expect(CARD_PROMPT)
+            tried_last = True
+        child.sendline("z")  # an unknown key
+        child.expect("Unknown key 'z'")
+        child.expect(CARD_PROMPT)
+        child.sendline(legal[0])
+    assert tried_illegal and tried_last
+    # the trick lines add up to the hand's tricks row
+    won = [0, 0]
+    tricks = re.findall(r"Trick (\d) → (\w+) \(\+(\d+)\)", seen)
+    assert [int(n) for n, _, _ in tricks] == list(range(1, 10))
+    for _, name, pts in tricks:
+        won[TEAM[name]] += int(pts)
+    block = seen[seen.rindex("Hand 1 ") :]
+    rows = {
+        m.group(1): (int(m.group(2)), int(m.group(3)))
+        for m in re.finditer(r"^\s+(tricks|match|weis|stöck)\s+(\d+)\s+(\d+)", block, re.M)
+    }
+    assert rows["tricks"] == (won[0], won[1])
+    assert sum(rows["tricks"]) == 157
+    match_team = {TEAM[name] for _, name, _ in tricks}
+    assert rows["match"] == (
+        (100, 0) if match_team == {0} else (0, 100) if match_team == {1} else (0, 0)
+    )
+    assert 0 in rows["weis"]  # only one team scores weis
+    total = re.search(r"total ×(\d+)\s+(\d+)\s+(\d+)", block)
+    assert total is not None
+    factor = int(total.group(1))
+    for team in (0, 1):
+        expected = sum(rows[k][team] for k in ("tricks", "match", "weis", "stöck")) * factor
+        assert int(total.group(2 + team)) == expected
+    game = re.search(GAME_ROW, block)
+    assert game is not None
+    assert (game.group(1), game.group(2)) == (total.group(2), total.group(3))
+    assert game.group(3) == "5000"
+    # q asks first; n goes on; q then y leaves
+    child.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    child.sendline("q")
+    child.expect(r"Quit the game\? \[y/n\] ")
+    child.sendline("n")
+    child.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    child.sendline("q")
+    child.expect(r"Quit the game\? \[y/n\] ")
+    child.sendline("y")
+    child.expect("Goodbye.")
+    finish(child)
+
+
+def test_the_game_ends_at_the_target_with_the_striche() -> None:
+    child = spawn("--seed", "3", "--opponents", "random", "--set", "target=120")
+    while True:
+        i = child.expect([CONTRACT_PROMPT, CARD_PROMPT, r"(You|They) win (\d+) : (\d+)!"])
+        if i == 0:
+            child.sendline(child.match.group(1).split(",")[0])
+        elif i == 1:
+            child.sendline(legal_keys(child.before)[0][0])
+        else:
+            break
+    us, them = int(child.match.group(2)), int(child.match.group(3))
+    winner = 0 if child.match.group(1) == "You" else 1
+    assert max(us, them) >= 120 and (us, them)[winner] >= 120
+    child.expect(r"Striche: us (\d+) · them (\d+)")
+    striche = int(child.match.group(1)), int(child.match.group(2))
+    assert striche[winner] >= 2  # the win itself is worth 2
+    child.expect(r"Play another game\? \[y/n\] ")
+    child.sendline("n")
+    child.expect("Goodbye.")
+    finish(child)
+
+
+def test_end_of_input_leaves_cleanly_and_colours_follow_the_terminal() -> None:
+    coloured = spawn("--seed", "1", no_color=False)
+    coloured.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    shown = coloured.before
+    coloured.sendeof()
+    coloured.expect("Goodbye.")
+    finish(coloured)
+    assert "\x1b[31m♥" in shown or "\x1b[31m♦" in shown  # red hearts and diamonds
+    plain = spawn("--seed", "1", no_color=False, env={"NO_COLOR": "1"})
+    plain.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    assert "\x1b[" not in plain.before
+    plain.sendeof()
+    plain.expect("Goodbye.")
+    finish(plain)
+    interrupted = spawn("--seed", "1")
+    interrupted.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    interrupted.sendintr()  # Ctrl-C
+    interrupted.expect("Goodbye.")
+    interrupted.expect(pexpect.EOF)
+    interrupted.close()
+    assert interrupted.exitstatus == 130
+    assert "Traceback" not in interrupted.before
+
+
+def test_french_and_a_bad_option() -> None:
+    child = spawn("--seed", "2", "--lang", "fr", "--deck", "swiss")
+    child.expect(r"Votre (contrat|carte) \[")
+    assert "Vos cartes" in child.before
+    assert re.search(r"(Gre|Ros|Écu|Gla)(\d+|[UORA])", child.before)  # Swiss suits, in French
+    child.sendline("q")
+    child.expect(r"Quitter la partie \? \[o/n\] ")
+    child.sendline("o")
+    child.expect("Au revoir.")
+    finish(child)
+    bad = spawn("--set", "target=-3")
+    bad.expect(pexpect.EOF)
+    bad.close()
+    assert bad.exitstatus == 2
+    assert "target" in bad.before
+
+
+# --- the table in-process: declarations and thanking -----------------------------------------
+
+
+def test_weis_and_stoeck_prompts_and_thanking_in_a_whole_game() -> None:
+    rules = Rules.preset("romand", auto_weis=False, auto_stoeck=False, claim="thank", target=400)
+    out = io.StringIO()
+    prompts: list[str] = []
+    table: TerminalTable
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if "[y/n]" in prompt:
+            return "y"
+        obs = table.game.observation(0)
+        if "contract" in prompt:
+            return "chibre" if any(isinstance(a, Chibre) for a in obs.legal_actions) else "O"
+        if obs.rules.claim == "thank" and obs.totals[0] >= obs.rules.target:
+            return "t"
+        card = next(a.card for a in obs.legal_actions if isinstance(a, Play))
+        return card_code(card)  # a card by its code, not its key
+
+    view = View("en")
+    players = {s: make_player("random", s) for s in (1, 2, 3)}
+    table = TerminalTable(rules, Console(view, read, out), players, Random(8))
+    table.play_game()
+    text = out.getvalue()
+    game = table.game
+    assert game.is_over
+    assert any("Announce your weis" in p for p in prompts)
+    declared = [a for s, a in game.record.entries if s == 0 and isinstance(a, Play) and a.weis]
+    assert declared  # the human's answer reached the game
+    assert re.search(r"thanks — (rightly|wrongly)|(You|They) win", text)
+    assert "Striche: us" in text
+
+
+# --- pure functions --------------------------------------------------------------------------
+
+
+def test_cards_are_red_for_hearts_and_diamonds_only() -> None:
+    colour = View("en", style=Style(True))
+    assert card_text(parse_card("H10"), colour) == "\x1b[31m♥10\x1b[0m"
+    assert card_text(parse_card("D6"), colour).startswith("\x1b[31m")
+    assert card_text(parse_card("SA"), colour) == "♠A"
+    assert card_text(parse_card("HQ"), View("fr")) == "♥D"
+    assert card_text(parse_card("HQ"), View("de", deck="swiss")) == "RosO"
+    assert visible_len(card_text(parse_card("H10"), colour)) == 3
+
+
+def test_hand_shows_keys_and_brackets_the_cards_that_may_not_be_played() -> None:
+    game = Game(Rules())
+    game.deal(Random(3))
+    while game.current_player != 0 or game.hand is None or game.hand.phase != "play":
+        seat = game.current_player
+        assert seat is not None and seat != CHANCE
+        game.apply(make_player("random", seat).act(game.observation(seat)), seat)
+    obs = game.observation(0)
+    text, keys = render_hand(obs, View("en"))
+    assert len(keys) == bin(obs.hand).count("1")
+    legal = legal_cards(obs.hand, obs.trick, obs.contract)
+    for key, card in keys.items():
+        shown = card_text(card, View("en"))
+        if legal >> card & 1:
+            assert f"{key} {shown}" in text
+        else:
+            assert f"{key} ({shown})" in text
+
+
+def test_display_order_puts_trump_first_and_alternates_colours() -> None:
+    hand = parse_cards("D6 DA H7 S9 SK CA C6 HJ")
+    assert [card_code(c) for c in display_order(hand, -1)] == [
+        "HJ", "H7", "SK", "S9", "DA", "D6", "CA", "C6",
+    ]  # fmt: skip
+    assert [card_code(c) for c in display_order(hand, 3)][:2] == ["CA", "C6"]
+    assert [card_code(c) for c in display_order(hand, 5)][:2] == ["H7", "HJ"]
+
+
+def test_contract_keys_with_pique_double() -> None:
+    game = Game(Rules.preset("pique-double", pique_double="choice"))
+    game.deal(Random(0))
+    seat = game.current_player
+    assert seat is not None
+    menu = contract_menu(game.observation(seat), View("en"))
+    keys = {k: a for k, a, _ in menu}
+    assert keys["3"] == Choose(2) and keys["7"] == Choose(2, True)
+    assert isinstance(keys["0"], Chibre)
+    labels = dict((k, label) for k, _, label in menu)
+    assert labels["7"] == "trump ♠ double ×2" and labels["3"] == "trump ♠ simple"
+    assert read_contract("7", menu) == Choose(2, True)
+    assert read_contract("obenabe", menu) == Choose(4)
+    assert read_contract("H", menu) == Choose(1)
+    assert isinstance(read_contract("chibre", menu), Chibre)
+    assert read_contract("9", menu) is None
+
+
+def test_illegal_reasons_in_every_language_agree_with_the_rules() -> None:
+    rng = Random(4)
+    checked = 0
+    for _ in range(60):
+        game = Game(Rules())
+        game.deal(rng)
+        game.apply(Choose(rng.randrange(6)))
+        for _ in range(rng.randrange(1, 30)):
+            hand = game.hand
+            assert hand is not None
+            if hand.trick:
+                for c in range(36):
+                    english = why_illegal(hand.hands[hand.to_act], hand.trick, hand.contract, c)
+                    for lang in ("fr", "de", "en"):
+                        said = illegal_reason(
+                            View(lang), hand.hands[hand.to_act], hand.trick, hand.contract, c
+                        )
+                        assert (said is None) == (english is None)
+                    checked += 1
+            legal = [a for a in game.legal_actions() if isinstance(a, Play)]
+            game.apply(rng.choice(legal))
+    assert checked > 1000
+    hand = parse_cards("HA S6 S7")
+    said = illegal_reason(
+        View("fr"), hand, [parse_card("C10"), parse_card("HJ")], 1, parse_card("HA")
+    )
+    assert said is not None and "sous-couper" in said
+
+
+def test_score_table_and_small_helpers() -> None:
+    from chibre.hand import HandScore
+
+    score = HandScore(2, (20, 0), (50, 0), (98, 59), (0, 0))
+    text = render_hand_score(0, score, (336, 118), 1500, View("en"))
+    assert re.search(r"total ×2\s+336\s+118", text)
+    assert re.search(r"Game\s+336\s+118\s+target 1500", text)
+    assert _key_range(["1", "2", "3", "5", "7", "8"]) == "1-3,5,7-8"
+    assert language_from_env({"LANG": "fr_CH.UTF-8"}) == "fr"
+    assert language_from_env({"LC_ALL": "de_CH.UTF-8", "LANG": "fr_CH"}) == "de"
+    assert language_from_env({"LANG": "C.UTF-8"}) == "en"
+    assert language_from_env({}) == "en"
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "en"])
+def test_every_text_exists_in_every_language(lang: str) -> None:
+    from chibre.terminal import TEXTS
+
+    assert set(TEXTS[lang]) == set(TEXTS["en"])
+    for key, text in TEXTS[lang].items():
+        assert set(re.findall(r"{(\w+)", text)) == set(re.findall(r"{(\w+)", TEXTS["en"][key]))
+
+
+class _Pusher:
+    """A computer player that always chibres, even when it may not."""
+
+    name = "pusher"
+
+    def act(self, observation: object) -> Chibre:
+        return Chibre()
+
+
+def test_a_computer_move_the_rules_refuse_is_replaced_with_a_note() -> None:
+    out = io.StringIO()
+    answers = iter(["q", "y"])
+    players = {s: _Pusher() for s in (1, 2, 3)}
+    table = TerminalTable(
+        Rules(), Console(View("en"), lambda _: next(answers), out), players, Random(1)
+    )
+    with pytest.raises(Quit):
+        table.play_game()
+    text = out.getvalue()
+    assert "answered Chibre(), which the rules refuse; it plays another move" in text
+    hand = table.game.hand
+    assert hand is not None and hand.contract >= 0  # the game went on to the play
