@@ -19,6 +19,16 @@ class Deal(NamedTuple):
 class Chibre(NamedTuple):
     """Chibrer / schieben: pass the choice of the contract to the partner."""
 
+    # Two empty tuples are equal: compare by kind, so that ``Chibre() != Thank()``.
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Chibre
+
+    def __ne__(self, other: object) -> bool:
+        return type(other) is not Chibre
+
+    def __hash__(self) -> int:
+        return hash("Chibre")
+
 
 class Choose(NamedTuple):
     """Name the contract (0..3 trump ♦ ♥ ♠ ♣, 4 Obenabe, 5 Undenufe).
@@ -41,6 +51,15 @@ class Play(NamedTuple):
 
 class Thank(NamedTuple):
     """Sich bedanken / remercier: claim the game (rules ``claim = thank``)."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Thank
+
+    def __ne__(self, other: object) -> bool:
+        return type(other) is not Thank
+
+    def __hash__(self) -> int:
+        return hash("Thank")
 
 
 Action = Chibre | Choose | Play | Thank

@@ -21,6 +21,8 @@ PLAYERS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "medium": ("chibre.bots.strong", "StrongPlayer", {"level": "medium"}),
     "strong": ("chibre.bots.strong", "StrongPlayer", {"level": "strong"}),
     "cheat": ("chibre.bots.cheat", "CheatPlayer", {}),
+    # jass-kit's random agent, through the adapter (needs the `reference` extra).
+    "jasskit-random": ("chibre.bots.jasskit_agents", "JasskitRandomPlayer", {}),
 }
 
 # Players that may sit at a table with humans (the cheat never does).
