@@ -69,6 +69,7 @@ def new_page(
         is_mobile=mobile,
         has_touch=mobile,
         device_scale_factor=2 if mobile else 1,
+        reduced_motion="reduce" if instant else "no-preference",
     )
     context.set_default_timeout(TIMEOUT_MS)
     if instant:
@@ -165,5 +166,5 @@ def take_turn(page: Page, keyboard: bool = False) -> str | None:
         page.keyboard.press(str(index))
     else:
         card.click()
-    page.locator(f'#hand [data-card="{code}"]').wait_for(state="detached")
+    page.locator(f'#hand button[data-card="{code}"]').wait_for(state="detached")
     return code

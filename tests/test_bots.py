@@ -7,6 +7,7 @@ Each name of ``chibre.bots.PLAYERS`` is listed here: those in ``REQUIRED`` must 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 from importlib.util import find_spec
 from random import Random
@@ -21,6 +22,7 @@ from chibre.bots.random_player import RandomPlayer
 from chibre.cards import ALL_CARDS, SUIT_MASKS, cards_of
 from chibre.errors import ChibreError
 from chibre.game import CHANCE, Game
+from chibre.observation import Observation
 from chibre.play import BOURG
 from chibre.rules import PRESETS, Rules
 from chibre.weis import STOECK_CARDS, best_weis
@@ -194,7 +196,9 @@ def redeal(game: Game, seat: int, rng: Random) -> Game | None:
         for s, a in entries[start + 1 :]:
             if isinstance(a, Play) and a.weis and s != seat:
                 # Another seat's declared weis: whatever it holds in the new deal.
-                a = a._replace(weis=tuple(w.cards for w in best_weis(hands[s], new.rules, contract)))
+                a = a._replace(
+                    weis=tuple(w.cards for w in best_weis(hands[s], new.rules, contract))
+                )
             new.apply(a, s)
             if new.hand is not None:
                 contract = new.hand.contract
@@ -231,11 +235,27 @@ def _clairvoyant(name: str) -> bool:
 HONEST = tuple(name for name in AVAILABLE if not _clairvoyant(name))
 
 
-@pytest.mark.parametrize("name", HONEST)
-def test_decisions_do_not_depend_on_cards_the_seat_cannot_see(name: str) -> None:
-    count = 120 if name in FAST else 12
-    rng = Random(f"redeal:{name}")
-    compared = changed = 0
+class Peeker:
+    """A dishonest player for the test of the test: it reads the next seat's cards."""
+
+    name = "peeker"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def act(self, observation: Observation) -> Action:
+        hand = self.game.hand
+        assert hand is not None
+        legal = observation.legal_actions
+        return legal[hand.hands[(observation.seat + 1) % 4] % len(legal)]
+
+
+def _compare(
+    decide: Callable[[Game, int, Observation], Action], count: int, rng: Random
+) -> tuple[int, int, int]:
+    """Over ``count`` positions: how many were compared on a re-deal, how many of those
+    re-deals moved hidden cards, and how many decisions changed."""
+    compared = changed = differ = 0
     for game, seat in _positions(count):
         obs = game.observation(seat)
         for _ in range(40):
@@ -248,12 +268,28 @@ def test_decisions_do_not_depend_on_cards_the_seat_cannot_see(name: str) -> None
         assert hand is not None and other_hand is not None
         changed += hand.dealt != other_hand.dealt
         seed = rng.randrange(1000)
-        first = build_player(name, seed).act(obs)
-        again = build_player(name, seed).act(other.observation(seat))
-        assert first == again, (name, seat, obs)
+        first = decide(game, seed, obs)
+        again = decide(other, seed, other.observation(seat))
+        differ += first != again or type(first) is not type(again)
         compared += 1
+    return compared, changed, differ
+
+
+@pytest.mark.parametrize("name", HONEST)
+def test_decisions_do_not_depend_on_cards_the_seat_cannot_see(name: str) -> None:
+    count = 120 if name in FAST else 12
+    compared, changed, differ = _compare(
+        lambda game, seed, obs: build_player(name, seed).act(obs), count, Random(name)
+    )
+    assert differ == 0
     assert compared >= count * 3 // 4
     assert changed >= compared * 3 // 4  # most positions really had hidden cards moved
+
+
+def test_the_honesty_check_catches_a_player_that_peeks() -> None:
+    compared, _, differ = _compare(lambda game, seed, obs: Peeker(game).act(obs), 40, Random(1))
+    assert compared >= 30
+    assert differ >= compared // 4
 
 
 def test_redeal_keeps_the_public_game_and_moves_hidden_cards() -> None:

@@ -1,16 +1,20 @@
 """The table in a real browser (Chromium through Playwright) against a real server subprocess:
 create a table in the lobby, play a whole hand by clicking, invite a friend, watch as a
-spectator who never receives a hidden card, switch the deck and the language, replay a
-finished game with the keyboard, and the phone layout."""
+spectator who never receives a hidden card, switch the deck and the language, the phone
+layout, replay a finished game with the keyboard, reconnect after the server went away."""
 
 from __future__ import annotations
 
 import urllib.request
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
+
 from browser_support import (
     artifacts,
     card_codes,
@@ -22,8 +26,9 @@ from browser_support import (
     take_turn,
     wait_my_turn_or,
 )
-from playwright.sync_api import Browser, Page
-from server_support import create_table, running_server
+from chibre.cards import card_code
+from chibre.play import trick_winner
+from server_support import create_table, running_server, start_server, stop_server
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +46,8 @@ def browser() -> Iterator[Browser]:
 def lobby_table(page: Page, server: str, seats: list[str]) -> dict[str, Any]:
     """Open a table from the lobby form with ``seats`` for seats 1..3; returns the invitation
     links shown (label -> URL) and the link to the table."""
-    page.goto(server + "/")
+    if not page.url.startswith(server):
+        page.goto(server + "/")
     page.locator("#preset option").first.wait_for(state="attached")
     for n, kind in enumerate(seats, start=1):
         page.select_option(f"#seat{n}", kind)
@@ -69,7 +75,19 @@ def history_rows(page: Page) -> list[list[int]]:
 
 def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) -> None:
     page = new_page(browser)
+    # the lobby refuses bad options with a clear message, and creates nothing
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    page.locator(".all-options summary").click()
+    page.fill("#options-json", '{"target": -5}')
+    page.click("#create")
+    page.locator("#create-error").wait_for()
+    assert "target" in page.locator("#create-error").inner_text()
+    assert page.locator("#invites").is_hidden()
+    page.fill("#options-json", "{}")
+
     made = lobby_table(page, server, ["rule", "rule", "rule"])
+    page.screenshot(path=artifacts() / "lobby.png", full_page=True)
     assert list(made["links"]) == ["Spectator link"]  # no friend invited: only the watch link
     watch_url = made["links"]["Spectator link"]
     assert "?watch=" in watch_url
@@ -92,7 +110,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
         dimmed = page.locator("#hand .card.dimmed")
         if dimmed.count():
             before = page.locator("#hand .card").count()
-            dimmed.first.click()
+            dimmed.first.click(force=True)  # aria-disabled: a player can still try
             page.wait_for_timeout(50)
             assert page.locator("#hand .card").count() == before
         if not shot and len(played) >= 3 and page.locator("#trick .slot").count() >= 2:
@@ -203,45 +221,93 @@ def test_switch_the_deck_and_the_language(browser: Browser, server: str) -> None
     label = page.locator("#hand .card").first.get_attribute("aria-label") or ""
     assert any(w in label for w in ("grelots", "roses", "écus", "glands"))
 
-    # a moment of play in the Swiss deck for the README
+    # a moment of play in the Swiss deck for the README: cards on the felt, some in hand
     for _ in range(12):
         wait_my_turn_or(page, "false")
-        if len(page.locator("#hand .card").all()) <= 7 and page.locator("#trick .slot").count():
+        left = page.locator("#hand .card").count()
+        if left <= 7 and (page.locator("#trick .slot").count() or left <= 4):
             break
         take_turn(page)
     page.select_option(".lang-select", "de")
     page.screenshot(path=artifacts() / "table-swiss.png")
+
+    # the same table on a phone: nothing wider than the screen, every card's corner shows
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.select_option(".lang-select", "fr")
+    layout = page.evaluate(
+        """() => ({
+            width: document.documentElement.clientWidth,
+            scroll: document.documentElement.scrollWidth,
+            cards: [...document.querySelectorAll('#hand .card')].map(c => {
+                const r = c.getBoundingClientRect();
+                return {x: r.x, width: r.width};
+            }),
+        })"""
+    )
+    width = layout["width"]
+    assert layout["scroll"] <= width
+    assert len(layout["cards"]) >= 4
+    for box in layout["cards"]:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+    lefts = sorted(b["x"] for b in layout["cards"])
+    card_width = layout["cards"][0]["width"]
+    assert all(b - a >= card_width / 3 for a, b in pairwise(lefts))
+    page.screenshot(path=artifacts() / "table-phone.png")
     assert not page.errors  # type: ignore[attr-defined]
 
 
-def test_replay_a_finished_game_with_the_keyboard(browser: Browser, server: str) -> None:
-    made = create_table(
-        server, seats=["human", "rule", "rule", "rule"], options={"target": 40}
-    )
+def test_house_rules_thank_and_replay_with_the_keyboard(browser: Browser, server: str) -> None:
+    """Players declare their own weis and stöck, pique double is chosen, a team must thank:
+    play three cards with the keyboard, thank too early, then replay the game move by move."""
+    options = {  # nobody reaches 1000 in three tricks: the early thanks loses the game
+        "claim": "thank",
+        "auto_weis": False,
+        "auto_stoeck": False,
+        "pique_double": "choice",
+    }
+    made = create_table(server, seats=["human", "rule", "rule", "rule"], options=options)
     page = new_page(browser)
     page.goto(server + made["seats"][0]["link"])
     page.locator("#hand .card").first.wait_for()
-    # play with the keyboard only: number keys, and arrows + Enter
-    arrows = False
-    while True:
-        wait_my_turn_or(page, "t.dataset.status === 'finished'")
-        if table(page)["status"] == "finished":
-            break
-        if not arrows and page.locator("#hand .card.legal").count():
+    assert page.locator("#controls [data-kind='thank']").is_visible()
+    mine = 0
+    while mine < 3:
+        wait_my_turn_or(page, "false")
+        contracts = page.locator("#controls .btn-contract")
+        if contracts.count():
+            # ♠ twice: simple ×1 and double ×2, each with its factor
+            assert page.locator("#controls [data-contract='2'][data-double='true']").count() == 1
+            assert "×2" in page.locator("#controls [data-double='true']").inner_text()
+            take_turn(page, keyboard=True)
+            continue
+        weis = page.locator("#announce-weis").count()
+        stoeck = page.locator("#declare-stoeck").count()
+        if weis:  # the player's own weis is offered, announced by default
+            assert page.locator("#announce-weis").is_checked()
+        if stoeck:
+            assert page.locator("#declare-stoeck").is_checked()
+        if mine == 0:  # arrows + Enter
             page.locator("body").focus()
-            page.keyboard.press("ArrowRight")  # focuses a card
+            page.keyboard.press("ArrowRight")
             focused = page.evaluate("document.activeElement.dataset.card")
             assert focused
-            legal = page.locator(f'#hand [data-card="{focused}"].legal').count()
-            if legal:
+            card = page.locator(f'#hand button[data-card="{focused}"]')
+            if "legal" in (card.get_attribute("class") or ""):
                 page.keyboard.press("Enter")
-                page.locator(f'#hand [data-card="{focused}"]').wait_for(state="detached")
-                arrows = True
-                continue
-        take_turn(page, keyboard=True)
+                card.wait_for(state="detached")
+            else:
+                take_turn(page, keyboard=True)
+        else:  # number keys
+            take_turn(page, keyboard=True)
+        mine += 1
+        if weis:
+            page.locator("#seat-bottom .chip-weis").wait_for()
+    page.click("#controls [data-kind='thank']")
     dialog = page.locator("#over-dialog")
     dialog.wait_for()
-    assert "Game over" in dialog.inner_text()
+    assert dialog.locator("h2").text_content() == "Game over"
+    assert "They win" in page.locator("#over-text").inner_text()
+    page.locator("#table[data-status='finished']").wait_for()
     download = page.locator("#over-download").get_attribute("href")
     assert download is not None
     with urllib.request.urlopen(server + download) as r:
@@ -257,7 +323,7 @@ def test_replay_a_finished_game_with_the_keyboard(browser: Browser, server: str)
     assert replay.get_attribute("data-move") == "2"
     page.keyboard.press("End")
     moves = int(replay.get_attribute("data-move") or 0)
-    assert moves >= 5
+    assert moves >= 13  # the contract, three tricks, and the thanks
     remaining = page.locator("#rp-felt .rp-cards img").count()
     played = page.locator("#rp-trick img").count()
     assert 0 < played <= 4 and remaining < 36
@@ -269,34 +335,61 @@ def test_replay_a_finished_game_with_the_keyboard(browser: Browser, server: str)
     assert not page.errors  # type: ignore[attr-defined]
 
 
-def test_the_table_fits_a_phone(browser: Browser, server: str) -> None:
-    made = create_table(server, seats=["human", "rule", "rule", "rule"])
-    page = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
-    page.goto(server + made["seats"][0]["link"])
-    page.locator("#hand .card").first.wait_for()
-    width = page.evaluate("document.documentElement.clientWidth")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    boxes = [c.bounding_box() for c in page.locator("#hand .card").all()]
-    assert len(boxes) == 9
-    for box in boxes:
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
-    # the corner of each card shows at least a third of a card's width
-    lefts = sorted(b["x"] for b in boxes if b)
-    assert min(b - a for a, b in zip(lefts, lefts[1:], strict=False)) >= boxes[0]["width"] / 3
-    page.screenshot(path=artifacts() / "table-phone.png")
-    assert Path(artifacts() / "table-phone.png").stat().st_size > 0
-    assert not page.errors  # type: ignore[attr-defined]
+def test_the_page_reconnects_when_the_server_comes_back(browser: Browser, tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    port = int(base.rsplit(":", 1)[1])
+    try:
+        made = create_table(base, seats=["human", "rule", "rule", "rule"])
+        page = new_page(browser)
+        page.goto(base + made["seats"][0]["link"])
+        page.locator("#table[data-connected='true']").wait_for()
+
+        def hand() -> list[str]:
+            return sorted(
+                page.eval_on_selector_all("#hand button", "bs => bs.map(b => b.dataset.card)")
+            )
+
+        cards = hand()
+        assert len(cards) == 9
+        stop_server(process)
+        page.locator("#table[data-connected='false']").wait_for()
+        assert page.locator("#banner").is_visible()
+        process, _ = start_server(db, port=port)  # the same link, the same table
+        page.locator("#table[data-connected='true']").wait_for()
+        assert hand() == cards
+        page.locator("#banner").wait_for(state="hidden")
+        wait_my_turn_or(page, "false")
+        take_turn(page)  # and the game goes on
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        stop_server(process)
 
 
-def test_the_lobby_refuses_bad_options_with_a_clear_message(browser: Browser, server: str) -> None:
+def test_the_page_reads_tricks_and_hands_as_the_engine_does(browser: Browser, server: str) -> None:
+    """The replay and the hand's order use the page's own card logic (cards.js): it must
+    agree with the engine on who takes a trick, in every contract."""
+    rng = Random(5)
+    tricks = []
+    for _ in range(400):
+        cards = rng.sample(range(36), 4)
+        contract = rng.randrange(6)
+        tricks.append(([card_code(c) for c in cards], contract, trick_winner(cards, contract)))
     page = new_page(browser)
     page.goto(server + "/")
-    page.locator("#preset option").first.wait_for(state="attached")
-    page.locator(".all-options summary").click()
-    page.fill("#options-json", '{"target": -5}')
-    page.click("#create")
-    error = page.locator("#create-error")
-    error.wait_for()
-    assert "target" in error.inner_text()
-    assert page.locator("#invites").is_hidden()
-    page.screenshot(path=artifacts() / "lobby.png", full_page=True)
+    winners = page.evaluate(
+        """async tricks => {
+            const cards = await import('/static/cards.js');
+            return tricks.map(([codes, contract]) => cards.trickWinner(codes, 0, contract));
+        }""",
+        [[codes, contract] for codes, contract, _ in tricks],
+    )
+    assert winners == [expected for _, _, expected in tricks]
+    # a sorted hand: the trump first, each suit together, the trump in its own order
+    hand = ["H6", "DJ", "SA", "D9", "DA", "H10", "C7", "D6"]
+    ordered = page.evaluate("async h => (await import('/static/cards.js')).sortHand(h, 0)", hand)
+    assert ordered[:4] == ["DJ", "D9", "DA", "D6"]
+    suits = [c[0] for c in ordered]
+    runs = [s for i, s in enumerate(suits) if i == 0 or suits[i - 1] != s]
+    assert len(runs) == len(set(suits))  # each suit in one run
+    assert sorted(ordered) == sorted(hand)

@@ -240,3 +240,38 @@ def test_every_preset_samples_at_the_contract(preset: str) -> None:
     assert seat is not None and seat >= 0
     for deal in sample_deals(game.observation(seat), Random(0), 5):
         assert_consistent(game, seat, deal)
+
+
+def test_a_seat_that_undertrumped_holds_nothing_but_trumps() -> None:
+    """No undertrumping unless the hand is all trumps: after an undertrump every sampled
+    hand of that seat is all trumps (found in seeded random hands)."""
+    from chibre import Choose, Play
+    from chibre.play import TRUMP_STRENGTH, highest_trump
+
+    found = 0
+    rng = Random(8)
+    while found < 3:
+        game = Game(Rules(weis=False, first_chooser="right_of_dealer"))
+        game.deal(rng)
+        hand = game.hand
+        assert hand is not None
+        game.apply(Choose(rng.randrange(4)))
+        while not hand.is_over:
+            seat, trick, k = hand.to_act, tuple(hand.trick), hand.contract
+            c = rng.choice(cards_of(hand.legal_cards()))
+            high = highest_trump(trick, k) if k < 4 and trick else -1
+            game.apply(Play(c))
+            under = (
+                high >= 0
+                and trick[0] // 9 != k
+                and c // 9 == k
+                and TRUMP_STRENGTH[c % 9] < TRUMP_STRENGTH[high % 9]
+            )
+            if under and hand.hands[seat] and not hand.is_over:
+                observer = hand.to_act if hand.to_act != seat else (seat + 1) % 4
+                trumps = 0x1FF << (9 * k)
+                for deal in sample_deals(game.observation(observer), Random(found), 10):
+                    assert deal[seat] & ~trumps == 0
+                    assert_consistent(game, observer, deal)
+                found += 1
+                break

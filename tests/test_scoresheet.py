@@ -392,3 +392,51 @@ def test_the_property_covers_every_end_mode():
     assert modes == {"immediate", "end_of_hand"}
     cut = [random_game(Rules.preset("romand"), s).hand.is_over for s in range(6)]
     assert not all(cut)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-300, 300) | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+FIELDS = ["contract", "chooser", "points", "team", "match", "weis", "stoeck", "double",
+          "first_out", "berg_first"]  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    hand=st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=6)
+    | st.fixed_dictionaries({"contract": st.sampled_from("DHSCOU"), "weis": JSON})
+    | JSON
+)
+def test_any_json_is_written_or_refused_with_a_message(hand):
+    sheet = ScoreSheet()
+    sheet.add({"contract": "D", "points": 80})
+    before = sheet.to_json()
+    try:
+        sheet.add(hand)
+    except InvalidEntry as e:
+        assert str(e)
+        assert sheet.to_json() == before
+    else:
+        assert len(sheet.hands) == 2
+        assert sum(sheet.results[1].score.tricks) == 157
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    options=st.dictionaries(st.sampled_from(sorted(Rules().to_dict())), JSON, max_size=3),
+    name=JSON,
+    teams=JSON,
+)
+def test_any_imported_sheet_is_read_or_refused_with_a_message(options, name, teams):
+    d = {"format": "chibre-scoresheet", "rules": options, "name": name, "teams": teams,
+         "hands": [{"contract": "H", "points": 60}]}  # fmt: skip
+    try:
+        sheet = ScoreSheet.from_dict(d)
+    except InvalidEntry as e:
+        assert str(e)
+    else:
+        assert sheet.totals[0] == 60 * sheet.rules.factor(1)

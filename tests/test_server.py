@@ -11,6 +11,8 @@ import asyncio
 import json
 import re
 import sqlite3
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from random import Random
@@ -555,8 +557,6 @@ def test_a_finished_game_refuses_actions_and_gives_its_record(server: tuple[str,
     status, summary = http_json(base, f"/api/tables/{tid}?token={token}")
     assert status == 200 and summary["finished"] is True and summary["status"] == "finished"
     _, entries = stored_game(db, tid)
-    import urllib.request
-
     with urllib.request.urlopen(f"{base}/api/tables/{tid}/record?format=text&token={token}") as r:
         text = r.read().decode()
         assert r.headers["Content-Type"].startswith("text/plain")
@@ -631,3 +631,73 @@ def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:
             read_client_message(text)
         assert e.value.code == code
     assert read_client_message('{"type": "ping"}') == {"type": "ping"}
+
+
+# --- pages and cards -------------------------------------------------------------------------
+
+
+def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def test_cards_are_served_as_svg_and_cached(server: tuple[str, Path]) -> None:
+    base, _ = server
+    status, headers, body = fetch(f"{base}/cards/french/H10.svg")
+    assert status == 200 and headers["content-type"].startswith("image/svg+xml")
+    assert body.lstrip().startswith(b"<svg") or b"<svg" in body[:200]
+    assert "max-age" in headers["cache-control"]
+    etag = headers["etag"]
+    status, headers, body = fetch(f"{base}/cards/french/H10.svg", {"If-None-Match": etag})
+    assert status == 304 and body == b""
+    status, _, back = fetch(f"{base}/cards/swiss/back.svg")
+    assert status == 200 and b"<svg" in back
+    assert fetch(f"{base}/cards/swiss/SA.svg")[2] != fetch(f"{base}/cards/french/SA.svg")[2]
+    for bad in ("french/H11.svg", "german/H10.svg", "french/H10.png", "french/h10.svg"):
+        status, _, body = fetch(f"{base}/cards/{bad}")
+        assert status == 404 and json.loads(body)["error"]
+
+
+def test_the_pages_are_served(server: tuple[str, Path]) -> None:
+    base, _ = server
+    for path in ("/", "/t/anything"):
+        status, headers, body = fetch(base + path)
+        assert status == 200 and headers["content-type"].startswith("text/html")
+        assert b"<html" in body.lower() or b"<!doctype" in body.lower()
+    status, _, script = fetch(f"{base}/static/table.js")
+    assert status == 200 and b"WebSocket" in script
+
+
+async def play_with_search_players(base: str) -> Client:
+    t = create_table(base, ["human", "easy", "rule", "random"])
+    me = await Client.open(base, t["seats"][0]["link"], 0)
+    rng = Random(7)
+    acted = -1
+    while True:
+        frame = await me.recv(timeout=120)
+        view = frame["view"]
+        if view["history"] or view["phase"] == "over":
+            break
+        if view["legal"] and frame["seq"] != acted:
+            acted = frame["seq"]
+            await me.act(rng.choice(view["legal"]))
+    await me.close()
+    return me
+
+
+def test_search_players_think_in_a_worker_and_the_table_plays_on(
+    server: tuple[str, Path],
+) -> None:
+    """The search levels decide in a worker process; should one fail (or its process die),
+    a simpler player takes the seat and the server carries on."""
+    base, _ = server
+    me = asyncio.run(play_with_search_players(base))
+    assert me.state is not None and me.view["history"]
+    assert len(me.view["tricks"]) == 9  # the whole hand was played
+    played = [e for f in me.frames for e in f["events"] if e["type"] == "CardPlayed"]
+    assert {e["seat"] for e in played} == {0, 1, 2, 3}
+    assert http_json(base, "/api/players")[0] == 200  # the server is alive

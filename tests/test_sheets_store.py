@@ -145,8 +145,8 @@ def test_a_sheet_over_http(server):
     assert status == 201
     sid = view["id"]
     assert view["rules"]["multipliers"] == "french" and view["teams"] == ["Nous", "Eux"]
-    status, view = call(server, "POST", f"/api/sheets/{sid}/hands",
-                        {"contract": "S", "points": 98, "weis": [[50], []], "stoeck": 0})  # fmt: skip
+    hand = {"contract": "S", "points": 98, "weis": [[50], []], "stoeck": 0}
+    status, view = call(server, "POST", f"/api/sheets/{sid}/hands", hand)
     assert status == 201 and view["totals"] == [336, 118]
     assert view["hands"][0]["blocks"]["weis"] == [100, 0]
     assert "<svg" in view["svg"]
@@ -208,8 +208,8 @@ def test_bad_sheets_are_refused(server):
 
 
 def test_any_slate_as_svg_and_the_page(server):
-    status, svg = call(server, "GET",
-                       "/api/tafel.svg?team0=98,59,336&team1=59&striche0=sieg:2&label0=Nous")  # fmt: skip
+    query = "team0=98,59,336&team1=59&striche0=sieg:2&label0=Nous"
+    status, svg = call(server, "GET", "/api/tafel.svg?" + query)
     assert status == 200
     root = ET.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, Route, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
@@ -73,15 +73,19 @@ def page(server: str) -> Iterator[Page]:
         )
         page = context.new_page()
         page.set_default_timeout(8000)
-        # nothing but our own server may be asked for anything
-        page.route(
-            "**/*",
-            lambda route: (
-                route.continue_() if route.request.url.startswith(server) else route.abort()
-            ),
-        )
+        foreign: list[str] = []
+
+        def only_ours(route: Route) -> None:  # nothing but our own server is asked anything
+            if route.request.url.startswith(server):
+                route.continue_()
+            else:
+                foreign.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", only_ours)
         yield page
         browser.close()
+        assert foreign == []
 
 
 def artifacts() -> Path:
@@ -98,6 +102,7 @@ def write_hand(page: Page, **fields: str) -> None:
         else:
             page.fill(selector, value)
     page.click("#submit")
+    expect(page.locator("#submit")).to_be_enabled()  # the answer has come back
 
 
 def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None:
@@ -108,6 +113,8 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     page.fill("#new-team1", "Eux")
     page.select_option("#new-preset", "romand")
     page.select_option("#new-multipliers", "french")
+    page.click("#new-form details summary")
+    page.fill("#new-options", '{"striche": {"kontermatsch": 3}}')
     page.click("#create")
     expect(page.locator("#sheet-name")).to_have_text("Jeudi")
 
@@ -127,7 +134,7 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     slate = page.locator("#slate svg")
     expect(slate.locator("text.total")).to_have_text(["416", "649"])
     konter = slate.locator("g.strich.kontermatsch")
-    expect(konter.nth(1)).to_have_attribute("data-count", "2")
+    expect(konter.nth(1)).to_have_attribute("data-count", "3")  # as the table set it
 
     # bad input: the message is shown, nothing is written
     write_hand(page, contract="D", points="200", points_team="0")
@@ -151,6 +158,14 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     expect(slate.locator("text.rest").first).to_have_text("0")
     expect(page.locator("#hands tbody tr")).to_have_count(3)
 
+    # two more hands, so the slate shows a crossed five: ♦ 120 + a weis of 100; Obenabe ×3
+    write_hand(page, contract="D", chooser="0", points="120", points_team="0", weis0="100")
+    write_hand(page, contract="O", chooser="1", points="100", points_team="0")
+    expect(page.locator("#total0")).to_have_text("980")
+    expect(page.locator("#total1")).to_have_text("813")
+    expect(slate.locator("g.line.hundreds").first).to_have_attribute("data-count", "8")
+    expect(slate.locator("g.line.hundreds").first.locator("path.cross")).to_have_count(1)
+
     shot = artifacts() / "tafel.png"
     page.locator("#slate svg").screenshot(path=str(shot))
     docs = ROOT / "docs" / "screenshots"
@@ -161,4 +176,5 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     # the sheet is listed and reopens as it was
     page.goto(server + "/tafel")
     page.locator("#sheet-list a", has_text="Jeudi").click()
-    expect(page.locator("#total0")).to_have_text("460")
+    expect(page.locator("#total0")).to_have_text("980")
+    expect(page.locator("#hands tbody tr")).to_have_count(5)

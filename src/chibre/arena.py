@@ -326,7 +326,9 @@ def duplicate(
     if deals < 0 or games < 0:
         raise ChibreError("the numbers of deals and games cannot be negative")
     if time_per_move is not None and not time_per_move > 0:
-        raise ChibreError(f"--time-per-move must be a positive number of seconds, not {time_per_move}")
+        raise ChibreError(
+            f"--time-per-move must be a positive number of seconds, not {time_per_move}"
+        )
     dealt = _run_all("deal", a, b, seed, deals, rules, jobs, time_per_move)
     played = _run_all("game", a, b, seed, games, rules, jobs, time_per_move) if games else []
     return ArenaResult(a, b, seed, rules, tuple(dealt), tuple(played))
@@ -439,8 +441,8 @@ def run(args: argparse.Namespace) -> int:
         won_a, won_b = result.games_won
         total = won_a + won_b
         print(
-            f"games to {rules.target}: {args.a} won {won_a} of {total} ({100 * won_a / total:.1f}%), "
-            f"{args.b} won {won_b}"
+            f"games to {rules.target}: {args.a} won {won_a} of {total} "
+            f"({100 * won_a / total:.1f}%), {args.b} won {won_b}"
         )
     print(result.summary())
     return 0

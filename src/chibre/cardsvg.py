@@ -191,10 +191,17 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 def _corner(face: _Face) -> str:
     """The two corner indices: rank above a small suit symbol, the second turned round."""
     narrow = ' textLength="21" lengthAdjust="spacingAndGlyphs"' if len(face.label) > 1 else ""
+    # the 6 and the 9 are underlined so that a card turned round is not misread
+    mark = (
+        f'<rect x="6.5" y="27.3" width="12" height="1.8" rx="0.9" fill="{face.ink}"/>'
+        if face.rank in (0, 3)
+        else ""
+    )
     index = (
         f'<text class="index" x="12.5" y="25" text-anchor="middle" font-family="{escape(FONT)}" '
         f'font-size="25" font-weight="700" fill="{face.ink}"{narrow}>{face.label}</text>'
-        + face.symbol(12.5, 38.5, 0.7)
+        + mark
+        + face.symbol(12.5, 39.5, 0.7)
     )
     return f'<g>{index}</g><g transform="rotate(180 {WIDTH / 2:g} {HEIGHT / 2:g})">{index}</g>'
 

@@ -115,6 +115,8 @@ _DEFS = (
     'yChannelSelector="G" result="d"/>'
     '<feComposite in="d" in2="n" operator="arithmetic" k1="0" k2="1" k3="-0.18" k4="0.04"/>'
     "</filter>"
+    '<filter id="smear" x="-20%" y="-50%" width="140%" height="200%">'
+    '<feGaussianBlur stdDeviation="16"/></filter>'
     '<radialGradient id="board" cx="45%" cy="40%" r="80%">'
     '<stop offset="0" stop-color="#2f3b33"/><stop offset="1" stop-color="#1b221d"/>'
     "</radialGradient>"
@@ -157,12 +159,14 @@ def _marks(kind: str, count: int, length: float, x0: float, y0: float, angle: fl
             x += gap
             continue
         if kind == "fifties":
+            w = min(5.0, tick * 0.36)
             d = (
-                f"M{_f(x - 5)},{_f(-half)} L{_f(x + 5)},{_f(half)} "
-                f"M{_f(x - 5)},{_f(half)} L{_f(x + 5)},{_f(-half)}"
+                f"M{_f(x - w)},{_f(-half)} L{_f(x + w)},{_f(half)} "
+                f"M{_f(x - w)},{_f(half)} L{_f(x + w)},{_f(-half)}"
             )
-        else:
-            d = f"M{_f(x)},{_f(-half)} L{_f(x)},{_f(half)}"
+        else:  # a hand-drawn tilt, the same on every drawing
+            lean = ((i * 7 + 3) % 5 - 2) * 0.45
+            d = f"M{_f(x - lean)},{_f(-half)} L{_f(x + lean)},{_f(half)}"
         parts.append(f'<path class="chalk mark" d="{d}"/>')
         x += tick
     return (
@@ -182,7 +186,7 @@ def _z(t: Tally, x0: float, y0: float, label: str, total: int | None) -> list[st
     dx, dy = left - right, bottom - top
     diag = math.hypot(dx, dy)
     angle = math.degrees(math.atan2(-dy, -dx))  # from the bottom-left end up to the right
-    inset = 56.0  # keep the fifties clear of the corners
+    inset = 84.0  # keep the fifties clear of the corners
     ux, uy = -dx / diag, -dy / diag
     out.append(_marks("hundreds", t.hundreds, right - left - 8, left, top, 0))
     out.append(
@@ -242,6 +246,12 @@ def _svg(width: float, height: float, body: list[str], title: str) -> str:
         f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" rx="14" fill="{FRAME}"/>'
         f'<rect x="10" y="10" width="{_f(width - 20)}" height="{_f(height - 20)}" rx="6" '
         'fill="url(#board)"/>'
+        f'<g class="smudge" fill="none" stroke="{CHALK}" stroke-linecap="round" opacity=".06" '
+        'filter="url(#smear)">'
+        f'<path d="M{_f(width * 0.12)},{_f(height * 0.3)} q{_f(width * 0.3)},-30 '
+        f'{_f(width * 0.62)},10" stroke-width="46"/>'
+        f'<path d="M{_f(width * 0.2)},{_f(height * 0.78)} q{_f(width * 0.25)},24 '
+        f'{_f(width * 0.55)},-6" stroke-width="38"/></g>'
         '<g filter="url(#chalk)">' + "".join(body) + "</g></svg>"
     )
 

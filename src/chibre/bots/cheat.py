@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from chibre.actions import Action, Choose, Play, Thank
 from chibre.bots.player import choices, may_thank
-from chibre.bots.strong import margin
 from chibre.bots.solver import Position, card_values, solve, warm_up
+from chibre.bots.strong import margin
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
 from chibre.weis import STOECK_CARDS, STOECK_POINTS

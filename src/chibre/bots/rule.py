@@ -281,18 +281,25 @@ class Knowledge:
                 value += 4
             return value
         if self.is_bock(c):
-            return 8.0 if self.trump >= 0 else 12.0
+            return _BOCK_KEEP if self.trump >= 0 else _BOCK_KEEP_NO_TRUMP
         power = _power(self.contract, c)
         above = sum(
             1 for x in cards_of(self.out & SUIT_MASKS[s]) if _power(self.contract, x) > power
         )
         if above == 1 and (self.mine & SUIT_MASKS[s]).bit_count() >= 2:
-            return 3.0  # the second card of a guarded suit becomes the Bock
+            return _SECOND_KEEP  # the second card of a guarded suit becomes the Bock
         return 0.0
 
 
-# Trump keep values by natural rank 6 7 8 9 10 J Q K A.
-_TRUMP_KEEP = (8.0, 8.0, 8.0, 16.0, 9.0, 20.0, 9.0, 10.0, 12.0)
+# What a card is worth kept for later, in points won or lost (the tuning of the player).
+_TRUMP_KEEP = (20.0, 20.0, 20.0, 40.0, 24.0, 50.0, 24.0, 26.0, 30.0)  # by rank 6 7 8 9 10 J Q K A
+_BOCK_KEEP = 8.0  # a Bock beside trumps (it may still be cut)
+_BOCK_KEEP_NO_TRUMP = 10.0  # a Bock in Obenabe or Undenufe
+_SECOND_KEEP = 3.0
+_PER_CARD_TO_COME = 3.0  # points the cards still to come bring to the trick, on average
+_TRUMP_LEAD_PENALTY = 6.0
+_UNWANTED_PENALTY = 4.0
+_LOW_TRUMP_LEAD = 2  # the chooser without the top trump leads a low one from this many
 
 
 class RulePlayer:
@@ -343,6 +350,8 @@ def _pull_trumps(know: Knowledge, legal: tuple[int, ...]) -> int | None:
     top = max(cards_of(mine), key=lambda c: TRUMP_STRENGTH[c % 9])
     if top in legal and know.is_bock(top):
         return top
+    if know.o.contract_seat == know.seat and mine.bit_count() >= _LOW_TRUMP_LEAD:
+        return min(cards_of(mine), key=lambda c: TRUMP_STRENGTH[c % 9])
     return None
 
 
@@ -352,15 +361,15 @@ def _card_score(know: Knowledge, c: int) -> float:
     if know.trick_number == 8:
         trick_points += LAST_TRICK_BONUS
     to_come = 3 - len(o.trick)
-    stake = trick_points + know.points[c] + 3.0 * to_come
+    stake = trick_points + know.points[c] + _PER_CARD_TO_COME * to_come
     p = know.win_chance(c)
     score = (2 * p - 1) * stake - know.keep_value(c)
     if not o.trick:
         s = c // 9
         if s == know.trump and (o.contract_seat - know.seat) % 2:
-            score -= 6  # do not lead trumps into the side that chose them
+            score -= _TRUMP_LEAD_PENALTY  # do not lead trumps into the side that chose them
         if know.unwanted[know.partner] & SUIT_MASKS[s] and s != know.trump:
-            score -= 4  # the partner discarded from this suit: it does not want it
+            score -= _UNWANTED_PENALTY  # the partner discarded from this suit: not wanted
     return score
 
 
@@ -369,7 +378,9 @@ def _tie_rank(know: Knowledge, c: int) -> float:
     (the discard signal)."""
     s = c // 9
     strength = sum(
-        1 for x in cards_of(know.mine & SUIT_MASKS[s]) if know.is_bock(x) or _power(know.contract, x) % 100 >= 6
+        1
+        for x in cards_of(know.mine & SUIT_MASKS[s])
+        if know.is_bock(x) or _power(know.contract, x) % 100 >= 6
     )
     return strength * 100 + _power(know.contract, c)
 

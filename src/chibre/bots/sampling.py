@@ -35,7 +35,7 @@ from random import Random
 from chibre.cards import ALL_CARDS, RANK_MASKS, SUIT_MASKS, cards_of
 from chibre.errors import ChibreError
 from chibre.observation import Observation
-from chibre.play import BOURG, LOWER_TRUMPS, TRUMP_STRENGTH, highest_trump
+from chibre.play import BOURG, TRUMP_STRENGTH, highest_trump
 from chibre.rules import Rules
 from chibre.weis import STOECK_CARDS, STOECK_POINTS, Weis, best_weis, weis_key
 
@@ -206,7 +206,9 @@ class _Dealer:
         self._ways[key] = total
         return total
 
-    def _options(self, g: int, a: int, b: int, c: int) -> tuple[list[tuple[int, int, int]], list[int]]:
+    def _options(
+        self, g: int, a: int, b: int, c: int
+    ) -> tuple[list[tuple[int, int, int]], list[int]]:
         key = (g, a, b, c)
         got = self._choices.get(key)
         if got is None:
@@ -311,9 +313,13 @@ def _consistent(o: Observation, inf: Inference, hands: Deal4) -> bool:
             ):
                 return False
             # … and stöck that are part of the weis announced at the first trick
-            if rules.stoeck_in_weis and rules.weis and s in inf.announcers:
-                if any(w.cards & sc == sc for w in weis.get(s, ())):
-                    return False
+            if (
+                rules.stoeck_in_weis
+                and rules.weis
+                and s in inf.announcers
+                and any(w.cards & sc == sc for w in weis.get(s, ()))
+            ):
+                return False
     return True
 
 

@@ -216,6 +216,3 @@ def margin(points: int) -> int:
     if points <= 0:
         return -(HAND_POINTS + MATCH_BONUS)
     return 2 * points - HAND_POINTS
-def trump_count(hand: int, contract: int) -> int:
-    """How many trumps a hand holds (0 in Obenabe / Undenufe)."""
-    return (hand & SUIT_MASKS[contract]).bit_count() if contract < 4 else 0

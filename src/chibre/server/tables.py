@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from random import SystemRandom
 from typing import Any
 
 from chibre.actions import Action, Thank
-from chibre.bots import TABLE_PLAYERS, Player, make_player
+from chibre.bots import TABLE_PLAYERS, Player
 from chibre.errors import ChibreError, GameOver, InvalidRules, NotYourTurn
 from chibre.events import Event
 from chibre.game import CHANCE, Game
@@ -35,13 +35,12 @@ from chibre.server.protocol import (
     read_message,
 )
 from chibre.server.store import SeatInfo, Store, StoredTable
+from chibre.server.thinking import FAST_PLAYERS, Thinkers, fallback, load_player
 from chibre.server.views import ViewCache
 
+log = logging.getLogger("chibre.server")
+
 HUMAN = "human"
-FALLBACK_PLAYERS = ("rule", "random")
-"""Who plays a seat whose level cannot be loaded, and a dropped human's seat."""
-FAST_PLAYERS = frozenset({"random", "rule"})
-"""Players quick enough to decide on the event loop; the others think in a thread."""
 MAX_NAME = 40
 
 
@@ -56,17 +55,6 @@ class Settings:
     bot_delay: float = 0.6
     deal_delay: float = 1.5
     grace: float = 60.0
-
-
-def load_player(level: str, seed: int) -> Player:
-    """The computer player of ``level``; while a level's module is not available, ``rule``,
-    then ``random``, sits in its place."""
-    for name in (level, *FALLBACK_PLAYERS):
-        try:
-            return make_player(name, seed)
-        except (ImportError, AttributeError):
-            continue
-    return make_player("random", seed)
 
 
 class Connection:
@@ -119,19 +107,30 @@ class Seat:
     info: SeatInfo
     connections: int = 0
     bot: bool = False  # a computer plays the seat now
-    player: Player | None = None
+    level: str = ""  # the computer that plays it: its level, or "rule" for a human's seat
+    player: Player | None = None  # that computer, when it plays on the event loop
     grace: asyncio.TimerHandle | None = None
+
+    def __post_init__(self) -> None:
+        self.level = "rule" if self.human else self.info.kind
 
     @property
     def human(self) -> bool:
         return self.info.kind == HUMAN
 
-    def computer(self) -> Player:
-        """The computer that plays this seat (its level, or ``rule`` for a dropped human)."""
+    def computer(self) -> Player | None:
+        """The computer playing this seat on the event loop; ``None`` when it thinks in a
+        worker process."""
+        if self.level not in FAST_PLAYERS:
+            return None
         if self.player is None:
-            level = "rule" if self.human else self.info.kind
-            self.player = load_player(level, self.info.seed)
+            self.player = load_player(self.level, self.info.seed)
         return self.player
+
+    def fall_back(self) -> None:
+        """The seat's computer failed: a simpler one plays from now on."""
+        self.level = fallback(self.level)
+        self.player = None
 
 
 class Table:
@@ -142,13 +141,13 @@ class Table:
         stored: StoredTable,
         store: Store,
         settings: Settings,
-        executor: ThreadPoolExecutor | None = None,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.id = stored.id
         self.stored = stored
         self.store = store
         self.settings = settings
-        self.executor = executor
+        self.thinkers = thinkers
         self.game = stored.replay()
         self.seats = [Seat(n, info, bot=info.kind != HUMAN) for n, info in enumerate(stored.seats)]
         self.tokens = {s.info.token: s.number for s in self.seats if s.info.token}
@@ -406,19 +405,36 @@ class Table:
             seat = self.seats[to_act]
             player = seat.computer()
             obs = self.game.observation(to_act)
-            if player.name in FAST_PLAYERS or self.executor is None:
-                self._computer_moves(seq, to_act, player.act(obs))
+            if player is not None or self.thinkers is None:
+                try:
+                    action = (player or load_player(seat.level, seat.info.seed)).act(obs)
+                except Exception:
+                    self._failed(seat)
+                    return
+                self._computer_moves(seq, to_act, action)
             else:
                 self._thinking = True
-                future = asyncio.get_running_loop().run_in_executor(self.executor, player.act, obs)
-                future.add_done_callback(lambda f: self._thought(seq, to_act, f))
+                future = self.thinkers.decide(seat.level, seat.info.seed, obs)
+                future.add_done_callback(lambda f: self._thought(seq, seat, f))
 
-    def _thought(self, seq: int, seat: int, future: asyncio.Future[Action]) -> None:
+    def _thought(self, seq: int, seat: Seat, future: asyncio.Future[Action]) -> None:
         self._thinking = False
-        if future.cancelled() or future.exception() is not None:
-            self.schedule()
+        if future.cancelled():
             return
-        self._computer_moves(seq, seat, future.result())
+        error = future.exception()
+        if error is not None:
+            self._failed(seat, error)
+            return
+        self._computer_moves(seq, seat.number, future.result())
+
+    def _failed(self, seat: Seat, error: BaseException | None = None) -> None:
+        """A computer player could not decide: a simpler one takes the seat."""
+        log.error(
+            "table %s: computer player %r failed at seat %d", self.id, seat.level, seat.number,
+            exc_info=error or True,
+        )  # fmt: skip
+        seat.fall_back()
+        self.schedule()
 
     def _computer_moves(self, seq: int, seat: int, action: Action) -> None:
         """A computer's decision, applied if the moment and the seat's player are unchanged."""
@@ -442,12 +458,12 @@ class Tables:
         self.store = store
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
-        self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="computer")
+        self.thinkers = Thinkers()
 
     def restore(self) -> int:
         """Load every unfinished table and let its game go on; returns how many."""
         for stored in self.store.unfinished():
-            table = Table(stored, self.store, self.settings, self.executor)
+            table = Table(stored, self.store, self.settings, self.thinkers)
             self.tables[stored.id] = table
             table.start()
         return len(self.tables)
@@ -459,7 +475,7 @@ class Tables:
             stored = self.store.load(table_id)
             if stored is None:
                 return None
-            table = Table(stored, self.store, self.settings, self.executor)
+            table = Table(stored, self.store, self.settings, self.thinkers)
             self.tables[table_id] = table
         return table
 
@@ -471,7 +487,7 @@ class Tables:
         game.deal(SystemRandom())
         stored.entries = list(game.record.entries)
         self.store.create(stored)
-        table = Table(stored, self.store, self.settings, self.executor)
+        table = Table(stored, self.store, self.settings, self.thinkers)
         self.tables[stored.id] = table
         table.schedule()
         return table
@@ -479,7 +495,7 @@ class Tables:
     def close(self) -> None:
         for table in self.tables.values():
             table.close()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.close()
 
 
 def table_request(request: Any) -> StoredTable:

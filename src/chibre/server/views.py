@@ -22,8 +22,11 @@ PRIVATE_KEYS = ("seat", "hand", "own_weis", "legal")
 """The keys of a VIEW that depend on the seat."""
 
 
+_CODE = tuple(card_code(c) for c in range(36))
+
+
 def _codes(cards: tuple[int, ...]) -> list[str]:
-    return [card_code(c) for c in cards]
+    return [_CODE[c] for c in cards]
 
 
 def public_view(obs: Observation) -> dict[str, Any]:
@@ -79,16 +82,20 @@ def hand_points(hand: Hand, credits: list[Any] | None = None) -> list[int]:
     return points
 
 
-def history(game: Game) -> list[list[int]]:
-    """The points written per hand: every complete hand, and the one the game ended in."""
-    out = []
-    for i, hand in enumerate(game.hands):
-        last = i == len(game.hands) - 1
-        if last and game.is_over:
-            out.append(hand_points(hand, game.written_credits()))
-        elif hand.is_over:
-            out.append(hand_points(hand))
-    return out
+def history(game: Game, done: list[list[int]] | None = None) -> list[list[int]]:
+    """The points written per hand: every complete hand, and the one the game ended in.
+
+    ``done``, when given, holds the points of the first complete hands already counted; it
+    is extended in place (a complete hand never changes), so each hand is counted once.
+    """
+    done = [] if done is None else done
+    hands = game.hands
+    last = len(hands) - 1
+    while len(done) < last or (len(done) == last and hands[last].is_over and not game.is_over):
+        done.append(hand_points(hands[len(done)]))
+    if game.is_over and len(done) == last:
+        return [*done, hand_points(hands[last], game.written_credits())]
+    return list(done)
 
 
 def last_hand(game: Game) -> dict[str, Any] | None:
@@ -123,13 +130,14 @@ def last_hand(game: Game) -> dict[str, Any] | None:
     return None
 
 
-def table_extras(game: Game) -> dict[str, Any]:
-    """``credits``, ``last_hand`` (when there is one) and ``history``."""
+def table_extras(game: Game, done: list[list[int]] | None = None) -> dict[str, Any]:
+    """``credits``, ``last_hand`` (when there is one) and ``history`` (``done``: see
+    :func:`history`)."""
     extras: dict[str, Any] = {
         "credits": [
             {"team": c.team, "block": c.block, "points": c.points} for c in game.written_credits()
         ],
-        "history": history(game),
+        "history": history(game, done),
     }
     previous = last_hand(game)
     if previous is not None:
@@ -161,11 +169,13 @@ class ViewCache:
         self._seq = -1
         self._public = ""
         self._spectator = _inner(private_view(None))
+        self._history: list[list[int]] = []
+        self._private: dict[int, tuple[tuple[object, ...], str]] = {}
 
     def _refresh(self, seq: int) -> None:
         if seq != self._seq:
             obs = observe(self.game, 0)
-            public = {**public_view(obs), **table_extras(self.game)}
+            public = {**public_view(obs), **table_extras(self.game, self._history)}
             self._public = self._rules + "," + _inner(public)
             self._seq = seq
 
@@ -174,7 +184,26 @@ class ViewCache:
         self._refresh(seq)
         if seat is None:
             return self._public + "," + self._spectator
-        return self._public + "," + _inner(private_view(observe(self.game, seat)))
+        return self._public + "," + self._private_part(seq, seat)
+
+    def _private_part(self, seq: int, seat: int) -> str:
+        """A seat's private part changes only when its cards, its declared weis or its turn
+        do: it is rebuilt then, and reused otherwise."""
+        game = self.game
+        hand = game.hand
+        key = (
+            len(game.hands),
+            hand.hands[seat] if hand is not None else 0,
+            hand.declared[seat] if hand is not None else (),
+            seq if game.current_player == seat else -1,
+            game.is_over,
+        )
+        cached = self._private.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        part = _inner(private_view(observe(game, seat)))
+        self._private[seat] = (key, part)
+        return part
 
 
 def _inner(d: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ import {
   parseCode,
   setDeck,
   sortHand,
+  suitName,
 } from "./cards.js";
 import { Replay } from "./replay.js";
 
@@ -56,6 +57,7 @@ const app = {
   closedForGood: false,
   bubbles: new Map(), // seat -> {text, until}
   replay: null,
+  links: null, // the invitation links, for seat 0
 };
 
 // --- helpers ----------------------------------------------------------------------------------
@@ -164,7 +166,7 @@ function connect() {
     }
     toast(t("reconnecting"), "sticky");
     $("table").dataset.connected = "false";
-    const wait = Math.min(5000, 300 * 2 ** app.retry++);
+    const wait = Math.min(4000, 250 * 1.6 ** app.retry++);
     setTimeout(connect, wait);
   });
 }
@@ -422,6 +424,7 @@ function breakdownNode(last, withClose) {
     head.append(contractIcon(last.contract, app.deck));
     head.append(el("span", "", contractName(last.contract, app.deck, mapping())));
   }
+  if (last.factor > 1) head.append(el("span", "factor", t("factor", { n: last.factor })));
   box.append(head);
   const table = el("table", "breakdown-table");
   const tr = el("tr");
@@ -437,11 +440,6 @@ function breakdownNode(last, withClose) {
     row.append(el("th", "", labels[block]));
     for (const team of [0, 1]) row.append(el("td", "", String(last.teams[team][block] || 0)));
     if (last.teams[0][block] || last.teams[1][block] || block === "tricks") body.append(row);
-  }
-  if (last.factor > 1) {
-    const row = el("tr", "factor-row");
-    row.append(el("th", "", t("factor", { n: last.factor })), el("td", "", "✓"), el("td", "", "✓"));
-    body.append(row);
   }
   const total = el("tr", "total-row");
   total.dataset.block = "total";
@@ -543,7 +541,8 @@ function weisText(weis) {
     .map((w) => {
       const cards = w.map(parseCode);
       if (cards.every((c) => c.suit === cards[0].suit)) {
-        return `${symbols[cards[0].suit]} ${w.map((c) => c.slice(1)).join("-")}`;
+        const suit = app.deck === "swiss" ? suitName(cards[0].suit, "swiss", mapping()) : symbols[cards[0].suit];
+        return `${suit} ${w.map((c) => c.slice(1)).join("-")}`;
       }
       return `${w[0].slice(1)} ×${w.length}`;
     })
@@ -617,7 +616,9 @@ function drawSide(view) {
   c.replaceChildren();
   if (view.contract >= 0) {
     c.append(contractIcon(view.contract, app.deck), el("span", "", contractName(view.contract, app.deck, mapping())));
-    c.append(el("span", "factor", t("factor", { n: view.factor })));
+    if (view.factor > 1 || rules.multipliers !== "none") {
+      c.append(el("span", "factor", t("factor", { n: view.factor })));
+    }
     c.append(el("span", "by", `· ${seatName(view.contract_seat)}${view.chibres ? ` (${t("chibred")})` : ""}`));
   } else {
     c.textContent = "–";
@@ -689,8 +690,12 @@ function gameOver(view) {
   if (app.overShown) return;
   app.overShown = true;
   const winner = view.winner;
+  const me = mySeat();
+  const who = me === null
+    ? t("team_wins", { team: teamLabel(winner) })
+    : t(winner === (me & 1) ? "we_win" : "they_win");
   const text = winner >= 0
-    ? `${t("team_wins", { team: teamLabel(winner) })} — ${view.totals[0]} : ${view.totals[1]}` +
+    ? `${who} — ${view.totals[0]} : ${view.totals[1]}` +
       ` · ${t("striche")} ${view.striche[0]} : ${view.striche[1]}`
     : t("game_over");
   $("over-text").textContent = text;
@@ -713,8 +718,17 @@ async function loadInvites() {
     const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`);
     if (!r.ok) return;
     const summary = await r.json();
-    const links = summary.links;
-    if (!links) return;
+    app.links = summary.links || null;
+    drawInvites();
+  } catch (e) {
+    /* the invitations are a convenience */
+  }
+}
+
+function drawInvites() {
+  const links = app.links;
+  if (!links) return;
+  {
     const rows = [];
     for (const s of links.seats || []) rows.push([t("invite_for", { n: s.seat + 1 }), s.link]);
     if (links.watch) rows.push([t("watch_link"), links.watch]);
@@ -743,8 +757,6 @@ async function loadInvites() {
       }),
     );
     $("invite-box").hidden = rows.length === 0;
-  } catch (e) {
-    /* the invitations are a convenience */
   }
 }
 
@@ -797,6 +809,7 @@ function main() {
   $("tools").append(
     languageSelect(() => {
       applyI18n();
+      drawInvites();
       render();
       app.replay?.render();
     }),

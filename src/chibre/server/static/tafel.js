@@ -21,6 +21,8 @@ const STRINGS = {
     export: "Export (JSON)", print: "Print", all_sheets: "All sheets", edit: "Correct",
     wins: "{team} wins in hand {n}", hands: "{n} hands", target_of: "to {n}",
     confirm_delete: "Delete hand {n}?", confirm_sheet: "Delete this sheet?",
+    all_options: "All options (JSON)",
+    all_options_hint: "Any option of the rules; these win over the form.",
   },
   fr: {
     title: "Jasstafel", language: "Langue", new_sheet: "Nouvelle feuille", sheet_name: "Nom",
@@ -40,7 +42,8 @@ const STRINGS = {
     totals: "Totaux", export: "Exporter (JSON)", print: "Imprimer",
     all_sheets: "Toutes les feuilles", edit: "Corriger", wins: "{team} gagne à la donne {n}",
     hands: "{n} donnes", target_of: "en {n}", confirm_delete: "Supprimer la donne {n} ?",
-    confirm_sheet: "Supprimer cette feuille ?",
+    confirm_sheet: "Supprimer cette feuille ?", all_options: "Toutes les options (JSON)",
+    all_options_hint: "N’importe quelle option des règles ; elles l’emportent sur le formulaire.",
   },
   de: {
     title: "Jasstafel", language: "Sprache", new_sheet: "Neue Tafel", sheet_name: "Name",
@@ -60,7 +63,8 @@ const STRINGS = {
     totals: "Total", export: "Exportieren (JSON)", print: "Drucken",
     all_sheets: "Alle Tafeln", edit: "Korrigieren", wins: "{team} gewinnt im Spiel {n}",
     hands: "{n} Spiele", target_of: "auf {n}", confirm_delete: "Spiel {n} löschen?",
-    confirm_sheet: "Diese Tafel löschen?",
+    confirm_sheet: "Diese Tafel löschen?", all_options: "Alle Optionen (JSON)",
+    all_options_hint: "Jede Option der Regeln; sie gehen dem Formular vor.",
   },
 };
 
@@ -184,6 +188,8 @@ async function createSheet(ev) {
   if ($("#new-end-mode").value !== base.end_mode) rules.end_mode = $("#new-end-mode").value;
   if ($("#new-end-order").value !== base.end_order) rules.end_order = $("#new-end-order").value;
   try {
+    const extra = $("#new-options").value.trim();
+    if (extra) Object.assign(rules, JSON.parse(extra));
     const view = await api("POST", "/api/sheets", {
       name: $("#new-name").value.trim(),
       teams: [$("#new-team0").value.trim() || "A", $("#new-team1").value.trim() || "B"],
@@ -346,6 +352,9 @@ function startEdit(h) {
 
 async function submitHand(ev) {
   ev.preventDefault();
+  const button = $("#submit");
+  if (button.disabled) return;
+  button.disabled = true; // one hand at a time: the form is cleared when the answer comes
   try {
     const hand = readForm();
     const view = editing
@@ -358,6 +367,8 @@ async function submitHand(ev) {
     show(view);
   } catch (e) {
     showError(e.message);
+  } finally {
+    button.disabled = false;
   }
 }
 

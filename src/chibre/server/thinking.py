@@ -1,0 +1,87 @@
+"""Computer players that think away from the event loop.
+
+``random`` and ``rule`` decide in well under a millisecond and play on the event loop. The
+search players (``easy``, ``medium``, ``strong``) think for longer: they are built and asked in
+a worker process, so that the tables stay responsive and a player that fails — or crashes its
+process — costs a fallback to a simpler player, never the server. A worker receives only the
+seat's ``Observation``, as a player always does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from chibre.actions import Action
+from chibre.bots import Player, RandomPlayer, make_player
+from chibre.observation import Observation
+
+FAST_PLAYERS = ("random", "rule")
+"""Players quick enough to decide on the event loop."""
+FALLBACK_PLAYERS = ("rule", "random")
+"""Who takes over from a player that cannot play: ``rule``, then ``random``."""
+
+_players: dict[tuple[str, int], Player] = {}
+"""The players a worker process has built, by level and seed."""
+
+
+def decide(level: str, seed: int, observation: Observation) -> Action:
+    """A worker's job: the action of the ``level`` player with ``seed`` for one observation
+    (the player is built once per worker and kept)."""
+    player = _players.get((level, seed))
+    if player is None:
+        player = _players[level, seed] = make_player(level, seed)
+    return player.act(observation)
+
+
+def load_player(level: str, seed: int) -> Player:
+    """A player to run on the event loop: ``level`` if it loads, else ``rule``, else
+    ``random``."""
+    for name in (level, *FALLBACK_PLAYERS):
+        try:
+            return make_player(name, seed)
+        except Exception:  # a module not written yet, or broken: the next one plays
+            continue
+    return RandomPlayer(seed)
+
+
+def fallback(level: str) -> str:
+    """The level that replaces ``level`` when it failed to decide."""
+    return "rule" if level not in FALLBACK_PLAYERS else "random"
+
+
+class Thinkers:
+    """A pool of worker processes (started on first use) for the search players."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    def decide(self, level: str, seed: int, observation: Observation) -> asyncio.Future[Action]:
+        """The decision, as a future of the running event loop; it fails if the player
+        fails or its process dies (the next call starts a new pool)."""
+        try:
+            job: Future[Action] = self._executor().submit(decide, level, seed, observation)
+        except BrokenProcessPool:
+            self._pool = None
+            job = self._executor().submit(decide, level, seed, observation)
+        job.add_done_callback(self._check)
+        return asyncio.wrap_future(job)
+
+    def _check(self, job: Future[Action]) -> None:
+        if not job.cancelled() and isinstance(job.exception(), BrokenProcessPool):
+            self._pool = None  # a worker died: the next decision starts a new pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
