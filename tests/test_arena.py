@@ -15,6 +15,7 @@ import pytest
 from chibre import arena
 from chibre.actions import Action, Play
 from chibre.bots import PLAYERS
+from chibre.bots.random_player import RandomPlayer
 from chibre.cards import ALL_CARDS, card_code, cards_of
 from chibre.observation import Observation
 from chibre.rules import Rules
@@ -35,6 +36,37 @@ class BrokenPlayer:
             return observation.legal_actions[0]
         missing = cards_of(ALL_CARDS & ~observation.hand)[0]
         return Play(missing)
+
+
+class SeeingPlayer:
+    """A clairvoyant test player: refuses to act unless it was shown the true hands."""
+
+    name = "seeing"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.hands: tuple[int, int, int, int] | None = None
+
+    def see(self, hands: tuple[int, int, int, int]) -> None:
+        self.hands = hands
+
+    def act(self, observation: Observation) -> Action:
+        assert self.hands is not None and self.hands[observation.seat] == observation.hand
+        self.hands = None
+        return observation.legal_actions[0]
+
+
+class BudgetPlayer:
+    """Takes a time budget, and checks it is the one the arena was given."""
+
+    name = "budget"
+    expected: float | None = None
+
+    def __init__(self, seed: int = 0, time_per_move: float | None = None) -> None:
+        assert time_per_move == BudgetPlayer.expected
+        self.inner = RandomPlayer(seed)
+
+    def act(self, observation: Observation) -> Action:
+        return self.inner.act(observation)
 
 
 def test_a_player_against_itself_scores_exactly_zero_on_every_deal() -> None:
@@ -102,6 +134,24 @@ def test_an_illegal_move_stops_the_arena_naming_player_position_and_action(
     assert "do not hold" in message  # the engine's reason
 
 
+def test_a_clairvoyant_player_is_shown_every_hand_before_it_acts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(PLAYERS, "seeing", (__name__, "SeeingPlayer", {}))
+    result = arena.duplicate("seeing", "random", deals=3, seed=1, jobs=1)
+    assert len(result.deals) == 3
+
+
+def test_the_time_budget_goes_to_players_that_take_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PLAYERS, "budget", (__name__, "BudgetPlayer", {}))
+    assert arena.accepts_budget("budget") and not arena.accepts_budget("rule")
+    monkeypatch.setattr(BudgetPlayer, "expected", 0.25)
+    result = arena.duplicate("budget", "rule", deals=2, seed=1, jobs=1, time_per_move=0.25)
+    assert len(result.deals) == 2
+    monkeypatch.setattr(BudgetPlayer, "expected", None)
+    arena.duplicate("budget", "rule", deals=1, seed=1, jobs=1)
+
+
 def test_whole_games_are_played_twice_from_the_same_deals() -> None:
     result = arena.duplicate("rule", "rule", deals=1, seed=5, jobs=1, games=2)
     assert len(result.games) == 2
@@ -149,6 +199,10 @@ def test_the_command_ends_with_the_summary_line() -> None:
     )
     assert re.fullmatch(pattern, last), last
     assert last.startswith("random vs random: +0.0 ± 0.0")
+    done = _chibre("arena", "rule", "random", "--deals", "2", "--games", "1", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"games to 1000: rule won \d of 2", done.stdout)
+    assert done.stdout.strip().splitlines()[-1].startswith("rule vs random: ")
 
 
 def test_the_command_refuses_bad_arguments() -> None:

@@ -28,7 +28,7 @@ from chibre.rules import PRESETS, Rules
 from chibre.weis import STOECK_CARDS, best_weis
 
 REQUIRED = ("random", "rule")
-LATER = ("easy", "medium", "strong", "cheat")
+LATER = ("easy", "medium", "strong", "cheat", "jasskit-random")
 AVAILABLE = tuple(name for name in PLAYERS if find_spec(PLAYERS[name][0]) is not None)
 FAST = ("random", "rule")  # thousands of decisions; the others fewer
 BUDGET = 0.01  # seconds per move for players that take a budget
@@ -96,16 +96,21 @@ def _play(game: Game, players: list[Player], rng: Random, decisions: int) -> int
 
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_players_only_make_legal_moves_under_every_rule_set(name: str) -> None:
-    per_rule_set = 500 if name in FAST else 25
+    """Fast players play thousands of decisions; slow ones a few per rule set, from
+    positions that random play reaches (contract choices, first tricks, late tricks)."""
+    fast = name in FAST
+    per_rule_set = 500 if fast else 3
     total = 0
     for i, rules in enumerate(RULE_SETS):
         rng = Random(f"legal:{name}:{i}")
+        players = [build_player(name, 100 * i + seat, BUDGET) for seat in range(4)]
         made = 0
-        game_number = 0
         while made < per_rule_set:
-            players = [build_player(name, 100 * i + game_number, BUDGET) for _ in range(4)]
-            made += _play(Game(rules), players, rng, per_rule_set - made)
-            game_number += 1
+            game = Game(rules)
+            if not fast:
+                randoms: list[Player] = [RandomPlayer(seat) for seat in range(4)]
+                _play(game, randoms, rng, rng.randrange(40))
+            made += _play(game, players, rng, per_rule_set - made)
         total += made
     assert total == per_rule_set * len(RULE_SETS)
 
@@ -229,7 +234,10 @@ def _positions(count: int) -> list[tuple[Game, int]]:
 def _clairvoyant(name: str) -> bool:
     """Whether the player is shown every hand (its class has ``see``) — the cheat."""
     module, cls, _ = PLAYERS[name]
-    return hasattr(getattr(import_module(module), cls), "see")
+    try:
+        return hasattr(getattr(import_module(module), cls), "see")
+    except ImportError:
+        return False  # its tests fail, each naming what is missing
 
 
 HONEST = tuple(name for name in AVAILABLE if not _clairvoyant(name))
@@ -277,7 +285,7 @@ def _compare(
 
 @pytest.mark.parametrize("name", HONEST)
 def test_decisions_do_not_depend_on_cards_the_seat_cannot_see(name: str) -> None:
-    count = 120 if name in FAST else 12
+    count = 120 if name in FAST else 6
     compared, changed, differ = _compare(
         lambda game, seed, obs: build_player(name, seed).act(obs), count, Random(name)
     )

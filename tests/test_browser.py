@@ -5,6 +5,7 @@ layout, replay a finished game with the keyboard, reconnect after the server wen
 
 from __future__ import annotations
 
+import re
 import urllib.request
 from collections.abc import Iterator
 from itertools import pairwise
@@ -78,7 +79,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     # the lobby refuses bad options with a clear message, and creates nothing
     page.goto(server + "/")
     page.locator("#preset option").first.wait_for(state="attached")
-    page.locator(".all-options summary").click()
+    page.locator(".all-options > summary").click()
     page.fill("#options-json", '{"target": -5}')
     page.click("#create")
     page.locator("#create-error").wait_for()
@@ -114,6 +115,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
             page.wait_for_timeout(50)
             assert page.locator("#hand .card").count() == before
         if not shot and len(played) >= 3 and page.locator("#trick .slot").count() >= 2:
+            page.mouse.move(5, 5)
             page.screenshot(path=artifacts() / "table-french.png")
             shot = True
         code = take_turn(page)
@@ -169,7 +171,7 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
 
     plays = {"host": 0, "guest": 0}
     pages = {"host": host, "guest": guest}
-    while min(plays.values()) < 3:
+    while min(plays.values()) < 2:
         for who, page in pages.items():
             state = table(page)
             if state.get("myTurn") != "true":
@@ -225,10 +227,12 @@ def test_switch_the_deck_and_the_language(browser: Browser, server: str) -> None
     for _ in range(12):
         wait_my_turn_or(page, "false")
         left = page.locator("#hand .card").count()
-        if left <= 7 and (page.locator("#trick .slot").count() or left <= 4):
+        on_felt = page.locator("#trick .slot").count()
+        if left <= 8 and (on_felt >= 2 or (on_felt and left <= 5)):
             break
         take_turn(page)
     page.select_option(".lang-select", "de")
+    page.mouse.move(5, 5)  # no card raised under the pointer
     page.screenshot(path=artifacts() / "table-swiss.png")
 
     # the same table on a phone: nothing wider than the screen, every card's corner shows
@@ -340,10 +344,14 @@ def test_the_page_reconnects_when_the_server_comes_back(browser: Browser, tmp_pa
     process, base = start_server(db)
     port = int(base.rsplit(":", 1)[1])
     try:
-        made = create_table(base, seats=["human", "rule", "rule", "rule"])
+        made = create_table(base, seats=["human", "rule", "rule", "rule"], preset="schieber-2500")
         page = new_page(browser)
         page.goto(base + made["seats"][0]["link"])
         page.locator("#table[data-connected='true']").wait_for()
+        # no deck chosen yet in this browser: the table's own deck (Swiss for this preset)
+        page.locator("#hand .card").first.wait_for()
+        assert page.locator("#table").get_attribute("data-deck") == "swiss"
+        assert "/cards/swiss/" in str(page.locator("#hand img").first.get_attribute("src"))
 
         def hand() -> list[str]:
             return sorted(
@@ -393,3 +401,45 @@ def test_the_page_reads_tricks_and_hands_as_the_engine_does(browser: Browser, se
     runs = [s for i, s in enumerate(suits) if i == 0 or suits[i - 1] != s]
     assert len(runs) == len(set(suits))  # each suit in one run
     assert sorted(ordered) == sorted(hand)
+
+
+# --- the page's files, read as text ---------------------------------------------------------
+
+STATIC = Path(__file__).resolve().parents[1] / "src" / "chibre" / "server" / "static"
+PAGE_FILES = ["index.html", "table.html", "i18n.js", "cards.js", "lobby.js", "table.js"]
+PAGE_FILES += ["replay.js", "style.css"]
+
+
+def strings_by_language() -> dict[str, set[str]]:
+    text = (STATIC / "i18n.js").read_text()
+    blocks = re.split(r"^  (en|fr|de): \{$", text, flags=re.M)
+    keys = {}
+    for lang, body in zip(blocks[1::2], blocks[2::2], strict=True):
+        keys[lang] = set(re.findall(r"^    (\w+): ", body.split("\n  },")[0], flags=re.M))
+    return keys
+
+
+def test_every_string_exists_in_french_german_and_english() -> None:
+    keys = strings_by_language()
+    assert set(keys) == {"en", "fr", "de"}
+    assert keys["en"] == keys["fr"] == keys["de"]
+    used: set[str] = set()
+    for name in PAGE_FILES:
+        text = re.sub(r"^\s*//.*$", "", (STATIC / name).read_text(), flags=re.M)
+        used |= set(re.findall(r'data-i18n(?:-aria|-title|-placeholder)?="(\w+)"', text))
+        used |= set(re.findall(r'\bt\(\s*"(\w+)"', text))
+    # keys built at run time
+    used |= {f"level_{p}" for p in ("random", "rule", "easy", "medium", "strong")}
+    used |= {f"grid_{g}" for g in ("none", "current", "published", "ascending", "french")}
+    used |= {"grid_pique_double", "pd_off", "pd_always", "pd_choice", "claim_auto"}
+    used |= {"claim_thank", "french", "swiss", "right", "left", "partner", "you"}
+    used |= {"seat_you", "seat_right", "seat_partner", "seat_left"}
+    assert used <= keys["en"], f"missing strings: {used - keys['en']}"
+    assert len(used) > 100
+
+
+def test_the_page_loads_nothing_from_outside() -> None:
+    for name in PAGE_FILES:
+        text = (STATIC / name).read_text()
+        assert not re.search(r"https?://", text), name
+        assert "@import" not in text and "@font-face" not in text, name

@@ -11,6 +11,8 @@ import asyncio
 import json
 import re
 import sqlite3
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -29,11 +31,12 @@ from chibre.game import CHANCE, Game
 from chibre.notation import parse_record, record_from_json
 from chibre.observation import observe
 from chibre.rules import Rules
+from chibre.server.cli import default_db, may_open_browser
 from chibre.server.protocol import CODES, ProtocolError, action_from_json, action_to_json
 from chibre.server.protocol import read_message as read_client_message
 from chibre.server.store import decode_entry
 from chibre.server.views import ViewCache, table_extras
-from server_support import create_table, http_json, running_server, ws_url
+from server_support import create_table, http_json, running_server, server_env, ws_url
 
 Frame = dict[str, Any]
 CODE_RE = re.compile(r"^[DHSC](?:10|[6-9JQKA])$")
@@ -701,3 +704,39 @@ def test_search_players_think_in_a_worker_and_the_table_plays_on(
     played = [e for f in me.frames for e in f["events"] if e["type"] == "CardPlayed"]
     assert {e["seat"] for e in played} == {0, 1, 2, 3}
     assert http_json(base, "/api/players")[0] == 200  # the server is alive
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_the_default_store_is_in_the_users_data_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_db() == tmp_path / "chibre" / "chibre.sqlite"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_db() == tmp_path / "home" / ".local" / "share" / "chibre" / "chibre.sqlite"
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setenv("SSH_CONNECTION", "10.0.0.1 22 10.0.0.2 5000")
+    assert may_open_browser() is False  # a browser on the far side of ssh helps nobody
+    monkeypatch.delenv("SSH_CONNECTION")
+    monkeypatch.delenv("SSH_CLIENT", raising=False)
+    assert may_open_browser() is True
+    monkeypatch.delenv("DISPLAY")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert may_open_browser() is False
+
+
+def test_serve_lists_its_options_and_refuses_bad_delays() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "chibre.cli", "serve", "--bot-delay", "soon"],
+        env=server_env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and "'soon' is not a number of seconds" in done.stderr
+    help_text = subprocess.run(
+        [sys.executable, "-m", "chibre.cli", "serve", "--help"],
+        env=server_env(), capture_output=True, text=True, timeout=60,
+    ).stdout  # fmt: skip
+    for option in ("--host", "--port", "--db", "--no-browser", "--bot-delay", "--grace"):
+        assert option in help_text

@@ -7,13 +7,15 @@ import asyncio
 import json
 import signal
 import sqlite3
+import urllib.request
 from pathlib import Path
 from random import Random
 from typing import Any
 
 import websockets
 
-from server_support import create_table, start_server, stop_server, ws_url
+from chibre.notation import parse_record
+from server_support import create_table, http_json, start_server, stop_server, ws_url
 
 Frame = dict[str, Any]
 TIMEOUT = 10
@@ -152,3 +154,42 @@ def test_sigkill_in_the_middle_of_a_hand_loses_nothing(tmp_path: Path) -> None:
     assert entries_after[: len(entries_before)] == entries_before
     assert sum(1 for seat, _ in entries_after if seat == -1) >= 1
     assert sum(1 for seat, _ in entries_after[len(entries_before) :] if seat in (1, 3)) >= 1
+
+
+async def finish_quickly(base: str) -> dict[str, Any]:
+    t = create_table(base, ["human", "random", "random", "random"], options={"target": 100})
+    rng = Random(10)
+    async with websockets.connect(ws_url(base, t["seats"][0]["link"])) as ws:
+        acted = -1
+        while True:
+            frame = await recv_state(ws)
+            if frame["table"]["status"] == "finished":
+                return t
+            legal = frame["view"]["legal"]
+            if legal and frame["seq"] > acted:
+                acted = frame["seq"]
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
+
+
+def test_a_finished_game_keeps_its_record_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        t = asyncio.run(finish_quickly(base))
+        token = t["seats"][0]["link"].partition("=")[2]
+        path = f"/api/tables/{t['table']}/record?format=text&token={token}"
+        with urllib.request.urlopen(base + path) as r:
+            before = r.read().decode()
+    finally:
+        stop_server(process)
+    process, base = start_server(db)
+    try:
+        with urllib.request.urlopen(base + path) as r:
+            after = r.read().decode()
+        status, summary = http_json(base, f"/api/tables/{t['table']}?token={token}")
+    finally:
+        stop_server(process)
+    assert after == before and before.startswith("rules {")
+    game, _ = parse_record(after).replay()
+    assert game.is_over
+    assert status == 200 and summary["finished"] and summary["winner"] == game.winner

@@ -225,33 +225,30 @@ def test_does_not_throw_away_its_bock() -> None:
         assert CARD_POINTS[4][action.card] == 0
 
 
-def test_names_the_obvious_trump_and_chibres_a_hopeless_hand() -> None:
-    rules = Rules(first_chooser="right_of_dealer")
-    strong = (
-        parse_cards("♥J ♥9 ♥A ♥K ♥10 ♠A ♦A ♣A ♣6"),
-        parse_cards("♦6 ♦7 ♦9 ♦10 ♠6 ♠7 ♠8 ♣7 ♣8"),
-        parse_cards("♦8 ♦J ♦Q ♦K ♠9 ♠10 ♠J ♣9 ♣10"),
-        parse_cards("♥6 ♥7 ♥8 ♥Q ♠Q ♠K ♣J ♣Q ♣K"),
-    )
-    game = Game(rules)
-    game.apply(Deal(strong, 3))
+def _deal_around(hand: str, seed: int) -> Deal:
+    """Seat 0 holds ``hand``; the other 27 cards are shuffled to seats 1..3; seat 0 chooses."""
+    own = parse_cards(hand)
+    rest = [c for c in range(36) if not own >> c & 1]
+    Random(seed).shuffle(rest)
+    others = [sum(1 << c for c in rest[9 * i : 9 * i + 9]) for i in range(3)]
+    return Deal((own, others[0], others[1], others[2]), 3)
+
+
+def test_names_the_obvious_trump() -> None:
+    game = Game(Rules(first_chooser="right_of_dealer"))
+    game.apply(_deal_around("♥J ♥9 ♥A ♥K ♥Q ♥10 ♥8 ♦6 ♣6", 1))
     assert StrongPlayer(0, "medium").act(game.observation(0)) == Choose(1)
-    weak = (strong[1], strong[0], strong[2], strong[3])
-    game = Game(rules)
-    game.apply(Deal(weak, 3))
+
+
+def test_chibres_a_hand_without_a_contract() -> None:
+    game = Game(Rules(first_chooser="right_of_dealer"))
+    game.apply(_deal_around("♦9 ♦10 ♥10 ♥J ♠9 ♠10 ♣J ♣10 ♦8", 1))
     assert StrongPlayer(0, "medium").act(game.observation(0)) == Chibre()
 
 
 def test_pique_double_is_taken_with_a_strong_spade_hand() -> None:
-    rules = Rules.make(first_chooser="right_of_dealer", pique_double="choice")
-    hands = (
-        parse_cards("♠J ♠9 ♠A ♠K ♠10 ♥A ♦A ♣A ♣6"),
-        parse_cards("♦6 ♦7 ♦9 ♦10 ♥6 ♥7 ♥8 ♣7 ♣8"),
-        parse_cards("♦8 ♦J ♦Q ♦K ♥9 ♥10 ♥J ♣9 ♣10"),
-        parse_cards("♠6 ♠7 ♠8 ♠Q ♥Q ♥K ♣J ♣Q ♣K"),
-    )
-    game = Game(rules)
-    game.apply(Deal(hands, 3))
+    game = Game(Rules.make(first_chooser="right_of_dealer", pique_double="choice"))
+    game.apply(_deal_around("♠J ♠9 ♠A ♠K ♠Q ♠10 ♠7 ♦7 ♣6", 1))
     assert StrongPlayer(0, "medium").act(game.observation(0)) == Choose(2, True)
 
 

@@ -321,14 +321,14 @@ def duplicate(
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals (and ``games`` duplicate games) between the players
     named ``a`` and ``b``; the same result for a seed whatever ``jobs`` is."""
-    for name in (a, b):
-        build_player(name, 0)  # an unknown or missing player fails before any work
     if deals < 0 or games < 0:
         raise ChibreError("the numbers of deals and games cannot be negative")
     if time_per_move is not None and not time_per_move > 0:
         raise ChibreError(
             f"--time-per-move must be a positive number of seconds, not {time_per_move}"
         )
+    for name in (a, b):
+        build_player(name, 0, time_per_move)  # an unknown or missing player fails first
     dealt = _run_all("deal", a, b, seed, deals, rules, jobs, time_per_move)
     played = _run_all("game", a, b, seed, games, rules, jobs, time_per_move) if games else []
     return ArenaResult(a, b, seed, rules, tuple(dealt), tuple(played))

@@ -19,7 +19,8 @@ card that beats the best card so far). A card is worth the trick it wins or lose
 it would be worth kept for later (trumps, Böcke). This gives the habits of good play:
 
 - pulling trumps (Trumpf ziehen): when our side chose and the player holds the highest trump
-  still out, it leads it while the opponents may still hold trumps;
+  still out, it leads it while the opponents may still hold trumps; the player who named
+  trumps without holding the highest leads a low one;
 - playing the Bock: a sure winner is led or played when the trick is worth taking;
 - schmieren: loading the partner's sure trick with a ten or an ace;
 - not wasting a high card on a trick the partner already wins, and ducking when the trick
@@ -130,10 +131,10 @@ def choose_contract(observation: Observation) -> Action:
     # Chibre() and Thank() are both empty tuples, equal to each other: look at the types.
     may_chibre = any(isinstance(a, Chibre) for a in o.legal_actions)
     may_double = any(isinstance(a, Choose) and a.double for a in o.legal_actions)
-    # With multipliers, a good hand is worth more in a contract that counts more.
+    # With multipliers, a good hand is worth more in a contract that counts more — and a
+    # weak one (a choice after a chibre) costs less in a contract that counts less.
     weighted = [
-        v + (o.rules.factor(k) - 1) * max(0, v - CHIBRE_THRESHOLD) // 2
-        for k, v in enumerate(values)
+        v + (o.rules.factor(k) - 1) * (v - CHIBRE_THRESHOLD) / 2 for k, v in enumerate(values)
     ]
     best = max(range(6), key=lambda k: (weighted[k], -k))
     if may_chibre and values[best] < CHIBRE_THRESHOLD:
@@ -267,7 +268,7 @@ class Knowledge:
                     # The partner after this opponent must beat what it played: say the
                     # upper quarter of the cards it may beat with.
                     held = sorted(cards_of(beaters & self.may_hold[p]), key=strength.__getitem__)
-                    beaters = beats[held[3 * len(held) // 4]] if held else beaters
+                    beaters = beats[held[_RESCUE_QUANTILE * len(held) // 4]] if held else beaters
         return chance
 
     def keep_value(self, c: int) -> float:
@@ -295,11 +296,12 @@ class Knowledge:
 _TRUMP_KEEP = (20.0, 20.0, 20.0, 40.0, 24.0, 50.0, 24.0, 26.0, 30.0)  # by rank 6 7 8 9 10 J Q K A
 _BOCK_KEEP = 8.0  # a Bock beside trumps (it may still be cut)
 _BOCK_KEEP_NO_TRUMP = 10.0  # a Bock in Obenabe or Undenufe
-_SECOND_KEEP = 3.0
+_SECOND_KEEP = 7.0
 _PER_CARD_TO_COME = 3.0  # points the cards still to come bring to the trick, on average
 _TRUMP_LEAD_PENALTY = 6.0
 _UNWANTED_PENALTY = 4.0
-_LOW_TRUMP_LEAD = 2  # the chooser without the top trump leads a low one from this many
+_RESCUE_QUANTILE = 3  # in quarters: which of its possible beaters an opponent is taken to play
+_LOW_TRUMP_LEAD = 2  # who named trumps, without the top one, leads a low one from this many
 
 
 class RulePlayer:

@@ -26,6 +26,7 @@ too slow, a weis of the announced value is planted in that seat's hand first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -423,3 +424,76 @@ def _deal_planted(
         if check(hands):
             return hands
     return dealer.deal(rng)
+
+
+# --- soft information: what the contract says about the hands ---------------------------------
+
+# A club player's count of a hand for each contract, by natural rank 6 7 8 9 10 J Q K A.
+_TRUMP_COUNT = (5, 5, 5, 19, 6, 25, 7, 10, 15)
+_SIDE_COUNT = (0, 0, 0, 0, 1, 2, 5, 7, 9)
+_OBENABE_COUNT = (0, 0, 5, 0, 5, 7, 8, 10, 14)
+_UNDENUFE_COUNT = (14, 10, 8, 7, 5, 0, 5, 0, 0)
+_SUIT_COUNTS = {
+    table: tuple(sum(table[r] for r in range(9) if b >> r & 1) for b in range(512))
+    for table in (_TRUMP_COUNT, _SIDE_COUNT, _OBENABE_COUNT, _UNDENUFE_COUNT)
+}
+PAR = 68
+"""A hand counted below par is usually passed (chibre) to the partner."""
+TEMPERATURE = 8.0
+"""How sharply the count separates the contracts a player names (smaller: sharper)."""
+
+
+def hand_counts(hand: int) -> tuple[int, int, int, int, int, int]:
+    """A quick count of a 9-card hand for ♦ ♥ ♠ ♣, Obenabe and Undenufe: honours, with the
+    bourg and nell in trump, and length in trump."""
+    suits = [(hand >> (9 * s)) & 0x1FF for s in range(4)]
+    trump, side = _SUIT_COUNTS[_TRUMP_COUNT], _SUIT_COUNTS[_SIDE_COUNT]
+    sides = [side[b] for b in suits]
+    total_side = sum(sides)
+    counts = []
+    for t in range(4):
+        n = suits[t].bit_count()
+        counts.append(trump[suits[t]] + total_side - sides[t] + (6 * (n - 4) if n > 4 else 0))
+    oben, unden = _SUIT_COUNTS[_OBENABE_COUNT], _SUIT_COUNTS[_UNDENUFE_COUNT]
+    counts.append(sum(oben[b] for b in suits))
+    counts.append(sum(unden[b] for b in suits))
+    return (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x)) if x > -40 else 0.0
+
+
+def contract_likelihood(observation: Observation, inf: Inference, hands: Deal4) -> float:
+    """How likely the contract talk (a chibre or not, the contract named) is under these
+    hands, up to a constant: a player names contracts its hand counts high in, and passes
+    hands that count below par."""
+    o = observation
+    if o.chooser < 0:
+        return 1.0
+    weight = 1.0
+    chooser = o.chooser
+    if chooser != o.seat and (o.chibres or o.contract >= 0):
+        counts = hand_counts(hands[chooser] | inf.played[chooser])
+        best = max(counts)
+        passed = _sigmoid((PAR - best) / 6)
+        weight *= passed if o.chibres else 1 - passed
+    named = o.contract_seat
+    if o.contract >= 0 and named != o.seat:
+        counts = hand_counts(hands[named] | inf.played[named])
+        top = max(counts)
+        z = sum(math.exp((c - top) / TEMPERATURE) for c in counts)
+        weight *= math.exp((counts[o.contract] - top) / TEMPERATURE) / z
+    return weight
+
+
+def weighted_deals(observation: Observation, rng: Random, n: int, pool: int = 4) -> list[Deal4]:
+    """``n`` deals drawn as ``sample_deals`` does, then resampled by how well each explains
+    the contract talk (``contract_likelihood``): ``pool`` × ``n`` candidates, ``n`` kept
+    with probability proportional to their weight."""
+    candidates = sample_deals(observation, rng, pool * n)
+    inf = infer(observation)
+    weights = [contract_likelihood(observation, inf, h) for h in candidates]
+    if not sum(weights) > 0:
+        return candidates[:n]
+    return rng.choices(candidates, weights, k=n)

@@ -77,7 +77,8 @@ _BONUS = 8
 _ABORT = 9
 _GEN = 10  # the generation stamp of this iteration
 _BASE = 11  # the first generation of this call (hints from earlier iterations)
-_STATE_SIZE = 12
+_RET = 12  # the value an opened node decided at once
+_STATE_SIZE = 13
 
 
 def _tables(contract: int) -> Any:
@@ -182,46 +183,64 @@ def _legal(tab: Any, hand: int, led: int, win_card: int) -> int:
     return int(allowed)
 
 
+# Fields of a frame (one node of the search, by ply).
+_SEAT = 0
+_K = 1
+_LED = 2
+_WS = 3  # seat holding the trick
+_WC = 4  # card holding the trick (-1 before the lead)
+_WSTR = 5  # its strength
+_ONT = 6  # points on the table
+_T0 = 7
+_T1 = 8
+_ALPHA = 9
+_BETA = 10
+_D = 11  # tricks still to search, this one included
+_START = 12  # 1: the trick starts here (table entry, bounds, horizon)
+_SLOT = 13
+_KEY = 14
+_LO = 15
+_HI = 16
+_N = 17  # moves
+_I = 18  # the move being tried
+_BESTV = 19
+_CHOICE = 20
+_HAND = 21
+_ADD = 22  # added to the child's value (the trick's points when team 0 takes it)
+_SAVED = 23  # the trick's cards before the move
+_FIRST = 24  # the move to try first (-1: none)
+_ONLY = 25  # 1: try only _FIRST
+_A0 = 26  # the window the node was opened with (after the table narrowed it)
+_B0 = 27
+_FIELDS = 28
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+_CHILD = 3
+
+
 @_njit
-def _node(
-    st: Any,
-    tab: Any,
-    tk: Any,
-    tlo: Any,
-    thi: Any,
-    tmv: Any,
-    tgen: Any,
-    work: Any,
-    ply: int,
-    seat: int,
-    k: int,
-    led: int,
-    win_seat: int,
-    win_card: int,
-    win_str: int,
-    on_table: int,
-    t0: int,
-    t1: int,
-    alpha: int,
-    beta: int,
-    d: int,
-    first_move: int,
-    only: int,
-    start: int,
-) -> int:
-    """Value for team 0 from ``seat`` playing the ``k``-th card of the trick; with ``start``
-    the trick starts here (table, bounds, horizon)."""
+def _enter(st: Any, tab: Any, tk: Any, tlo: Any, thi: Any, tmv: Any, tgen: Any, work: Any,
+           fr: Any, ply: int) -> int:
+    """Open the node of frame ``ply``: returns 1 and leaves its value in ``st[_RET]`` when it is
+    decided at once (bounds, table, horizon, last trick), else 0 with its moves in order."""
+    f = fr[ply]
+    seat = f[_SEAT]
+    k = f[_K]
     bonus = st[_BONUS]
-    slot = -1
-    key = 0
-    lo = -_INF
-    hi = _INF
-    if start:
+    t0 = f[_T0]
+    t1 = f[_T1]
+    f[_LO] = -_INF
+    f[_HI] = _INF
+    if f[_START]:
         if st[_NODES] > st[_LIMIT]:
             st[_ABORT] = 1
-            return 0
-        if d == 0:
-            return _estimate(st, tab, seat)
+            st[_RET] = 0
+            return 1
+        if f[_D] == 0:
+            st[_RET] = _estimate(st, tab, seat)
+            return 1
         hand = st[seat]
         if hand & (hand - 1) == 0:
             c0 = _bit_index(st[seat])
@@ -249,7 +268,8 @@ def _node(
                         v += bonus
                 elif not t0:
                     v -= bonus
-            return int(v)
+            st[_RET] = v
+            return 1
         rest = st[0] | st[1] | st[2] | st[3]
         most = _suit_points(tab, rest) + LAST_TRICK_BONUS
         least = 0
@@ -260,14 +280,18 @@ def _node(
                 most += bonus
             if not t0:
                 least = -bonus
+        alpha = f[_ALPHA]
+        beta = f[_BETA]
         if most <= alpha:
-            return most
+            st[_RET] = most
+            return 1
         if least >= beta:
-            return least
+            st[_RET] = least
+            return 1
         mask = tk.shape[0] - 1
         h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
         j0 = int(h >> np.uint64(40)) & mask
-        gen = st[_GEN]
+        slot = j0
         for i in range(_PROBES):
             j = (j0 + i) & mask
             if tgen[j] < st[_BASE]:
@@ -275,29 +299,39 @@ def _node(
                 break
             if tk[j] == key:
                 slot = j
-                if tgen[j] == gen:
+                if tgen[j] == st[_GEN]:
                     lo = tlo[j]
                     hi = thi[j]
                     if lo >= beta:
-                        return lo
+                        st[_RET] = lo
+                        return 1
                     if hi <= alpha:
-                        return hi
+                        st[_RET] = hi
+                        return 1
                     if lo > alpha:
-                        alpha = lo
+                        f[_ALPHA] = lo
                     if hi < beta:
-                        beta = hi
-                first_move = tmv[j]
+                        f[_BETA] = hi
+                    f[_LO] = lo
+                    f[_HI] = hi
+                f[_FIRST] = tmv[j]
                 break
-        if slot < 0:
-            slot = j0
+        f[_SLOT] = slot
+        f[_KEY] = key
+        f[_A0] = f[_ALPHA]
+        f[_B0] = f[_BETA]
     hand = st[seat]
+    f[_HAND] = hand
     moves = work[ply]
     keys = work[ply + 40]
     n = 0
-    if only:
+    first_move = f[_FIRST]
+    if f[_ONLY]:
         moves[0] = first_move
         n = 1
     else:
+        led = f[_LED]
+        win_card = f[_WC]
         allowed = hand if k == 0 else _legal(tab, hand, led, win_card)
         z = allowed & tab[_ZERO]
         if z & (z - 1):
@@ -312,7 +346,7 @@ def _node(
                     ):
                         allowed ^= 1 << c
                     prev = c
-        partner = (win_seat ^ seat) & 1 == 0
+        partner = (f[_WS] ^ seat) & 1 == 0
         over = 0
         if k > 0 and not partner:
             over = allowed & tab[_BEATS + 36 * led + win_card]
@@ -337,97 +371,162 @@ def _node(
                 keys[i] = kv
                 moves[i] = c
                 n += 1
-    maximise = seat & 1 == 0
-    best = -_INF if maximise else _INF
-    choice = moves[0]
-    nxt = (seat + 1) & 3
-    for i in range(n):
-        c = moves[i]
-        bit = 1 << c
-        st[_NODES] += 1
-        st[seat] = hand ^ bit
-        p = on_table + tab[_PTS + c]
-        if k == 0:
-            st[_TABLE] = bit
-            v = _node(
-                st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, nxt, 1, c // 9, seat, c,
-                tab[_STR + 36 * (c // 9) + c], p, t0, t1, alpha, beta, d, -1, 0, 0,
-            )  # fmt: skip
-            st[_TABLE] = 0
-        elif k < 3:
-            s = tab[_STR + 36 * led + c]
-            st[_TABLE] |= bit
-            if s > win_str:
-                v = _node(
-                    st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, nxt, k + 1, led, seat, c,
-                    s, p, t0, t1, alpha, beta, d, -1, 0, 0,
-                )  # fmt: skip
+    f[_N] = n
+    f[_I] = 0
+    f[_BESTV] = -_INF if seat & 1 == 0 else _INF
+    f[_CHOICE] = moves[0]
+    return 0
+
+
+@_njit
+def _run(st: Any, tab: Any, tk: Any, tlo: Any, thi: Any, tmv: Any, tgen: Any, work: Any,
+         fr: Any) -> int:
+    """Search from frame 0 (set up by the caller) without recursion: frames on a stack."""
+    ply = 0
+    phase = _ENTER
+    ret = 0
+    bonus = st[_BONUS]
+    while True:
+        f = fr[ply]
+        if phase == _ENTER:
+            if _enter(st, tab, tk, tlo, thi, tmv, tgen, work, fr, ply):
+                ret = st[_RET]
+                phase = _RETURN
             else:
-                v = _node(
-                    st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, nxt, k + 1, led, win_seat,
-                    win_card, win_str, p, t0, t1, alpha, beta, d, -1, 0, 0,
-                )  # fmt: skip
-            st[_TABLE] ^= bit
-        else:
-            ws = seat if tab[_STR + 36 * led + c] > win_str else win_seat
-            saved = st[_TABLE]
-            st[_TABLE] = 0
-            if ws & 1 == 0:
-                if st[ws]:
-                    v = p + _node(
-                        st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, ws, 0, 0, ws, -1, 0, 0,
-                        1, t1, alpha - p, beta - p, d - 1, -1, 0, 1,
-                    )  # fmt: skip
+                phase = _NEXT
+        if phase == _NEXT:
+            i = f[_I]
+            if i >= f[_N]:
+                best = f[_BESTV]
+                if f[_K] == 0:
+                    st[_BEST] = f[_CHOICE]
+                if f[_START]:
+                    lo = f[_LO]
+                    hi = f[_HI]
+                    if best <= f[_A0]:
+                        if best < hi:
+                            hi = best
+                    elif best >= f[_B0]:
+                        if best > lo:
+                            lo = best
+                    else:
+                        lo = best
+                        hi = best
+                    slot = f[_SLOT]
+                    tk[slot] = f[_KEY]
+                    tlo[slot] = lo
+                    thi[slot] = hi
+                    tmv[slot] = f[_CHOICE]
+                    tgen[slot] = st[_GEN]
+                ret = best
+                phase = _RETURN
+            else:
+                seat = f[_SEAT]
+                k = f[_K]
+                c = work[ply, i]
+                bit = 1 << c
+                st[_NODES] += 1
+                st[seat] = f[_HAND] ^ bit
+                p = f[_ONT] + tab[_PTS + c]
+                f[_SAVED] = st[_TABLE]
+                g = fr[ply + 1]
+                g[_T0] = f[_T0]
+                g[_T1] = f[_T1]
+                g[_ALPHA] = f[_ALPHA]
+                g[_BETA] = f[_BETA]
+                g[_D] = f[_D]
+                g[_FIRST] = -1
+                g[_ONLY] = 0
+                g[_START] = 0
+                f[_ADD] = 0
+                if k < 3:
+                    g[_SEAT] = (seat + 1) & 3
+                    g[_K] = k + 1
+                    g[_ONT] = p
+                    if k == 0:
+                        st[_TABLE] = bit
+                        led = c // 9
+                        g[_LED] = led
+                        g[_WS] = seat
+                        g[_WC] = c
+                        g[_WSTR] = tab[_STR + 36 * led + c]
+                    else:
+                        st[_TABLE] |= bit
+                        led = f[_LED]
+                        g[_LED] = led
+                        s = tab[_STR + 36 * led + c]
+                        if s > f[_WSTR]:
+                            g[_WS] = seat
+                            g[_WC] = c
+                            g[_WSTR] = s
+                        else:
+                            g[_WS] = f[_WS]
+                            g[_WC] = f[_WC]
+                            g[_WSTR] = f[_WSTR]
+                    ply += 1
+                    phase = _ENTER
+                    continue
+                ws = seat if tab[_STR + 36 * f[_LED] + c] > f[_WSTR] else f[_WS]
+                st[_TABLE] = 0
+                if st[ws] == 0:
+                    # the ninth trick is complete
+                    if ws & 1 == 0:
+                        ret = p + LAST_TRICK_BONUS
+                        if bonus and not f[_T1]:
+                            ret += bonus
+                    else:
+                        ret = 0
+                        if bonus and not f[_T0]:
+                            ret = -bonus
+                    phase = _CHILD
                 else:
-                    v = p + LAST_TRICK_BONUS
-                    if bonus and not t1:
-                        v += bonus
-            elif st[ws]:
-                v = _node(
-                    st, tab, tk, tlo, thi, tmv, tgen, work, ply + 1, ws, 0, 0, ws, -1, 0, 0,
-                    t0, 1, alpha, beta, d - 1, -1, 0, 1,
-                )  # fmt: skip
-            else:
-                v = 0
-                if bonus and not t0:
-                    v = -bonus
-            st[_TABLE] = saved
-        st[seat] = hand
-        if st[_ABORT]:
-            return 0
-        if maximise:
-            if v > best:
-                best = v
-                choice = c
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        elif v < best:
-            best = v
-            choice = c
-            if v < beta:
-                beta = v
-                if alpha >= beta:
-                    break
-    if k == 0:
-        st[_BEST] = choice
-    if start:
-        if best <= alpha:
-            if best < hi:
-                hi = best
-        elif best >= beta:
-            if best > lo:
-                lo = best
-        else:
-            lo = best
-            hi = best
-        tk[slot] = key
-        tlo[slot] = lo
-        thi[slot] = hi
-        tmv[slot] = choice
-        tgen[slot] = st[_GEN]
-    return int(best)
+                    g[_SEAT] = ws
+                    g[_K] = 0
+                    g[_LED] = 0
+                    g[_WS] = ws
+                    g[_WC] = -1
+                    g[_WSTR] = 0
+                    g[_ONT] = 0
+                    g[_START] = 1
+                    g[_D] = f[_D] - 1
+                    if ws & 1 == 0:
+                        g[_T0] = 1
+                        g[_ALPHA] = f[_ALPHA] - p
+                        g[_BETA] = f[_BETA] - p
+                        f[_ADD] = p
+                    else:
+                        g[_T1] = 1
+                    ply += 1
+                    phase = _ENTER
+                    continue
+        if phase == _RETURN:
+            if ply == 0:
+                return ret
+            ply -= 1
+            f = fr[ply]
+            phase = _CHILD
+        if phase == _CHILD:
+            if st[_ABORT]:
+                return 0
+            v = ret + f[_ADD]
+            st[f[_SEAT]] = f[_HAND]
+            st[_TABLE] = f[_SAVED]
+            c = work[ply, f[_I]]
+            if f[_SEAT] & 1 == 0:
+                if v > f[_BESTV]:
+                    f[_BESTV] = v
+                    f[_CHOICE] = c
+                    if v > f[_ALPHA]:
+                        f[_ALPHA] = v
+            elif v < f[_BESTV]:
+                f[_BESTV] = v
+                f[_CHOICE] = c
+                if v < f[_BETA]:
+                    f[_BETA] = v
+            f[_I] += 1
+            if f[_ALPHA] >= f[_BETA]:
+                f[_I] = f[_N]
+            phase = _NEXT
 
 
 @_njit
@@ -440,6 +539,7 @@ def _root(
     tmv: Any,
     tgen: Any,
     work: Any,
+    fr: Any,
     leader: int,
     k0: int,
     led: int,
@@ -454,22 +554,40 @@ def _root(
     guess: int,
 ) -> int:
     """MTD(f) at the root: null-window searches until the bounds meet."""
-    seat0 = (leader + k0) & 3
     lo = -_INF
     hi = _INF
     g = guess
+    f = fr[0]
     while lo < hi:
         beta = g if g > lo + 1 else lo + 1
+        f[_T0] = t0
+        f[_T1] = t1
+        f[_ALPHA] = beta - 1
+        f[_BETA] = beta
+        f[_D] = depth
         if k0 == 0 and only < 0:
-            g = _node(
-                st, tab, tk, tlo, thi, tmv, tgen, work, 0, leader, 0, 0, leader, -1, 0, 0, t0,
-                t1, beta - 1, beta, depth, -1, 0, 1,
-            )  # fmt: skip
+            f[_SEAT] = leader
+            f[_K] = 0
+            f[_LED] = 0
+            f[_WS] = leader
+            f[_WC] = -1
+            f[_WSTR] = 0
+            f[_ONT] = 0
+            f[_START] = 1
+            f[_FIRST] = -1
+            f[_ONLY] = 0
         else:
-            g = _node(
-                st, tab, tk, tlo, thi, tmv, tgen, work, 0, seat0, k0, led, ws, wc, wst, on_table,
-                t0, t1, beta - 1, beta, depth, only, 1 if only >= 0 else 0, 0,
-            )  # fmt: skip
+            f[_SEAT] = (leader + k0) & 3
+            f[_K] = k0
+            f[_LED] = led
+            f[_WS] = ws
+            f[_WC] = wc
+            f[_WSTR] = wst
+            f[_ONT] = on_table
+            f[_START] = 0
+            f[_FIRST] = only
+            f[_ONLY] = 1 if only >= 0 else 0
+        g = _run(st, tab, tk, tlo, thi, tmv, tgen, work, fr)
         if st[_ABORT]:
             return 0
         if g < beta:
@@ -539,6 +657,7 @@ def _search(
         bits = max(10, min(bits, (limit // 2).bit_length()))
     tk, tlo, thi, tmv, tgen = _table_arrays(1 << bits)
     work = np.zeros((80, 9), dtype=np.int64)
+    fr = np.zeros((48, _FIELDS), dtype=np.int64)
     st = np.zeros(_STATE_SIZE, dtype=np.int64)
     st[0:4] = hands
     st[_BONUS] = bonus
@@ -572,8 +691,8 @@ def _search(
         g = guess
         for c in roots:
             g = _root(
-                st, tab, tk, tlo, thi, tmv, tgen, work, leader, k0, led, ws, wc, wst, on_table,
-                t0, t1, d, c, g,
+                st, tab, tk, tlo, thi, tmv, tgen, work, fr, leader, k0, led, ws, wc, wst,
+                on_table, t0, t1, d, c, g,
             )  # fmt: skip
             if st[_ABORT]:
                 break

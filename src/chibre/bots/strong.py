@@ -23,8 +23,8 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
-from chibre.bots.sampling import sample_deals
-from chibre.bots.solver import Position, card_values, solve, warm_up
+from chibre.bots.sampling import sample_deals, weighted_deals
+from chibre.bots.solver import Position, card_values, jit_available, solve, warm_up
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
 from chibre.weis import STOECK_CARDS, STOECK_POINTS
@@ -36,43 +36,33 @@ WIN_BONUS = 1000
 
 @dataclass(frozen=True)
 class Level:
-    """A player's budget: deals sampled per decision, solver nodes per deal, and from how
-    many tricks left the solver is exact."""
+    """A player's budget: deals sampled per decision and solver nodes per deal — a small
+    budget early in the hand (an estimate), a large one from ``exact_tricks`` tricks left
+    (where it is nearly always enough to solve exactly) — and the same for the contract."""
 
     samples: int
-    max_nodes: int
+    nodes: int
     exact_tricks: int
+    end_nodes: int
     contract_samples: int
     contract_nodes: int
     chibre_below: float  # expected margin of the best contract under which to chibre
+    soft: bool = True  # weigh the deals by what the contract talk says of the hands
 
 
-LEVELS: dict[str, Level] = {
-    "easy": Level(
-        samples=3,
-        max_nodes=200,
-        exact_tricks=3,
-        contract_samples=3,
-        contract_nodes=200,
-        chibre_below=-16,
-    ),
-    "medium": Level(
-        samples=8,
-        max_nodes=1500,
-        exact_tricks=4,
-        contract_samples=6,
-        contract_nodes=1500,
-        chibre_below=-4,
-    ),
-    "strong": Level(
-        samples=24,
-        max_nodes=4000,
-        exact_tricks=5,
-        contract_samples=16,
-        contract_nodes=4000,
-        chibre_below=-4,
-    ),
+# Budgets for the compiled solver (numba) and for plain Python (about 200,000 nodes/s).
+LEVELS_COMPILED: dict[str, Level] = {
+    "easy": Level(4, 500, 4, 20_000, 4, 500, 40),
+    "medium": Level(10, 5_000, 4, 40_000, 6, 3_000, 50),
+    "strong": Level(24, 25_000, 5, 200_000, 12, 15_000, 50),
 }
+LEVELS_PLAIN: dict[str, Level] = {
+    "easy": Level(3, 300, 3, 5_000, 3, 200, 40),
+    "medium": Level(6, 1_500, 4, 6_000, 5, 1_000, 50),
+    "strong": Level(16, 6_000, 5, 20_000, 10, 3_000, 50),
+}
+LEVELS = LEVELS_PLAIN
+"""The level names; the budgets taken depend on whether the compiled solver runs."""
 
 
 def _taken(observation: Observation) -> tuple[bool, bool]:
@@ -132,9 +122,9 @@ class StrongPlayer:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r}: choose one of {', '.join(LEVELS)}")
         self.seed = seed
-        self.level = LEVELS[level]
         self.name = level
         warm_up()
+        self.level = (LEVELS_COMPILED if jit_available() else LEVELS_PLAIN)[level]
 
     def act(self, observation: Observation) -> Action:
         if may_thank(observation):
@@ -147,17 +137,22 @@ class StrongPlayer:
             return self._contract(observation, options, rng)
         return self._card(observation, options, rng)
 
+    def _deals(self, o: Observation, rng: Random, n: int) -> list[tuple[int, int, int, int]]:
+        if self.level.soft:
+            return weighted_deals(o, rng, n)
+        return sample_deals(o, rng, n)
+
     # --- the play -------------------------------------------------------------------------
 
     def _card(self, o: Observation, options: list[Action], rng: Random) -> Action:
         plays = {a.card: a for a in options if isinstance(a, Play)}
         level = self.level
         tricks_left = 9 - len(o.tricks)
-        budget = None if tricks_left <= level.exact_tricks else level.max_nodes
+        budget = level.end_nodes if tricks_left <= level.exact_tricks else level.nodes
         situation = GameSituation(o)
         totals = dict.fromkeys(plays, 0.0)
         taken = _taken(o)
-        for hands in sample_deals(o, rng, level.samples):
+        for hands in self._deals(o, rng, level.samples):
             position = Position(
                 hands=hands,
                 contract=o.contract,
@@ -178,7 +173,7 @@ class StrongPlayer:
         """Our team's expected margin (our points less theirs, before the multiplier) in
         each contract, the chooser leading: card points, the match, and our stöck."""
         level = self.level
-        deals = sample_deals(o, rng, level.contract_samples)
+        deals = self._deals(o, rng, level.contract_samples)
         out: dict[int, float] = {}
         for k in range(6):
             total = 0.0

@@ -127,7 +127,9 @@ async def table_summary(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     table, seat = found
-    return JSONResponse(table.summary(seat))
+    summary = table.summary(seat)
+    _tables(request).release(table)
+    return JSONResponse(summary)
 
 
 async def table_record(request: Request) -> Response:
@@ -141,6 +143,7 @@ async def table_record(request: Request) -> Response:
     if not table.game.is_over:
         return error(403, "the record shows every hand: it is available once the game is over")
     record = table.game.record
+    _tables(request).release(table)
     name = f"chibre-{table.id}"
     if fmt == "json":
         return Response(
@@ -209,6 +212,7 @@ async def table_socket(ws: WebSocket) -> None:
     finally:
         table.leave(conn)
         pump.cancel()
+        _tables(ws).release(table)
 
 
 def create_app(db_path: Path | str, settings: Settings | None = None) -> Starlette:

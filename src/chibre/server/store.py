@@ -164,8 +164,10 @@ class Store:
         """Write entry number ``n`` of a table's record (and, when it ends the game, that the
         table is finished) in one transaction."""
         statements = list(self._entry_rows(table_id, n, [(seat, entry)]))
-        if finished:
-            statements.append(("UPDATE game_tables SET finished = 1 WHERE id = ?", (table_id,)))
+        if not finished:
+            self.db.execute(*statements[0])  # one statement: a transaction of its own
+            return
+        statements.append(("UPDATE game_tables SET finished = 1 WHERE id = ?", (table_id,)))
         self._transaction(statements)
 
     def load(self, table_id: str) -> StoredTable | None:

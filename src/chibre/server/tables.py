@@ -95,7 +95,7 @@ class Connection:
                     await self.send(self.table.state_frame(self))
                 while self.replies:
                     await self.send(self.replies.pop(0))
-        except (OSError, RuntimeError):  # the client is gone
+        except Exception:  # the client is gone (disconnected, or the socket closed)
             self.closed = True
 
 
@@ -478,6 +478,12 @@ class Tables:
             table = Table(stored, self.store, self.settings, self.thinkers)
             self.tables[table_id] = table
         return table
+
+    def release(self, table: Table) -> None:
+        """Forget a finished table nobody watches any more (the store keeps it)."""
+        if table.game.is_over and not table.connections and self.tables.get(table.id) is table:
+            table.close()
+            del self.tables[table.id]
 
     def create(self, request: Any) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the

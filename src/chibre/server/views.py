@@ -145,17 +145,6 @@ def table_extras(game: Game, done: list[list[int]] | None = None) -> dict[str, A
     return extras
 
 
-def view(game: Game, seat: int | None) -> dict[str, Any]:
-    """The whole VIEW of ``seat`` (``None``: a spectator) as one dict."""
-    obs = observe(game, 0 if seat is None else seat)
-    return {
-        "rules": game.rules.to_dict(),
-        **public_view(obs),
-        **table_extras(game),
-        **private_view(None if seat is None else obs),
-    }
-
-
 class ViewCache:
     """The serialised public part of a table's VIEW, rebuilt only when the game changed.
 
@@ -168,16 +157,39 @@ class ViewCache:
         self._rules = '"rules":' + json.dumps(game.rules.to_dict(), ensure_ascii=False)
         self._seq = -1
         self._public = ""
+        self._obs: Observation | None = None  # the observation the public part came from
         self._spectator = _inner(private_view(None))
         self._history: list[list[int]] = []
+        self._past: tuple[tuple[int, bool, bool], str] | None = None
         self._private: dict[int, tuple[tuple[object, ...], str]] = {}
 
     def _refresh(self, seq: int) -> None:
         if seq != self._seq:
-            obs = observe(self.game, 0)
-            public = {**public_view(obs), **table_extras(self.game, self._history)}
-            self._public = self._rules + "," + _inner(public)
+            game = self.game
+            to_act = game.current_player
+            # the seat to act: its observation serves its private part too
+            obs = observe(game, to_act if to_act is not None and to_act >= 0 else 0)
+            public = public_view(obs)
+            public["credits"] = [
+                {"team": c.team, "block": c.block, "points": c.points}
+                for c in game.written_credits()
+            ]
+            self._public = self._rules + "," + _inner(public) + "," + self._past_part()
+            self._obs = obs
             self._seq = seq
+
+    def _past_part(self) -> str:
+        """``history`` and ``last_hand``, which change only when a hand or the game ends."""
+        game = self.game
+        hand = game.hand
+        key = (len(game.hands), hand is not None and hand.is_over, game.is_over)
+        if self._past is None or self._past[0] != key:
+            past: dict[str, Any] = {"history": history(game, self._history)}
+            previous = last_hand(game)
+            if previous is not None:
+                past["last_hand"] = previous
+            self._past = (key, _inner(past))
+        return self._past[1]
 
     def fragment(self, seq: int, seat: int | None) -> str:
         """The VIEW of ``seat`` at record length ``seq``, as JSON without its braces."""
@@ -201,7 +213,8 @@ class ViewCache:
         cached = self._private.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
-        part = _inner(private_view(observe(game, seat)))
+        obs = self._obs if self._obs is not None and self._obs.seat == seat else None
+        part = _inner(private_view(obs or observe(game, seat)))
         self._private[seat] = (key, part)
         return part
 

@@ -57,6 +57,15 @@ export function getDeck(fallback = "french") {
   return fallback === "swiss" ? "swiss" : "french";
 }
 
+/** Whether the player has chosen a deck before (else the table's own deck is used). */
+export function hasDeckChoice() {
+  try {
+    return ["french", "swiss"].includes(localStorage.getItem(DECK_KEY));
+  } catch (e) {
+    return false;
+  }
+}
+
 export function setDeck(deck) {
   try {
     localStorage.setItem(DECK_KEY, deck);

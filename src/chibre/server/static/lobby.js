@@ -69,6 +69,7 @@ function buildSeats() {
 /** Put the values of preset `name` into the form. */
 function showPreset(name) {
   const rules = presets[name] || {};
+  $("preset-json").textContent = JSON.stringify(rules, null, 2);
   for (const f of FIELDS) {
     const el = $(f);
     if (!(f in rules)) continue;

@@ -92,7 +92,8 @@ export class Replay {
       } else if (a.contract !== undefined) {
         contract = CONTRACTS.indexOf(a.contract);
         contractSeat = a.seat;
-        last = `${this.hooks.seatName(a.seat)}: ${contractName(contract, this.hooks.deck(), this.hooks.mapping())}`;
+        const name = contractName(contract, this.hooks.deck(), this.hooks.mapping());
+        last = `${this.hooks.seatName(a.seat)}: ${name}`;
       } else if (a.chibre) {
         last = `${this.hooks.seatName(a.seat)}: ${t("chibred")}`;
       } else if (a.thank) {

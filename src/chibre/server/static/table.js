@@ -11,6 +11,7 @@ import {
   contractName,
   factorOf,
   getDeck,
+  hasDeckChoice,
   parseCode,
   setDeck,
   sortHand,
@@ -96,8 +97,7 @@ function seatName(seat) {
 function teamLabel(team) {
   const me = mySeat();
   if (me !== null) return team === (me & 1) ? t("we") : t("they");
-  const seats = app.msg?.table?.seats || [];
-  return `${seats[team]?.name ?? team + 1} & ${seats[team + 2]?.name ?? team + 3}`;
+  return `${seatName(team)} & ${seatName(team + 2)}`;
 }
 
 function mapping() {
@@ -108,10 +108,6 @@ function img(code) {
   const i = cardImage(code, app.deck, mapping());
   if (code) i.dataset.card = code;
   return i;
-}
-
-function sameAction(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function toast(text, kind = "info") {
@@ -182,6 +178,7 @@ function act(action) {
   app.pending = true;
   endHold();
   render();
+  pump();
 }
 
 setInterval(() => send({ type: "ping" }), 25000);
@@ -194,6 +191,7 @@ function pump() {
     const prev = app.msg;
     app.msg = msg;
     app.pending = false;
+    if (!prev && !hasDeckChoice() && msg.view?.rules?.deck) app.deck = msg.view.rules.deck;
     $("table").dataset.connected = "true";
     takeEvents(prev, msg);
     render();
@@ -215,10 +213,9 @@ function takeEvents(prev, msg) {
   let taken = null;
   for (const e of events) {
     switch (e.type) {
-      case "HandStarted":
+      case "HandStarted": // the last hand's breakdown stays until the first card
         cards = [];
         leader = e.chooser;
-        app.breakdown = null;
         break;
       case "CardPlayed":
         if (!cards.length) leader = e.seat;
@@ -237,7 +234,10 @@ function takeEvents(prev, msg) {
         bubble(e.seat, t("chibred"));
         break;
       case "ContractNamed":
-        bubble(e.seat, `${contractName(e.contract, app.deck, mapping())}${e.factor > 1 ? ` ×${e.factor}` : ""}`);
+        bubble(
+          e.seat,
+          contractName(e.contract, app.deck, mapping()) + (e.factor > 1 ? ` ×${e.factor}` : ""),
+        );
         break;
       case "WeisAnnounced":
         bubble(e.seat, t("weis_n", { n: e.points }));
@@ -292,6 +292,7 @@ function render() {
   root.dataset.history = String((view.history || []).length);
   root.dataset.toAct = String(view.to_act);
   root.dataset.myTurn = String(myTurn);
+  document.title = myTurn ? `● ${t("your_turn")} · Chibre` : "Chibre";
   root.dataset.status = msg.table.status;
   root.dataset.spectator = String(Boolean(msg.you.spectator));
   $("spectator-badge").hidden = !msg.you.spectator;
@@ -345,7 +346,9 @@ function drawSeat(seat, view, info) {
     c.title = contractName(view.contract, app.deck, mapping());
     plate.append(c);
   }
-  if (view.announced?.[seat] > 0) plate.append(el("span", "chip chip-weis", t("weis_n", { n: view.announced[seat] })));
+  if (view.announced?.[seat] > 0) {
+    plate.append(el("span", "chip chip-weis", t("weis_n", { n: view.announced[seat] })));
+  }
   if (view.stoeck_seat === seat) plate.append(el("span", "chip chip-stoeck", t("declare_stoeck")));
   box.append(plate);
   const shown = (view.shown_weis || []).filter((w) => w.seat === seat);
@@ -391,7 +394,11 @@ function drawCenter(view, myTurn) {
     trick.append(trickNode(app.held.cards, app.held.leader, app.held.winner));
     shown = app.held.cards;
     note.textContent = t("won_trick", { name: seatName(app.held.winner) });
-  } else if (app.breakdown !== null && view.last_hand && view.last_hand.number === app.breakdown && !(view.trick || []).length) {
+  } else if (
+    app.breakdown !== null &&
+    view.last_hand?.number === app.breakdown &&
+    !(view.trick || []).length
+  ) {
     trick.append(breakdownNode(view.last_hand, true));
     note.textContent = "";
   } else {
@@ -524,7 +531,11 @@ function drawControls(view, myTurn) {
       box.append(label);
     }
   }
-  const canThank = mySeat() !== null && view.rules?.claim === "thank" && app.msg.table.status !== "finished" && view.hand_number >= 0;
+  const canThank =
+    mySeat() !== null &&
+    view.rules?.claim === "thank" &&
+    app.msg.table.status !== "finished" &&
+    view.hand_number >= 0;
   if (canThank) {
     const b = el("button", "btn btn-thank", t("thank"));
     b.type = "button";
@@ -541,7 +552,8 @@ function weisText(weis) {
     .map((w) => {
       const cards = w.map(parseCode);
       if (cards.every((c) => c.suit === cards[0].suit)) {
-        const suit = app.deck === "swiss" ? suitName(cards[0].suit, "swiss", mapping()) : symbols[cards[0].suit];
+        const suit =
+          app.deck === "swiss" ? suitName(cards[0].suit, "swiss", mapping()) : symbols[cards[0].suit];
         return `${suit} ${w.map((c) => c.slice(1)).join("-")}`;
       }
       return `${w[0].slice(1)} ×${w.length}`;
@@ -555,7 +567,8 @@ function playFor(view, code) {
   if (!plays.length) return null;
   const wantWeis = app.announceWeis;
   const wantStoeck = app.declareStoeck;
-  const score = (a) => (Boolean(a.weis?.length) === wantWeis ? 2 : 0) + (Boolean(a.stoeck) === wantStoeck ? 1 : 0);
+  const score = (a) =>
+    (Boolean(a.weis?.length) === wantWeis ? 2 : 0) + (Boolean(a.stoeck) === wantStoeck ? 1 : 0);
   return plays.reduce((best, a) => (score(a) > score(best) ? a : best), plays[0]);
 }
 
@@ -607,7 +620,9 @@ function drawSide(view) {
     fill.style.width = `${Math.min(100, (100 * view.totals[team]) / (rules.target || 1000))}%`;
     bar.append(fill);
     row.append(label, total, bar);
-    if ((view.striche || [])[team]) row.append(el("span", "striche", `${t("striche")}: ${view.striche[team]}`));
+    if ((view.striche || [])[team]) {
+      row.append(el("span", "striche", `${t("striche")}: ${view.striche[team]}`));
+    }
     score.append(row);
   }
   score.append(el("div", "target", t("of_target", { n: rules.target ?? "" })));
@@ -615,11 +630,13 @@ function drawSide(view) {
   const c = $("contract");
   c.replaceChildren();
   if (view.contract >= 0) {
-    c.append(contractIcon(view.contract, app.deck), el("span", "", contractName(view.contract, app.deck, mapping())));
+    const name = contractName(view.contract, app.deck, mapping());
+    c.append(contractIcon(view.contract, app.deck), el("span", "", name));
     if (view.factor > 1 || rules.multipliers !== "none") {
       c.append(el("span", "factor", t("factor", { n: view.factor })));
     }
-    c.append(el("span", "by", `· ${seatName(view.contract_seat)}${view.chibres ? ` (${t("chibred")})` : ""}`));
+    const by = seatName(view.contract_seat) + (view.chibres ? ` (${t("chibred")})` : "");
+    c.append(el("span", "by", `· ${by}`));
   } else {
     c.textContent = "–";
   }
@@ -633,7 +650,9 @@ function drawSide(view) {
     const weis = [];
     for (let s = 0; s < 4; s++) if (view.announced?.[s] > 0) weis.push(`${seatName(s)} ${view.announced[s]}`);
     if (weis.length) info.append(el("div", "weis-line", `${t("weis")}: ${weis.join(" · ")}`));
-    if (view.stoeck_seat >= 0) info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
+    if (view.stoeck_seat >= 0) {
+      info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
+    }
   }
   const lastBtn = $("last-trick-btn");
   lastBtn.disabled = !(view.tricks || []).length;
@@ -770,13 +789,16 @@ function onKey(event) {
   }
   if (document.querySelector("dialog[open]")) return;
   const target = event.target;
-  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
   const cards = [...$("hand").querySelectorAll("button.card")];
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
     if (!cards.length) return;
     const i = cards.indexOf(document.activeElement);
     const step = event.key === "ArrowLeft" ? -1 : 1;
-    const next = i < 0 ? (cards.find((c) => c.classList.contains("legal")) || cards[0]) : cards[(i + step + cards.length) % cards.length];
+    const next =
+      i < 0
+        ? cards.find((c) => c.classList.contains("legal")) || cards[0]
+        : cards[(i + step + cards.length) % cards.length];
     next.focus();
     event.preventDefault();
     return;
