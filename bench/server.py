@@ -6,10 +6,14 @@ asyncio WebSocket client per seat, each playing a random legal action as soon as
 turn (after ``--think`` seconds, 0 by default). Runs for a set duration, then prints the
 tables, the moves per second, the move latency — from sending an action to receiving the
 state that shows it — at p50 and p99, and the server's resident memory (VmRSS from
-/proc/PID/status, the highest seen during the run). The reference is the goal: 200 tables
-with p99 <= 50 ms and under 300 MB on two cores.
+/proc/PID/status, the highest seen during the run), and the server's CPU time per move.
 
-    python bench/server.py [--tables 200] [--seconds 30] [--think 0]
+The same clients then drive a reference: a bare Starlette/uvicorn WebSocket server that
+answers each move with frames of the same size and no game at all — the floor of this stack
+on this machine, so that the cost of chibre itself shows even on a busy machine. The goal:
+200 tables with p99 <= 50 ms and under 300 MB on two cores.
+
+    python bench/server.py [--tables 200] [--seconds 30] [--think 0] [--no-reference]
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import os
 import random
 import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -42,23 +47,16 @@ GOAL_RSS_MB = 300.0
 async def seat_client(
     ws: Any,
     seat: int,
-    stop_at: float,
     think: float,
     rng: random.Random,
     latencies: list[float],
     counts: list[int],
 ) -> None:
-    """Play one seat until ``stop_at``: a random legal action whenever it is our turn."""
+    """Play one seat until cancelled: a random legal action whenever it is our turn."""
     sent_seq = -1  # the seq our action was sent at; -1 when none is on its way
     sent_at = 0.0
     while True:
-        left = stop_at - time.monotonic()
-        if left <= 0:
-            return
-        try:
-            raw = await asyncio.wait_for(ws.recv(decode=False), left)
-        except TimeoutError:
-            return
+        raw = await ws.recv(decode=False)
         if raw[:16] != b'{"type":"state",':
             counts[1] += 1  # an error frame: should not happen
             continue
@@ -102,25 +100,28 @@ async def run_clients(
     rng = random.Random(1)
     cpu_start = time.process_time()
     start = time.monotonic()
-    stop_at = start + seconds
     tasks = [
         asyncio.create_task(
-            seat_client(ws, seat, stop_at, think, random.Random(rng.random()), latencies, counts)
+            seat_client(ws, seat, think, random.Random(rng.random()), latencies, counts)
         )
         for ws, (_, seat) in zip(sockets, urls, strict=True)
     ]
-    results = await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.sleep(seconds)
+    moves, errors, measured = counts[0], counts[1], list(latencies)
     elapsed = time.monotonic() - start
     cpu = time.process_time() - cpu_start
-    failures = [repr(r) for r in results if isinstance(r, BaseException)]
+    failures = [repr(t.exception()) for t in tasks if t.done() and t.exception() is not None]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
     return {
         "seconds": elapsed,
         "connect_seconds": connected,
         "cpu": cpu,
-        "moves": counts[0],
-        "errors": counts[1],
-        "latencies": latencies,
+        "moves": moves,
+        "errors": errors,
+        "latencies": measured,
         "failures": failures[:5],
         "failed": len(failures),
     }
@@ -152,12 +153,12 @@ def post_json(url: str, body: Any) -> Any:
         return json.loads(r.read())
 
 
-def wait_up(base: str, process: subprocess.Popen[bytes]) -> None:
+def wait_up(url: str, process: subprocess.Popen[bytes]) -> None:
     for _ in range(400):
         if process.poll() is not None:
             raise SystemExit("the server did not start")
         try:
-            with urllib.request.urlopen(base + "/api/players", timeout=1):
+            with urllib.request.urlopen(url, timeout=1):
                 return
         except OSError:
             time.sleep(0.05)
@@ -169,102 +170,203 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# --- the reference: the bare WebSocket stack relaying frames of the same size ---------------
+
+
+def relay_main(port: int) -> None:
+    """A Starlette/uvicorn server with no game: any message from a seat makes it send every
+    seat of the table a state-shaped frame of the size chibre sends (the next seat to act,
+    one legal card), so the same clients drive it. What chibre costs above this is the
+    game, the store and the views."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket
+
+    groups: dict[str, dict[str, Any]] = {}
+    pad = "x" * 2600
+
+    def frame(group: dict[str, Any], seat: int) -> str:
+        legal = [{"kind": "play", "card": "H6", "weis": [], "stoeck": False}]
+        view = {
+            "seat": seat,
+            "to_act": group["to_act"],
+            "legal": legal if group["to_act"] == seat else [],
+        }
+        state = {"type": "state", "seq": group["seq"], "view": view, "pad": pad}
+        return json.dumps(state, separators=(",", ":"))
+
+    async def sock(ws: WebSocket) -> None:
+        await ws.accept()
+        seat = int(ws.query_params["seat"])
+        group = groups.setdefault(ws.path_params["g"], {"seq": 1, "to_act": 0, "members": {}})
+        group["members"][seat] = ws
+        await ws.send_text(frame(group, seat))
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                json.loads(message["text"])
+                group["seq"] += 1
+                group["to_act"] = (group["to_act"] + 1) % 4
+                for s, member in list(group["members"].items()):
+                    await member.send_text(frame(group, s))
+        finally:
+            group["members"].pop(seat, None)
+
+    async def up(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("up")
+
+    app = Starlette(routes=[Route("/up", up), WebSocketRoute("/ws/{g}", sock)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False)
+
+
+# --- a measured run --------------------------------------------------------------------------
+
+
+def measure(
+    server: subprocess.Popen[bytes], urls: list[tuple[str, int]], args: argparse.Namespace,
+    tmp: Path, env: dict[str, str],
+) -> dict[str, Any]:  # fmt: skip
+    """Play the seats ``urls`` from a client process; the server's CPU and memory measured
+    while they play."""
+    links, out = tmp / f"links-{server.pid}.json", tmp / f"result-{server.pid}.json"
+    links.write_text(json.dumps(urls))
+    rss_start = rss_mb(server.pid)
+    client = subprocess.Popen(
+        [
+            sys.executable, __file__, "--client", "--links", str(links),
+            "--out", str(out), "--seconds", str(args.seconds), "--think", str(args.think),
+        ],
+        env=env,
+    )  # fmt: skip
+    rss_max = rss_start
+    cpu_start = None
+    playing = Path(str(out) + ".playing")
+    while client.poll() is None:
+        if cpu_start is None and playing.exists():
+            cpu_start = _cpu_seconds(server.pid)
+        rss_max = max(rss_max, rss_mb(server.pid))
+        time.sleep(0.1)
+    cpu_end = _cpu_seconds(server.pid)
+    result: dict[str, Any] = json.loads(out.read_text())
+    result["server_cpu"] = None if cpu_start is None or cpu_end is None else cpu_end - cpu_start
+    result["rss_start"], result["rss_max"] = rss_start, rss_max
+    return result
+
+
+def report(name: str, result: dict[str, Any]) -> float:
+    """Print one run's figures; returns its p99 latency in ms."""
+    lat = [x * 1000 for x in result["latencies"]]
+    seconds = result["seconds"]
+    moves = result["moves"]
+    p99 = percentile(lat, 99) if lat else float("inf")
+    print(f"{name}")
+    print(f"  moves           {moves} in {seconds:.1f} s: {moves / seconds:.0f} moves/s")
+    if lat:
+        print(
+            f"  move latency    p50 {statistics.median(lat):.1f} ms, p99 {p99:.1f} ms, "
+            f"max {max(lat):.1f} ms"
+        )
+    cpu = result["server_cpu"]
+    if cpu is not None and moves:
+        print(
+            f"  server CPU      {cpu:.1f} s ({cpu / seconds * 100:.0f}% of one core), "
+            f"{cpu / moves * 1000:.2f} ms per move"
+        )
+    client_ms = result["cpu"] / max(moves, 1) * 1000
+    print(f"  client CPU      {result['cpu']:.1f} s ({client_ms:.2f} ms per move)")
+    rss = f"VmRSS max {result['rss_max']:.0f} MB (at start {result['rss_start']:.0f} MB)"
+    print(f"  server memory   {rss}")
+    print(f"  errors          {result['errors']} error frames, {result['failed']} clients failed")
+    for failure in result["failures"]:
+        print("   ", failure)
+    return p99
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=0.0, help="seconds before each move")
-    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--no-reference", action="store_true", help="skip the bare relay")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--relay", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--links", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
         client_main(args)
         return
+    if args.relay:
+        relay_main(args.relay)
+        return
 
-    import socket
-
-    port = args.port
-    if not port:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.sqlite"
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        port = free_port()
         server = subprocess.Popen(
             [
                 sys.executable, "-m", "chibre.cli", "serve", "--port", str(port),
-                "--db", str(db), "--no-browser", "--bot-delay", "0", "--deal-delay", "0",
+                "--db", str(tmp / "bench.sqlite"), "--no-browser", "--bot-delay", "0",
+                "--deal-delay", "0",
             ],
             env=env,
         )  # fmt: skip
         try:
             base = f"http://127.0.0.1:{port}"
-            wait_up(base, server)
+            wait_up(base + "/api/players", server)
             urls: list[tuple[str, int]] = []
             for _ in range(args.tables):
                 table = post_json(
-                    base + "/api/tables",
-                    {"seats": ["human"] * 4, "options": {"target": 10**6}},
+                    base + "/api/tables", {"seats": ["human"] * 4, "options": {"target": 10**6}}
                 )
                 for s in table["seats"]:
                     token = s["link"].partition("=")[2]
                     urls.append(
                         (f"ws://127.0.0.1:{port}/ws/{table['table']}?token={token}", s["seat"])
                     )
-            links, out = Path(tmp) / "links.json", Path(tmp) / "result.json"
-            links.write_text(json.dumps(urls))
-            rss_start = rss_mb(server.pid)
-            client = subprocess.Popen(
-                [
-                    sys.executable, __file__, "--client", "--links", str(links),
-                    "--out", str(out), "--seconds", str(args.seconds), "--think", str(args.think),
-                ],
-                env=env,
-            )  # fmt: skip
-            rss_max = rss_start
-            cpu_start = None
-            playing = Path(str(out) + ".playing")
-            while client.poll() is None:
-                if cpu_start is None and playing.exists():
-                    cpu_start = _cpu_seconds(server.pid)
-                rss_max = max(rss_max, rss_mb(server.pid))
-                time.sleep(0.1)
-            cpu_end = _cpu_seconds(server.pid)
-            cpu = None if cpu_start is None or cpu_end is None else cpu_end - cpu_start
-            result = json.loads(out.read_text())
+            chibre = measure(server, urls, args, tmp, env)
         finally:
             server.terminate()
             server.wait(timeout=20)
-    lat = [x * 1000 for x in result["latencies"]]
-    seconds = result["seconds"]
-    print(f"tables          {args.tables} (four human seats each, {len(urls)} WebSockets)")
+        reference = None
+        if not args.no_reference:
+            port = free_port()
+            relay = subprocess.Popen([sys.executable, __file__, "--relay", str(port)], env=env)
+            try:
+                wait_up(f"http://127.0.0.1:{port}/up", relay)
+                relay_urls = [
+                    (f"ws://127.0.0.1:{port}/ws/{t}?seat={s}", s)
+                    for t in range(args.tables)
+                    for s in range(4)
+                ]
+                reference = measure(relay, relay_urls, args, tmp, env)
+            finally:
+                relay.terminate()
+                relay.wait(timeout=20)
     print(
-        f"duration        {seconds:.1f} s of play (after {result['connect_seconds']:.1f} s "
-        f"to connect), think {args.think} s"
+        f"{args.tables} tables, four human seats each ({len(urls)} WebSockets), "
+        f"think {args.think} s, {args.seconds:.0f} s of play; load average {load:.1f} "
+        f"on {os.cpu_count()} cores at the start"
     )
-    print(f"moves           {result['moves']} ({result['moves'] / seconds:.0f} moves/s)")
-    if lat:
-        print(
-            f"move latency    p50 {statistics.median(lat):.1f} ms, "
-            f"p99 {percentile(lat, 99):.1f} ms, max {max(lat):.1f} ms"
-        )
-    print(f"server memory   VmRSS max {rss_max:.0f} MB (at start {rss_start:.0f} MB)")
-    print(f"client CPU      {result['cpu']:.1f} s (all clients, one process)")
-    if result["moves"]:
-        per_move = (cpu or 0) / result["moves"] * 1000
-        print(f"server CPU/move {per_move:.2f} ms (receive, check, store, 4 states sent)")
-    if cpu is not None:
-        print(f"server CPU      {cpu:.1f} s over the run ({cpu / seconds * 100:.0f}% of one core)")
-    print(f"errors          {result['errors']} error frames, {result['failed']} clients failed")
-    for failure in result["failures"]:
-        print("   ", failure)
-    p99 = percentile(lat, 99) if lat else float("inf")
-    ok = p99 <= GOAL_P99_MS and rss_max <= GOAL_RSS_MB
+    p99 = report("chibre serve", chibre)
+    if reference is not None:
+        report("reference: bare Starlette/uvicorn relay, same clients, same frame size", reference)
+    ok = p99 <= GOAL_P99_MS and chibre["rss_max"] <= GOAL_RSS_MB
     print(
-        f"goal            p99 <= {GOAL_P99_MS:.0f} ms and < {GOAL_RSS_MB:.0f} MB: "
+        f"goal: p99 <= {GOAL_P99_MS:.0f} ms and < {GOAL_RSS_MB:.0f} MB: "
         f"{'met' if ok else 'not met'}"
     )
 

@@ -161,10 +161,33 @@ def take_turn(page: Page, keyboard: bool = False) -> str | None:
     card.wait_for()
     code = card.get_attribute("data-card")
     assert code is not None
+    before = hand_mark(page)
     if keyboard:
         index = card.get_attribute("data-index")
         page.keyboard.press(str(index))
     else:
         card.click()
-    page.locator(f'#hand button[data-card="{code}"]').wait_for(state="detached")
+    wait_played(page, before, code)
     return code
+
+
+def hand_mark(page: Page) -> list[Any]:
+    """What changes when this page's player plays a card: the hand's size and number."""
+    mark: list[Any] = page.evaluate(
+        """() => [document.querySelectorAll('#hand .card').length,
+                 document.getElementById('table').dataset.handNumber]"""
+    )
+    return mark
+
+
+def wait_played(page: Page, before: list[Any], code: str) -> None:
+    """Wait until the card left the hand (the same card may come back in the next deal)."""
+    try:
+        page.wait_for_function(
+            """([n, h]) => document.querySelectorAll('#hand .card').length !== n
+                || document.getElementById('table').dataset.handNumber !== h""",
+            arg=before,
+        )
+    except Exception as e:
+        banner = page.locator("#banner").text_content()
+        raise AssertionError(f"{code} was not played; banner {banner!r}, {table(page)}") from e

@@ -49,12 +49,14 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def wait_until_up(base_url: str, process: subprocess.Popen[bytes], timeout: float = 20) -> None:
+def wait_until_up(
+    base_url: str, process: subprocess.Popen[bytes], timeout: float = 60, log: Path | None = None
+) -> None:
     """Poll ``GET /api/players`` until the server answers; raise if it exits or never does."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            out = process.stdout.read().decode(errors="replace") if process.stdout else ""
+            out = log.read_text(errors="replace") if log and log.exists() else ""
             raise RuntimeError(f"the server exited with {process.returncode}:\n{out}")
         try:
             with urllib.request.urlopen(base_url + "/api/players", timeout=1) as r:
@@ -69,17 +71,20 @@ def wait_until_up(base_url: str, process: subprocess.Popen[bytes], timeout: floa
 def start_server(
     db: Path, *extra_args: str, port: int | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start a server subprocess on ``db`` and wait until it answers: (process, base_url)."""
+    """Start a server subprocess on ``db`` and wait until it answers: (process, base_url).
+    What the server prints goes to ``db`` with the suffix ``.log``."""
     port = port or free_port()
-    process = subprocess.Popen(
-        server_command(port, db, *extra_args),
-        env=server_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    log = db.with_suffix(".log")
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            server_command(port, db, *extra_args),
+            env=server_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     base_url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(base_url, process)
+        wait_until_up(base_url, process, log=log)
     except BaseException:
         stop_server(process)
         raise
@@ -95,8 +100,6 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-    if process.stdout:
-        process.stdout.close()
 
 
 @contextmanager

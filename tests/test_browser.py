@@ -20,12 +20,14 @@ from browser_support import (
     artifacts,
     card_codes,
     chromium,
+    hand_mark,
     new_page,
     public_cards,
     record_frames,
     table,
     take_turn,
     wait_my_turn_or,
+    wait_played,
 )
 from chibre.cards import card_code
 from chibre.play import trick_winner
@@ -297,8 +299,9 @@ def test_house_rules_thank_and_replay_with_the_keyboard(browser: Browser, server
             assert focused
             card = page.locator(f'#hand button[data-card="{focused}"]')
             if "legal" in (card.get_attribute("class") or ""):
+                before = hand_mark(page)
                 page.keyboard.press("Enter")
-                card.wait_for(state="detached")
+                wait_played(page, before, focused)
             else:
                 take_turn(page, keyboard=True)
         else:  # number keys

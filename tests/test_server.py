@@ -195,7 +195,8 @@ def check_frames(client: Client, known: dict[int, tuple[list[int], list[int]]]) 
 
 
 def test_presets_and_players(server: tuple[str, Path]) -> None:
-    base, _ = server
+    base, db = server
+    assert f"the table is at {base}/" in db.with_suffix(".log").read_text()  # what serve prints
     status, presets = http_json(base, "/api/presets")
     assert status == 200
     assert presets["default"] == "romand"
@@ -216,6 +217,7 @@ def test_presets_and_players(server: tuple[str, Path]) -> None:
         ({"seats": ["human", "rule", "rule"]}, "four seats"),
         ({"seats": ["human"] * 4, "names": ["x" * 41, None, None, None]}, "at most 40"),
         ([1, 2, 3], "JSON object"),
+        ({"names": ["x" * 70_000, None, None, None]}, "too large"),
     ],
 )
 def test_a_bad_table_request_is_refused_and_nothing_is_stored(
@@ -254,6 +256,7 @@ def test_summary_and_record_need_a_token_and_the_record_the_end(server: tuple[st
     status, watcher = http_json(base, f"/api/tables/{tid}?watch={token_of(t['watch'])}")
     assert status == 200 and watcher["you"] == {"seat": None, "spectator": True}
     assert http_json(base, f"/api/tables/{tid}?token=guess")[0] == 403
+    assert http_json(base, f"/api/tables/{tid}?token=%C3%A9t%C3%A9&watch=%C3%A9")[0] == 403
     assert http_json(base, f"/api/tables/{tid}")[0] == 403
     assert http_json(base, "/api/tables/nosuch?token=x")[0] == 404
     status, refused = http_json(base, f"/api/tables/{tid}/record?watch={token_of(t['watch'])}")
@@ -673,6 +676,8 @@ def test_the_pages_are_served(server: tuple[str, Path]) -> None:
         assert b"<html" in body.lower() or b"<!doctype" in body.lower()
     status, _, script = fetch(f"{base}/static/table.js")
     assert status == 200 and b"WebSocket" in script
+    # the calculator's routes are served by the same app, on the same SQLite file
+    assert http_json(base, "/api/sheets")[0] == 200
 
 
 async def play_with_search_players(base: str) -> Client:
@@ -740,3 +745,31 @@ def test_serve_lists_its_options_and_refuses_bad_delays() -> None:
     ).stdout  # fmt: skip
     for option in ("--host", "--port", "--db", "--no-browser", "--bot-delay", "--grace"):
         assert option in help_text
+
+
+async def thank_too_early(base: str, db: Path) -> tuple[Frame, int]:
+    t = create_table(base, ["human"] * 4, options={"claim": "thank"})
+    clients = [await Client.open(base, s["link"], s["seat"]) for s in t["seats"]]
+    for c in clients:
+        await c.until(lambda f: f["type"] == "state")
+    to_act = clients[0].view["to_act"]
+    thanker = clients[(to_act + 1) % 4]  # not this seat's turn: thanking is allowed any time
+    assert {"kind": "thank"} in clients[to_act].view["legal"]
+    await thanker.act({"kind": "thank"})
+    frame = await thanker.until(
+        lambda f: f["type"] == "state" and f["table"]["status"] != "playing"
+    )
+    assert entry_count(db, t["table"]) == 2
+    for c in clients:
+        await c.close()
+    assert thanker.seat is not None
+    return frame, thanker.seat
+
+
+def test_any_seat_may_thank_and_a_wrong_claim_loses(server: tuple[str, Path]) -> None:
+    base, db = server
+    frame, seat = asyncio.run(thank_too_early(base, db))
+    assert [e["type"] for e in frame["events"]] == ["Thanked", "GameWon"]
+    assert frame["events"][0] == {"type": "Thanked", "seat": seat, "correct": False}
+    assert frame["view"]["winner"] == 1 - seat % 2  # nobody had reached the target
+    assert frame["view"]["phase"] == "over" and frame["view"]["legal"] == []

@@ -9,6 +9,7 @@ search against the plain one.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -23,10 +24,10 @@ from chibre.bots.solver import (
     solve,
     solve_exact,
 )
-from chibre.cards import cards_of, parse_cards
+from chibre.cards import cards_of, parse_card, parse_cards
 from chibre.deal import deal_cards
 from chibre.play import CARD_POINTS, LAST_TRICK_BONUS, legal_cards, trick_winner
-from tests.deals import MATCH
+from deals import MATCH
 
 BACKENDS: list[Backend] = ["python", "numba"]
 
@@ -82,38 +83,56 @@ def play_card(p: Position, c: int) -> tuple[Position | None, int, int]:
     return Position(h, p.contract, winner, (), taken, p.match_bonus), got, winner & 1
 
 
-def minimax(p: Position) -> tuple[int, int]:
-    """Exhaustive: each team's points from here, every seat playing for its team's margin."""
-    team = p.to_act & 1
-    best: tuple[int, int] | None = None
-    for c in cards_of(legal_cards(p.hands[p.to_act], p.trick, p.contract)):
-        nxt, got, winner = play_card(p, c)
-        points = [0, 0] if nxt is None else list(minimax(nxt))
-        if winner >= 0:
-            points[winner] += got
-        if best is None or points[team] - points[1 - team] > best[team] - best[1 - team]:
-            best = (points[0], points[1])
-    assert best is not None
-    return best
+def _search(p: Position, prune: bool) -> int:
+    """Team 0's margin (its points less team 1's, the match bonus included) with best play:
+    every legal card in card order, plain alpha-beta when ``prune`` (no table, no pruning of
+    equivalent cards), else exhaustive minimax."""
+    hands = list(p.hands)
+    contract, bonus = p.contract, p.match_bonus
+    table = CARD_POINTS[contract]
+
+    def node(leader: int, trick: list[int], t0: bool, t1: bool, alpha: int, beta: int) -> int:
+        seat = (leader + len(trick)) & 3
+        maximise = seat & 1 == 0
+        best = -1000 if maximise else 1000
+        for c in cards_of(legal_cards(hands[seat], trick, contract)):
+            hands[seat] ^= 1 << c
+            trick.append(c)
+            if len(trick) < 4:
+                v = node(leader, trick, t0, t1, alpha, beta)
+            else:
+                winner = (leader + trick_winner(trick, contract)) & 3
+                got = sum(table[x] for x in trick)
+                n0, n1 = t0 or winner & 1 == 0, t1 or winner & 1 == 1
+                if not hands[winner]:
+                    got += LAST_TRICK_BONUS + (bonus if not (n1 if winner & 1 == 0 else n0) else 0)
+                add = got if winner & 1 == 0 else -got
+                v = add
+                if hands[winner]:
+                    v += node(winner, [], n0, n1, alpha - add, beta - add)
+            trick.pop()
+            hands[seat] ^= 1 << c
+            if maximise:
+                best = max(best, v)
+                alpha = max(alpha, v) if prune else alpha
+            else:
+                best = min(best, v)
+                beta = min(beta, v) if prune else beta
+            if alpha >= beta:
+                break
+        return best
+
+    return node(p.leader, list(p.trick), p.taken[0], p.taken[1], -1000, 1000)
 
 
-def alpha_beta(p: Position, alpha: int, beta: int) -> int:
-    """Plain alpha-beta on team 0's margin (team 0's points less team 1's), in card order."""
-    maximise = p.to_act & 1 == 0
-    best = -1000 if maximise else 1000
-    for c in cards_of(legal_cards(p.hands[p.to_act], p.trick, p.contract)):
-        nxt, got, winner = play_card(p, c)
-        add = 0 if winner < 0 else got if winner == 0 else -got
-        v = add + (0 if nxt is None else alpha_beta(nxt, alpha - add, beta - add))
-        if maximise:
-            best = max(best, v)
-            alpha = max(alpha, v)
-        else:
-            best = min(best, v)
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return best
+def minimax(p: Position) -> int:
+    """Exhaustive minimax: the points of the team to act."""
+    return points_from_margin(p, _search(p, prune=False))
+
+
+def alpha_beta(p: Position) -> int:
+    """Plain alpha-beta: the points of the team to act."""
+    return points_from_margin(p, _search(p, prune=True))
 
 
 def points_from_margin(p: Position, margin0: int) -> int:
@@ -133,10 +152,9 @@ def points_from_margin(p: Position, margin0: int) -> int:
 @pytest.mark.parametrize("contract", range(6))
 def test_small_endings_equal_exhaustive_minimax(contract: int) -> None:
     rng = Random(100 + contract)
-    for i in range(24):
-        p = random_position(rng, 2 + i % 3, contract, in_trick=i % 4)
-        points = minimax(p)
-        want = points[p.to_act & 1]
+    for i in range(10):
+        p = random_position(rng, 3 if i < 6 else 4, contract, in_trick=i % 4 if i < 6 else 3)
+        want = minimax(p)
         for backend in BACKENDS:
             got = solve_exact(p, backend=backend)
             assert got.exact and got.depth == p.tricks_left
@@ -147,15 +165,15 @@ def test_small_endings_equal_exhaustive_minimax(contract: int) -> None:
 def test_five_and_six_tricks_equal_plain_alpha_beta(contract: int) -> None:
     rng = Random(200 + contract)
     for i in range(3):
-        p = random_position(rng, 6 if i == 0 else 5, contract, in_trick=(i * 3) % 4)
-        want = points_from_margin(p, alpha_beta(p, -1000, 1000))
+        p = random_position(rng, 6 if i == 0 else 5, contract, in_trick=3 if i == 0 else i + 1)
+        want = alpha_beta(p)
         assert solve_exact(p, backend="python").value == want, p
         assert solve_exact(p, backend="numba").value == want, p
 
 
 def test_solve_and_card_values_use_the_default_backend() -> None:
     p = random_position(Random(5), 3, 2, in_trick=1)
-    assert solve(p) == minimax(p)[p.to_act & 1]
+    assert solve(p) == minimax(p)
     values = card_values(p)
     assert set(values) == set(cards_of(legal_cards(p.hands[p.to_act], p.trick, p.contract)))
     assert max(values.values()) == solve(p)
@@ -203,21 +221,41 @@ def test_compiled_search_matches_plain_search_node_for_node() -> None:
 # --- the match -----------------------------------------------------------------------------------
 
 
+def match_ending() -> Position:
+    """tests.deals.MATCH (♠ trump) after four tricks: seat 0 led ♠J ♠A ♠9 ♠8 and took them
+    all (the others playing their lowest legal card); it takes the five left too."""
+    hands = list(MATCH)
+    for lead in [parse_card(code) for code in ("♠J", "♠A", "♠9", "♠8")]:
+        trick = [lead]
+        hands[0] ^= 1 << lead
+        for seat in (1, 2, 3):
+            c = cards_of(legal_cards(hands[seat], trick, 2))[0]
+            hands[seat] ^= 1 << c
+            trick.append(c)
+        assert trick_winner(trick, 2) == 0
+    h0, h1, h2, h3 = hands
+    return Position((h0, h1, h2, h3), 2, 0, taken=(True, False))
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_match_bonus(backend: Backend) -> None:
-    full = Position(MATCH, 2, 0)  # ♠ trump: seat 0 leads and takes all nine tricks
-    assert solve_exact(full, backend=backend).value == 257
-    without = Position(MATCH, 2, 0, match_bonus=0)
-    assert solve_exact(without, backend=backend).value == 157
+    p = match_ending()
+    out = p.points_out()
+    assert solve_exact(p, backend=backend).value == out + 100
+    assert solve_exact(replace(p, match_bonus=0), backend=backend).value == out
+    assert solve_exact(replace(p, match_bonus=50), backend=backend).value == out + 50
     # team 1 already took a trick: no match any more
-    spoiled = Position(MATCH, 2, 0, taken=(True, True))
-    assert solve_exact(spoiled, backend=backend).value == 157
-    # seen from team 1: nothing, and minus the bonus on the zero-sum scale
-    bourg = parse_cards("♠J")
-    hands = (MATCH[0] & ~bourg, MATCH[1], MATCH[2], MATCH[3])
-    after_lead = Position(hands, 2, 0, trick=cards_of(bourg))
-    theirs = solve_exact(after_lead, backend=backend)
+    assert solve_exact(replace(p, taken=(True, True)), backend=backend).value == out
+    # seen from team 1 after the next lead: nothing, and minus the bonus on the zero-sum scale
+    lead = cards_of(p.hands[0])[-1]
+    after = replace(p, hands=(p.hands[0] ^ 1 << lead, *p.hands[1:]), trick=(lead,))
+    theirs = solve_exact(after, backend=backend)
     assert (theirs.value, theirs.score) == (0, -100)
+    assert alpha_beta(after) == 0
+
+
+def test_match_on_a_full_deal() -> None:
+    assert solve_exact(Position(MATCH, 2, 0), backend="numba").value == 257
 
 
 def test_match_in_a_three_trick_ending_in_obenabe() -> None:
@@ -231,7 +269,7 @@ def test_match_in_a_three_trick_ending_in_obenabe() -> None:
     p = Position(hands, 4, 1, taken=(False, True))
     # seat 1 takes the three tricks: every card point left (♥A K Q, ♠A K Q, ♦8, ♣8) and 5
     assert p.points_out() == 18 + 18 + 8 + 8 + 5
-    assert solve(p) == p.points_out() + 100 == minimax(p)[1]
+    assert solve(p) == p.points_out() + 100 == minimax(p)
     assert solve(Position(hands, 4, 1, taken=(True, True))) == p.points_out()
     assert solve(Position(hands, 4, 1, taken=(True, True), match_bonus=0)) == p.points_out()
 

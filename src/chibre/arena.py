@@ -296,8 +296,11 @@ def _split(n: int, parts: int) -> list[tuple[int, int]]:
     return [(bounds[k], bounds[k + 1]) for k in range(parts) if bounds[k] < bounds[k + 1]]
 
 
-def _run_all(kind: str, a: str, b: str, seed: int, n: int, rules: Rules, jobs: int,
-             budget: float | None) -> list[Any]:  # fmt: skip
+def _run_all(
+    kind: str, a: str, b: str, seed: int, n: int, rules: Rules, jobs: int, budget: float | None
+) -> list[Any]:
+    """Play items ``0 .. n - 1`` of ``kind`` ("deal" or "game"), split over ``jobs``
+    processes; the results in order, whatever the split."""
     tasks = [(kind, a, b, seed, lo, hi, rules, budget) for lo, hi in _split(n, 8 * jobs)]
     if jobs <= 1 or len(tasks) <= 1:
         chunks = [_chunk(t) for t in tasks]
@@ -412,15 +415,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for name in (args.a, args.b):
         if name not in PLAYERS:
-            print(f"chibre arena: no player {name!r}: choose one of {', '.join(PLAYERS)}",
-                  file=sys.stderr)  # fmt: skip
+            names = ", ".join(PLAYERS)
+            print(f"chibre arena: no player {name!r}: choose one of {names}", file=sys.stderr)
             return 2
     rules = rules_from(args.rules, args.set)
     budget = args.time_per_move
     if budget is not None:
         if not budget > 0:
-            print("chibre arena: --time-per-move must be a positive number of seconds",
-                  file=sys.stderr)  # fmt: skip
+            message = "--time-per-move must be a positive number of seconds"
+            print(f"chibre arena: {message}", file=sys.stderr)
             return 2
         for name in (args.a, args.b):
             if not accepts_budget(name):

@@ -300,7 +300,8 @@ _SECOND_KEEP = 7.0
 _PER_CARD_TO_COME = 3.0  # points the cards still to come bring to the trick, on average
 _TRUMP_LEAD_PENALTY = 6.0
 _UNWANTED_PENALTY = 4.0
-_RESCUE_QUANTILE = 3  # in quarters: which of its possible beaters an opponent is taken to play
+_BOCK_LEAD_BONUS = 10.0  # leading a Bock keeps the lead: it costs nothing kept
+_RESCUE_QUANTILE = 1  # in quarters: which of its possible beaters an opponent is taken to play
 _LOW_TRUMP_LEAD = 2  # who named trumps, without the top one, leads a low one from this many
 
 
@@ -372,6 +373,8 @@ def _card_score(know: Knowledge, c: int) -> float:
             score -= _TRUMP_LEAD_PENALTY  # do not lead trumps into the side that chose them
         if know.unwanted[know.partner] & SUIT_MASKS[s] and s != know.trump:
             score -= _UNWANTED_PENALTY  # the partner discarded from this suit: not wanted
+        if s != know.trump and know.is_bock(c):
+            score += _BOCK_LEAD_BONUS  # cash the Bock while we hold the lead
     return score
 
 

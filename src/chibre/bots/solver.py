@@ -113,8 +113,7 @@ class Position:
             want = n - 1 if i < len(self.trick) else n
             if bin(self.hands[seat]).count("1") != want:
                 raise InvalidPosition(
-                    f"seat {seat} holds {bin(self.hands[seat]).count('1')} cards, "
-                    f"{want} expected"
+                    f"seat {seat} holds {bin(self.hands[seat]).count('1')} cards, {want} expected"
                 )
 
 
@@ -166,9 +165,7 @@ _SUIT_POINTS = tuple(
     for k in range(N_CONTRACTS)
 )
 # Lead strength of each card: its rank within the suit (trumps above every other suit).
-_LEAD_STRENGTH = tuple(
-    tuple(STRENGTH[k][c // 9][c] for c in range(36)) for k in range(N_CONTRACTS)
-)
+_LEAD_STRENGTH = tuple(tuple(STRENGTH[k][c // 9][c] for c in range(36)) for k in range(N_CONTRACTS))
 # Partner holds the trick: most points first, trumps last.
 _SLUFF_KEY = tuple(
     tuple((c // 9 == k) * 64 - CARD_POINTS[k][c] for c in range(36)) for k in range(N_CONTRACTS)
@@ -188,7 +185,7 @@ _BITS = tuple(1 << c for c in range(36))
 # Each suit's cards in trick order, strongest first.
 _POWER_ORDER = tuple(
     tuple(
-        tuple(sorted(range(9 * s, 9 * s + 9), key=lambda c, k=k: -_LEAD_STRENGTH[k][c]))
+        tuple(sorted(range(9 * s, 9 * s + 9), key=_LEAD_STRENGTH[k].__getitem__, reverse=True))
         for s in range(4)
     )
     for k in range(N_CONTRACTS)
@@ -198,9 +195,7 @@ _POWER_ORDER = tuple(
 def points_of(rest: int, contract: int) -> int:
     """Card points of the set ``rest`` in ``contract``."""
     t = _SUIT_POINTS[contract]
-    return (
-        t[0][rest & 511] + t[1][(rest >> 9) & 511] + t[2][(rest >> 18) & 511] + t[3][rest >> 27]
-    )
+    return t[0][rest & 511] + t[1][(rest >> 9) & 511] + t[2][(rest >> 18) & 511] + t[3][rest >> 27]
 
 
 def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
@@ -258,7 +253,7 @@ def _python_iteration(
     depth: int,
     limit: int,
     per_card: bool,
-    hints: dict[int, int],
+    hints: dict[int, int] | None,
 ) -> tuple[int, dict[int, int], int]:
     """Search ``depth`` tricks (the current one included) from the position; returns team 0's
     value (MTD(f): null-window searches on a shared table), the value of each root card (when
@@ -280,7 +275,8 @@ def _python_iteration(
     bits = _BITS
     suit_points = _SUIT_POINTS[contract]
     tt: dict[int, tuple[int, int, int]] = {}
-    use_hints = depth < bin(h[(leader + len(trick)) & 3]).count("1")
+    use_hints = hints is not None
+    memo: dict[int, int] = {} if hints is None else hints
     nodes = 0
     table = 0  # the cards of the current trick
     best_lead = -1  # the lead chosen by the last ``play`` at k == 0
@@ -364,7 +360,7 @@ def _python_iteration(
                 beta = hi
         else:
             lo, hi = -_INF, _INF
-            move = hints.get(key, -1) if use_hints else -1
+            move = memo.get(key, -1) if use_hints else -1
         v = play(first, 0, 0, first, -1, 0, 0, t0, t1, alpha, beta, d, move, False)
         if v <= alpha:
             if v < hi:
@@ -376,7 +372,7 @@ def _python_iteration(
             lo = hi = v
         tt[key] = (lo, hi, best_lead)
         if use_hints:
-            hints[key] = best_lead
+            memo[key] = best_lead
         return v
 
     def play(
@@ -561,7 +557,7 @@ def _python_search(
     n = bin(hands[(leader + len(trick)) & 3]).count("1")
     if limit is None:
         v, values, nodes = _python_iteration(
-            list(hands), contract, leader, trick, taken, bonus, n, 1 << 62, per_card, {}
+            list(hands), contract, leader, trick, taken, bonus, n, 1 << 62, per_card, None
         )
         return v, values, nodes, n
     hints: dict[int, int] = {}
@@ -646,7 +642,9 @@ def _analyse(position: Position, max_nodes: int | None, per_card: bool, backend:
     )
 
 
-def solve_exact(position: Position, max_nodes: int | None = None, *, backend: Backend = "auto") -> Result:
+def solve_exact(
+    position: Position, max_nodes: int | None = None, *, backend: Backend = "auto"
+) -> Result:
     """The value of the position for the team of the seat to act, with ``exact`` saying whether
     it is the exact double-dummy value (always, without ``max_nodes``)."""
     return _analyse(position, max_nodes, False, backend)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from chibre.cards import SUIT_MASKS
 from chibre.play import (
@@ -41,8 +41,7 @@ def _njit(fn: F) -> F:
     """``numba.njit(cache=True)``, or the function itself without numba."""
     if not AVAILABLE:
         return fn
-    compiled: F = numba.njit(cache=True)(fn)
-    return compiled
+    return cast(F, numba.njit(cache=True)(fn))
 
 
 class OutOfNodes(Exception):
@@ -84,7 +83,6 @@ _STATE_SIZE = 13
 def _tables(contract: int) -> Any:
     """The int64 table array of ``contract``."""
     from chibre.bots import solver as py
-
 
     t = np.zeros(_TABLE_SIZE, dtype=np.int64)
     for c in range(36):
@@ -221,8 +219,18 @@ _CHILD = 3
 
 
 @_njit
-def _enter(st: Any, tab: Any, tk: Any, tlo: Any, thi: Any, tmv: Any, tgen: Any, work: Any,
-           fr: Any, ply: int) -> int:
+def _enter(
+    st: Any,
+    tab: Any,
+    tk: Any,
+    tlo: Any,
+    thi: Any,
+    tmv: Any,
+    tgen: Any,
+    work: Any,
+    fr: Any,
+    ply: int,
+) -> int:
     """Open the node of frame ``ply``: returns 1 and leaves its value in ``st[_RET]`` when it is
     decided at once (bounds, table, horizon, last trick), else 0 with its moves in order."""
     f = fr[ply]
@@ -379,8 +387,9 @@ def _enter(st: Any, tab: Any, tk: Any, tlo: Any, thi: Any, tmv: Any, tgen: Any, 
 
 
 @_njit
-def _run(st: Any, tab: Any, tk: Any, tlo: Any, thi: Any, tmv: Any, tgen: Any, work: Any,
-         fr: Any) -> int:
+def _run(
+    st: Any, tab: Any, tk: Any, tlo: Any, thi: Any, tmv: Any, tgen: Any, work: Any, fr: Any
+) -> int:
     """Search from frame 0 (set up by the caller) without recursion: frames on a stack."""
     ply = 0
     phase = _ENTER

@@ -23,13 +23,18 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
-from chibre.bots.sampling import sample_deals, weighted_deals
+from chibre.bots.sampling import PAR, hand_counts, sample_deals, weighted_deals
 from chibre.bots.solver import Position, card_values, jit_available, solve, warm_up
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
 from chibre.weis import STOECK_CARDS, STOECK_POINTS
 
 HAND_POINTS = 157
+CHIBRE_MARGIN = 50
+MARGIN_PER_COUNT = 2.0
+CONTRACTS_SEARCHED = 3
+COUNT_PER_FACTOR = 10
+"""In choosing which contracts to search, a multiplier step is worth this much count."""
 WIN_BONUS = 1000
 """What winning the game is worth against points, when a deal can decide it."""
 
@@ -47,7 +52,8 @@ class Level:
     contract_samples: int
     contract_nodes: int
     chibre_below: float  # expected margin of the best contract under which to chibre
-    soft: bool = True  # weigh the deals by what the contract talk says of the hands
+    blend: float = 1.0  # weight of the search against the hand count in the contract
+    soft: bool = False  # weigh the deals by what the contract talk says of the hands
 
 
 # Budgets for the compiled solver (numba) and for plain Python (about 200,000 nodes/s).
@@ -171,16 +177,21 @@ class StrongPlayer:
 
     def contract_values(self, o: Observation, rng: Random) -> dict[int, float]:
         """Our team's expected margin (our points less theirs, before the multiplier) in
-        each contract, the chooser leading: card points, the match, and our stöck."""
+        the contracts worth considering, the chooser leading: card points, the match, and
+        our stöck. The contracts the hand counts best in (``hand_counts``, the multiplier
+        weighed in) are searched, with twice the budget of searching all six."""
         level = self.level
         deals = self._deals(o, rng, level.contract_samples)
+        counts = hand_counts(o.hand)
+        rules = o.rules
+        ranked = sorted(range(6), key=lambda k: -(counts[k] + COUNT_PER_FACTOR * rules.grid[k]))
         out: dict[int, float] = {}
-        for k in range(6):
+        for k in sorted(ranked[:CONTRACTS_SEARCHED]):
             total = 0.0
             for hands in deals:
                 position = Position(hands=hands, contract=k, leader=o.chooser)
-                total += margin(solve(position, level.contract_nodes))
-            mean = total / len(deals)
+                total += margin(solve(position, 2 * level.contract_nodes))
+            mean = (total / len(deals)) * level.blend + (1 - level.blend) * count_margin(counts[k])
             if k < 4 and o.rules.stoeck and o.hand & STOECK_CARDS[k] == STOECK_CARDS[k]:
                 mean += STOECK_POINTS
             out[k] = mean
@@ -192,15 +203,20 @@ class StrongPlayer:
         best_action: Action | None = None
         best_score = 0.0
         for a in options:
-            if isinstance(a, Choose):
+            if isinstance(a, Choose) and a.contract in values:
                 score = rules.factor(a.contract, a.double) * values[a.contract]
                 if best_action is None or score > best_score:
                     best_action, best_score = a, score
         assert best_action is not None
-        best_margin = max(values[a.contract] for a in options if isinstance(a, Choose))
+        best_margin = max(values.values())
         if best_margin < self.level.chibre_below and any(isinstance(a, Chibre) for a in options):
             return Chibre()
         return best_action
+
+
+def count_margin(count: int) -> float:
+    """The margin a hand count stands for (calibrated: par, 68, is the chibre threshold)."""
+    return CHIBRE_MARGIN + MARGIN_PER_COUNT * (count - PAR)
 
 
 def margin(points: int) -> int:

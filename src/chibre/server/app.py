@@ -86,9 +86,11 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 
 async def create_table(request: Request) -> Response:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return error(400, f"the request is too large (at most {MAX_BODY} bytes)")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return error(400, f"the request is too large (at most {MAX_BODY} bytes)")
     try:
         data = json.loads(body)
     except ValueError:

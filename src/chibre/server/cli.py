@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        access_log=False,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         lifespan="on",

@@ -172,13 +172,17 @@ class Table:
         """The seat a token opens, or ``None``."""
         if not token:
             return None
+        given = token.encode()
         for known, seat in self.tokens.items():
-            if secrets.compare_digest(known, token):
+            if secrets.compare_digest(known.encode(), given):
                 return seat
         return None
 
     def watches(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(self.stored.watch, token or "")
+        """Whether a token is the spectators' token of this table."""
+        return bool(token) and secrets.compare_digest(
+            self.stored.watch.encode(), (token or "").encode()
+        )
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [

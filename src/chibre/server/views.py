@@ -201,20 +201,20 @@ class ViewCache:
     def _private_part(self, seq: int, seat: int) -> str:
         """A seat's private part changes only when its cards, its declared weis or its turn
         do: it is rebuilt then, and reused otherwise."""
-        game = self.game
-        hand = game.hand
+        obs = self._obs
+        assert obs is not None  # set by _refresh
+        hand = self.game.hand
         key = (
-            len(game.hands),
+            obs.hand_number,
             hand.hands[seat] if hand is not None else 0,
             hand.declared[seat] if hand is not None else (),
-            seq if game.current_player == seat else -1,
-            game.is_over,
+            seq if obs.to_act == seat else -1,
+            obs.winner,
         )
         cached = self._private.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
-        obs = self._obs if self._obs is not None and self._obs.seat == seat else None
-        part = _inner(private_view(obs or observe(game, seat)))
+        part = _inner(private_view(obs if obs.seat == seat else observe(self.game, seat)))
         self._private[seat] = (key, part)
         return part
 

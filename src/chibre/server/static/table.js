@@ -231,22 +231,22 @@ function takeEvents(prev, msg) {
         break;
       }
       case "Chibred":
-        bubble(e.seat, t("chibred"));
+        bubble(e.seat, () => t("chibred"));
         break;
       case "ContractNamed":
         bubble(
           e.seat,
-          contractName(e.contract, app.deck, mapping()) + (e.factor > 1 ? ` ×${e.factor}` : ""),
+          () => contractName(e.contract, app.deck, mapping()) + (e.factor > 1 ? ` ×${e.factor}` : ""),
         );
         break;
       case "WeisAnnounced":
-        bubble(e.seat, t("weis_n", { n: e.points }));
+        bubble(e.seat, () => t("weis_n", { n: e.points }));
         break;
       case "StoeckDeclared":
-        bubble(e.seat, t("declare_stoeck"));
+        bubble(e.seat, () => t("declare_stoeck"));
         break;
       case "Thanked":
-        bubble(e.seat, t("thanked", { name: seatName(e.seat) }));
+        bubble(e.seat, () => t("thanked", { name: seatName(e.seat) }));
         break;
       case "HandScored":
         if (view.last_hand) app.breakdown = view.last_hand.number;
@@ -266,6 +266,7 @@ function takeEvents(prev, msg) {
   }
 }
 
+/** A word said at a seat for a moment; `text` is a function, to follow the language. */
 function bubble(seat, text) {
   app.bubbles.set(seat, { text, until: Date.now() + 2600 });
   setTimeout(render, 2700);
@@ -366,7 +367,7 @@ function drawSeat(seat, view, info) {
     box.append(fan);
   }
   const b = app.bubbles.get(seat);
-  if (b && b.until > Date.now()) box.append(el("div", "bubble", b.text));
+  if (b && b.until > Date.now()) box.append(el("div", "bubble", b.text()));
 }
 
 function trickNode(cards, leader, winner, cls = "") {
