@@ -3,7 +3,7 @@
 Starts ``chibre serve`` as a subprocess (bot and deal delays 0) on a temporary SQLite file,
 opens N tables whose four seats are all human, and plays them from a second process: one
 asyncio WebSocket client per seat, each playing a random legal action as soon as it is its
-turn (after ``--think`` seconds, 0 by default). Runs for a set duration, then prints the
+turn (or after about ``--think`` seconds, 0 by default). Runs for a set duration, then prints the
 tables, the moves per second, the move latency — from sending an action to receiving the
 state that shows it — at p50 and p99, and the server's resident memory (VmRSS from
 /proc/PID/status, the highest seen during the run), and the server's CPU time per move.
@@ -71,8 +71,8 @@ async def seat_client(
             frame = json.loads(raw)
             legal = frame["view"]["legal"]
             if legal and frame["view"]["seat"] == seat:
-                if think:
-                    await asyncio.sleep(think)
+                if think:  # a player's pace: between half and one and a half times it
+                    await asyncio.sleep(think * (0.5 + rng.random()))
                 sent_seq = seq
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
@@ -297,7 +297,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--think", type=float, default=0.0, help="seconds before each move")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds before each move, on average"
+    )
     parser.add_argument("--no-reference", action="store_true", help="skip the bare relay")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--relay", type=int, help=argparse.SUPPRESS)

@@ -203,13 +203,13 @@ def test_switch_the_deck_and_the_language(browser: Browser, server: str) -> None
         sources = page.eval_on_selector_all("#felt img", "imgs => imgs.map(i => i.src)")
         return {s.split("/cards/")[1].split("/")[0] for s in sources}
 
-    assert decks() == {"french"}
+    assert decks() == {"french"}, decks()
     page.click("button[data-deck='swiss']")
-    assert decks() == {"swiss"}
+    assert decks() == {"swiss"}, decks()
     assert page.locator("button[data-deck='swiss']").get_attribute("aria-pressed") == "true"
     page.reload()  # remembered
     page.locator("#hand .card").first.wait_for()
-    assert decks() == {"swiss"}
+    assert decks() == {"swiss"}, decks()
     # the Swiss cards really are drawn: the server sends their pictures
     src = page.locator("#hand .card img").first.get_attribute("src")
     with urllib.request.urlopen(server + str(src)) as r:
@@ -223,7 +223,7 @@ def test_switch_the_deck_and_the_language(browser: Browser, server: str) -> None
     assert page.locator("[data-i18n='last_trick']").first.inner_text() == "Dernier pli"
     # the card names follow the language and the deck
     label = page.locator("#hand .card").first.get_attribute("aria-label") or ""
-    assert any(w in label for w in ("grelots", "roses", "écus", "glands"))
+    assert any(w in label for w in ("grelots", "roses", "écus", "glands")), label
 
     # a moment of play in the Swiss deck for the README: cards on the felt, some in hand
     for _ in range(12):
@@ -251,13 +251,13 @@ def test_switch_the_deck_and_the_language(browser: Browser, server: str) -> None
         })"""
     )
     width = layout["width"]
-    assert layout["scroll"] <= width
-    assert len(layout["cards"]) >= 4
+    assert layout["scroll"] <= width, layout
+    assert len(layout["cards"]) >= 4, layout
     for box in layout["cards"]:
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, layout
     lefts = sorted(b["x"] for b in layout["cards"])
     card_width = layout["cards"][0]["width"]
-    assert all(b - a >= card_width / 3 for a, b in pairwise(lefts))
+    assert all(b - a >= card_width / 3 for a, b in pairwise(lefts)), layout
     page.screenshot(path=artifacts() / "table-phone.png")
     assert not page.errors  # type: ignore[attr-defined]
 

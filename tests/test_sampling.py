@@ -17,10 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chibre import CHANCE, Deal, Game, Rules, Thank
-from chibre.bots.sampling import infer, sample_deals
+from chibre import CHANCE, Deal, Game, Play, Rules, Thank
+from chibre.bots.sampling import infer, sample_deals, weakest_weis_worth
 from chibre.cards import ALL_CARDS, cards_of
 from chibre.rules import PRESETS
+from chibre.weis import weis_of
 
 RULES = [Rules.preset(name) for name in PRESETS] + [
     Rules(auto_weis=False, auto_stoeck=False, target=700),
@@ -76,8 +77,24 @@ def redeal(game: Game, hands: tuple[int, int, int, int]) -> Game:
         if i == last:
             assert isinstance(action, Deal)
             action = Deal(dealt, action.dealer)  # type: ignore[arg-type]
+        elif i > last and isinstance(action, Play) and action.weis:
+            action = _same_value_weis(new, seat, action)
         new.apply(action, None if isinstance(action, Deal) else seat)
     return new
+
+
+def _same_value_weis(game: Game, seat: int, action: Play) -> Play:
+    """A weis declared by hand names its cards, but only its value is public: where the new
+    cards lack the declared ones, declare the weakest weis of the same value instead."""
+    hand = game.hand
+    assert hand is not None
+    held = hand.dealt[seat]
+    if all(held & m == m for m in action.weis):
+        return action
+    value = max(weis_of(m, game.rules).points for m in action.weis)
+    w = weakest_weis_worth(held, value, game.rules, hand.contract)
+    assert w is not None, "the sampled hand holds a weis of the announced value"
+    return action._replace(weis=(w.cards,))
 
 
 def assert_consistent(game: Game, seat: int, deal: tuple[int, int, int, int]) -> None:
@@ -245,7 +262,7 @@ def test_every_preset_samples_at_the_contract(preset: str) -> None:
 def test_a_seat_that_undertrumped_holds_nothing_but_trumps() -> None:
     """No undertrumping unless the hand is all trumps: after an undertrump every sampled
     hand of that seat is all trumps (found in seeded random hands)."""
-    from chibre import Choose, Play
+    from chibre import Choose
     from chibre.play import TRUMP_STRENGTH, highest_trump
 
     found = 0
@@ -275,3 +292,41 @@ def test_a_seat_that_undertrumped_holds_nothing_but_trumps() -> None:
                     assert_consistent(game, observer, deal)
                 found += 1
                 break
+
+
+def test_deals_weighed_by_the_contract_talk_stay_consistent() -> None:
+    """The soft weighting only reweighs consistent deals, and a chooser that named a trump
+    is then dealt more of it than the uniform deals give."""
+    from chibre import Choose
+    from chibre.bots.sampling import hand_counts, weighted_deals
+
+    named = uniform = 0.0
+    for seed in range(6):
+        game = random_position(Rules(), 300 + seed, 1)
+        hand = game.hand
+        assert hand is not None
+        seat = next(s for s in range(4) if s != hand.contract_seat)
+        obs = game.observation(seat)
+        for deal in weighted_deals(obs, Random(seed), 8):
+            assert_consistent(game, seat, deal)
+    # the named trump is held more often than an even share by whom named it
+    rng = Random(1)
+    for _ in range(30):
+        game = Game(Rules(first_chooser="right_of_dealer"))
+        hands = deal_hands(rng)
+        game.apply(Deal(hands, 3))
+        k = max(range(4), key=lambda t: hand_counts(hands[0])[t])
+        game.apply(Choose(k))
+        obs = game.observation(1)
+        for deal in weighted_deals(obs, Random(2), 10):
+            named += (deal[0] >> (9 * k) & 0x1FF).bit_count()
+        for deal in sample_deals(obs, Random(2), 10):
+            uniform += (deal[0] >> (9 * k) & 0x1FF).bit_count()
+    assert named > uniform
+
+
+def deal_hands(rng: Random) -> tuple[int, int, int, int]:
+    cards = list(range(36))
+    rng.shuffle(cards)
+    h = [sum(1 << c for c in cards[9 * i : 9 * i + 9]) for i in range(4)]
+    return (h[0], h[1], h[2], h[3])

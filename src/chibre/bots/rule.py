@@ -111,8 +111,10 @@ def _trump_value(hand: int, trump: int, stoeck: bool) -> int:
                 value += table[r]
     trumps = _suit_ranks(hand, trump)
     length = trumps.bit_count()
+    if length >= 4:
+        value += 4 * (length - 3)  # long trumps draw the others' and take the last tricks
     if length >= 5:
-        value += 6 * (length - 4)  # long trumps take the last tricks
+        value += 6 * (length - 4)
     if stoeck and trumps >> 6 & 1 and trumps >> 7 & 1:
         value += 8  # the stöck (20 points)
     return value

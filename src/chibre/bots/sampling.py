@@ -38,7 +38,16 @@ from chibre.errors import ChibreError
 from chibre.observation import Observation
 from chibre.play import BOURG, TRUMP_STRENGTH, highest_trump
 from chibre.rules import Rules
-from chibre.weis import STOECK_CARDS, STOECK_POINTS, Weis, best_weis, weis_key
+from chibre.weis import (
+    STOECK_CARDS,
+    STOECK_POINTS,
+    Weis,
+    best_weis,
+    carre_points,
+    sequence_points,
+    weis_key,
+    weis_of,
+)
 
 Deal4 = tuple[int, int, int, int]
 
@@ -248,22 +257,26 @@ class _Dealer:
 # --- weis and stöck --------------------------------------------------------------------------
 
 
-def _has_weis_worth(dealt: int, value: int, rules: Rules) -> bool:
-    """Could a player holding ``dealt`` declare a weis worth ``value`` (declaring it by hand,
-    any part of a run may be declared)?"""
-    from chibre.weis import carre_points, sequence_points
-
+def weakest_weis_worth(dealt: int, value: int, rules: Rules, contract: int) -> Weis | None:
+    """The weis worth ``value`` a player holding ``dealt`` could declare that ranks lowest at
+    the table (declaring by hand, any part of a run may be declared); ``None`` if none."""
+    found: list[Weis] = []
     for r in range(9):
-        m = RANK_MASKS[r]
-        if dealt & m == m and carre_points(r, rules) == value:
-            return True
-    longest = 0
-    for s in range(4):
-        run = 0
-        for r in range(9):
-            run = run + 1 if dealt >> (9 * s + r) & 1 else 0
-            longest = max(longest, run)
-    return any(sequence_points(n, rules.big_sequences) == value for n in range(3, longest + 1))
+        if dealt & RANK_MASKS[r] == RANK_MASKS[r]:
+            w = weis_of(RANK_MASKS[r], rules) if carre_points(r, rules) == value else None
+            if w is not None:
+                found.append(w)
+    for suit in range(4):
+        for low in range(7):
+            for n in range(3, 10 - low):
+                cards = ((1 << n) - 1) << (9 * suit + low)
+                if dealt & cards != cards:
+                    break
+                if sequence_points(n, rules.big_sequences) == value:
+                    found.append(weis_of(cards, rules))
+    if not found:
+        return None
+    return min(found, key=lambda w: weis_key(w, contract, 3, rules))
 
 
 def _consistent(o: Observation, inf: Inference, hands: Deal4) -> bool:
@@ -286,12 +299,20 @@ def _consistent(o: Observation, inf: Inference, hands: Deal4) -> bool:
                     shown = sorted(w for t, w in o.shown_weis if t == s)
                     if sorted(ws) != shown:
                         return False
-            elif (
-                o.announced[s]
-                and not (shown_team >= 0 and s & 1 == shown_team)
-                and not _has_weis_worth(dealt[s], o.announced[s], rules)
-            ):
-                return False
+            elif o.announced[s] and not (shown_team >= 0 and s & 1 == shown_team):
+                w = weakest_weis_worth(dealt[s], o.announced[s], rules, k)
+                if w is None:
+                    return False
+                if shown_team >= 0 and o.tricks:  # it lost the comparison
+                    mine = weis_key(w, k, (s - o.chooser) & 3, rules)
+                    if (
+                        any(
+                            weis_key(v, k, (t - o.chooser) & 3, rules) > mine
+                            for t, v in o.shown_weis
+                        )
+                        is False
+                    ):
+                        return False
         if rules.auto_weis and o.tricks:
             weis[o.seat] = o.own_weis
             best_team, best = -1, None

@@ -256,7 +256,7 @@ def _python_iteration(
     hints: dict[int, int] | None,
 ) -> tuple[int, dict[int, int], int]:
     """Search ``depth`` tricks (the current one included) from the position; returns team 0's
-    value (MTD(f): null-window searches on a shared table), the value of each root card (when
+    value (null-window searches on a shared table, bisecting the interval), the value of each root card (when
     ``per_card``) and the nodes. Raises ``_OutOfNodes`` past ``limit`` nodes (checked at the
     start of each trick)."""
     h = hands
@@ -494,25 +494,27 @@ def _python_iteration(
             seat0, k0, led, ws, wc, wst, on_table, t0, t1, alpha, beta, depth, only, only >= 0
         )
 
-    def mtdf(only: int, guess: int) -> int:
-        """Null-window searches that close in on the value (MTD(f))."""
-        lo, hi = -_INF, _INF
-        g = guess
+    top = on_table + points_of(h[0] | h[1] | h[2] | h[3], contract) + LAST_TRICK_BONUS + bonus
+
+    def bisect(only: int) -> int:
+        """Null-window searches on a shared table that halve the interval holding the value
+        (from -bonus to every point out and the bonus) until it closes; each fail-soft
+        answer narrows it further."""
+        lo, hi = -bonus, top
         while lo < hi:
-            beta = g if g > lo + 1 else lo + 1
+            beta = (lo + hi + 1) // 2
             g = root(beta - 1, beta, only)
             if g < beta:
                 hi = g
             else:
                 lo = g
-        return g
+        return lo
 
-    guess = on_table // 2 + estimate(h, contract, seat0)
     if not per_card:
-        return mtdf(-1, guess), {}, nodes
+        return bisect(-1), {}, nodes
     values: dict[int, int] = {}
     for c in cards_of(h[seat0] if k0 == 0 else legal(h[seat0], led, wc)):
-        values[c] = guess = mtdf(c, guess)
+        values[c] = bisect(c)
     return (max(values.values()) if seat0 & 1 == 0 else min(values.values())), values, nodes
 
 

@@ -44,6 +44,13 @@ def _njit(fn: F) -> F:
     return cast(F, numba.njit(cache=True)(fn))
 
 
+def _njit_inline(fn: F) -> F:
+    """As ``_njit``, inlined into its callers (the small helpers of the hot loop)."""
+    if not AVAILABLE:
+        return fn
+    return cast(F, numba.njit(cache=True, inline="always")(fn))
+
+
 class OutOfNodes(Exception):
     """The node budget is spent; ``args[0]``: the nodes searched."""
 
@@ -107,16 +114,31 @@ def _tables(contract: int) -> Any:
     return t
 
 
-@_njit
-def _bit_index(x: int) -> int:
-    i = 0
-    while x > 1:
-        x >>= 1
-        i += 1
-    return i
+if AVAILABLE and not numba.config.DISABLE_JIT:
+    from llvmlite import ir
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic  # type: ignore[misc]
+    def _cttz(typingctx: Any, x: Any) -> Any:
+        """LLVM's count of trailing zeros: the lowest card of a set."""
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.int64(types.int64), codegen
+
+    @_njit
+    def _bit_index(x: int) -> int:
+        return int(_cttz(x))
+
+else:  # pragma: no cover
+
+    def _bit_index(x: int) -> int:
+        return (x & -x).bit_length() - 1
 
 
-@_njit
+@_njit_inline
 def _suit_points(tab: Any, rest: int) -> int:
     return int(
         tab[_SUIT_PTS + (rest & 511)]
@@ -166,7 +188,7 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
     return int(total * sure0 / (sure0 + sure1) + 0.5)
 
 
-@_njit
+@_njit_inline
 def _legal(tab: Any, hand: int, led: int, win_card: int) -> int:
     follow = hand & (0x1FF << (9 * led))
     contract = tab[_CONTRACT]
@@ -218,15 +240,11 @@ _RETURN = 2
 _CHILD = 3
 
 
-@_njit
+@_njit_inline
 def _enter(
     st: Any,
     tab: Any,
-    tk: Any,
-    tlo: Any,
-    thi: Any,
-    tmv: Any,
-    tgen: Any,
+    tt: Any,
     work: Any,
     fr: Any,
     ply: int,
@@ -296,20 +314,21 @@ def _enter(
         if least >= beta:
             st[_RET] = least
             return 1
-        mask = tk.shape[0] - 1
+        mask = tt.shape[0] - 1
         h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
         j0 = int(h >> np.uint64(40)) & mask
         slot = j0
         for i in range(_PROBES):
             j = (j0 + i) & mask
-            if tgen[j] < st[_BASE]:
+            e = tt[j]
+            if e[1] < st[_BASE]:
                 slot = j
                 break
-            if tk[j] == key:
+            if e[0] == key:
                 slot = j
-                if tgen[j] == st[_GEN]:
-                    lo = tlo[j]
-                    hi = thi[j]
+                hi = e[3] >> 8
+                if e[1] == st[_GEN]:
+                    lo = e[2]
                     if lo >= beta:
                         st[_RET] = lo
                         return 1
@@ -322,7 +341,7 @@ def _enter(
                         f[_BETA] = hi
                     f[_LO] = lo
                     f[_HI] = hi
-                f[_FIRST] = tmv[j]
+                f[_FIRST] = e[3] & 255
                 break
         f[_SLOT] = slot
         f[_KEY] = key
@@ -345,40 +364,44 @@ def _enter(
         if z & (z - 1):
             outside = ((st[0] | st[1] | st[2] | st[3]) ^ hand) | st[_TABLE]
             prev = -1
-            for c in range(36):
-                if (z >> c) & 1:
-                    if (
-                        prev >= 0
-                        and prev // 9 == c // 9
-                        and (outside & tab[_BETWEEN + 36 * prev + c]) == 0
-                    ):
-                        allowed ^= 1 << c
-                    prev = c
+            m = z
+            while m:
+                c = _bit_index(m)
+                m &= m - 1
+                if (
+                    prev >= 0
+                    and prev // 9 == c // 9
+                    and (outside & tab[_BETWEEN + 36 * prev + c]) == 0
+                ):
+                    allowed ^= 1 << c
+                prev = c
         partner = (f[_WS] ^ seat) & 1 == 0
         over = 0
         if k > 0 and not partner:
             over = allowed & tab[_BEATS + 36 * led + win_card]
-        for c in range(36):
-            if (allowed >> c) & 1:
-                if k == 0:
-                    kv = -tab[_LEAD_KEY + c]
-                    if c == first_move:
-                        kv = -1000
-                elif partner:
-                    kv = tab[_SLUFF_KEY + c]
-                elif (over >> c) & 1:
-                    kv = tab[_STR + 36 * led + c]
-                else:
-                    kv = 1000 + tab[_PTS + c]
-                # insertion, stable: equal keys keep card order
-                i = n
-                while i > 0 and keys[i - 1] > kv:
-                    keys[i] = keys[i - 1]
-                    moves[i] = moves[i - 1]
-                    i -= 1
-                keys[i] = kv
-                moves[i] = c
-                n += 1
+        m = allowed
+        while m:
+            c = _bit_index(m)
+            m &= m - 1
+            if k == 0:
+                kv = -tab[_LEAD_KEY + c]
+                if c == first_move:
+                    kv = -1000
+            elif partner:
+                kv = tab[_SLUFF_KEY + c]
+            elif (over >> c) & 1:
+                kv = tab[_STR + 36 * led + c]
+            else:
+                kv = 1000 + tab[_PTS + c]
+            # insertion, stable: equal keys keep card order
+            i = n
+            while i > 0 and keys[i - 1] > kv:
+                keys[i] = keys[i - 1]
+                moves[i] = moves[i - 1]
+                i -= 1
+            keys[i] = kv
+            moves[i] = c
+            n += 1
     f[_N] = n
     f[_I] = 0
     f[_BESTV] = -_INF if seat & 1 == 0 else _INF
@@ -388,7 +411,7 @@ def _enter(
 
 @_njit
 def _run(
-    st: Any, tab: Any, tk: Any, tlo: Any, thi: Any, tmv: Any, tgen: Any, work: Any, fr: Any
+    st: Any, tab: Any, tt: Any, work: Any, fr: Any
 ) -> int:
     """Search from frame 0 (set up by the caller) without recursion: frames on a stack."""
     ply = 0
@@ -398,7 +421,7 @@ def _run(
     while True:
         f = fr[ply]
         if phase == _ENTER:
-            if _enter(st, tab, tk, tlo, thi, tmv, tgen, work, fr, ply):
+            if _enter(st, tab, tt, work, fr, ply):
                 ret = st[_RET]
                 phase = _RETURN
             else:
@@ -421,12 +444,11 @@ def _run(
                     else:
                         lo = best
                         hi = best
-                    slot = f[_SLOT]
-                    tk[slot] = f[_KEY]
-                    tlo[slot] = lo
-                    thi[slot] = hi
-                    tmv[slot] = f[_CHOICE]
-                    tgen[slot] = st[_GEN]
+                    e = tt[f[_SLOT]]
+                    e[0] = f[_KEY]
+                    e[1] = st[_GEN]
+                    e[2] = lo
+                    e[3] = (hi << 8) | f[_CHOICE]
                 ret = best
                 phase = _RETURN
             else:
@@ -542,11 +564,7 @@ def _run(
 def _root(
     st: Any,
     tab: Any,
-    tk: Any,
-    tlo: Any,
-    thi: Any,
-    tmv: Any,
-    tgen: Any,
+    tt: Any,
     work: Any,
     fr: Any,
     leader: int,
@@ -560,15 +578,15 @@ def _root(
     t1: int,
     depth: int,
     only: int,
-    guess: int,
+    top: int,
 ) -> int:
-    """MTD(f) at the root: null-window searches until the bounds meet."""
-    lo = -_INF
-    hi = _INF
-    g = guess
+    """Bisection at the root: null-window searches until the bounds meet (as in
+    ``chibre.bots.solver``)."""
+    lo = -st[_BONUS]
+    hi = top
     f = fr[0]
     while lo < hi:
-        beta = g if g > lo + 1 else lo + 1
+        beta = (lo + hi + 1) // 2
         f[_T0] = t0
         f[_T1] = t1
         f[_ALPHA] = beta - 1
@@ -596,34 +614,28 @@ def _root(
             f[_START] = 0
             f[_FIRST] = only
             f[_ONLY] = 1 if only >= 0 else 0
-        g = _run(st, tab, tk, tlo, thi, tmv, tgen, work, fr)
+        g = _run(st, tab, tt, work, fr)
         if st[_ABORT]:
             return 0
         if g < beta:
             hi = g
         else:
             lo = g
-    return g
+    return lo
 
 
 _lock = threading.Lock()
 _contract_tables: dict[int, Any] = {}
-_buffers: dict[int, tuple[Any, Any, Any, Any, Any]] = {}
+_buffers: dict[int, Any] = {}
 _generation = [1]
 
 
-def _table_arrays(entries: int) -> tuple[Any, Any, Any, Any, Any]:
-    """Reused transposition-table arrays of ``entries`` slots (a power of two)."""
+def _table_array(entries: int) -> Any:
+    """A reused transposition table of ``entries`` slots (a power of two): per slot the key,
+    the generation, the lower bound, the upper bound and the best lead (``hi << 8 | card``)."""
     got = _buffers.get(entries)
     if got is None:
-        got = (
-            np.zeros(entries, dtype=np.int64),
-            np.zeros(entries, dtype=np.int32),
-            np.zeros(entries, dtype=np.int32),
-            np.zeros(entries, dtype=np.int8),
-            np.zeros(entries, dtype=np.int64),
-        )
-        _buffers[entries] = got
+        got = _buffers[entries] = np.zeros((entries, 4), dtype=np.int64)
     return got
 
 
@@ -653,7 +665,7 @@ def _search(
     limit: int | None,
     per_card: bool,
 ) -> tuple[int, dict[int, int], int, int]:
-    from chibre.bots.solver import estimate
+    from chibre.bots.solver import points_of
 
     tab = _contract_tables.get(contract)
     if tab is None:
@@ -664,7 +676,7 @@ def _search(
     bits = min(22, 8 + 2 * n)
     if limit is not None:
         bits = max(10, min(bits, (limit // 2).bit_length()))
-    tk, tlo, thi, tmv, tgen = _table_arrays(1 << bits)
+    tt = _table_array(1 << bits)
     work = np.zeros((80, 9), dtype=np.int64)
     fr = np.zeros((48, _FIELDS), dtype=np.int64)
     st = np.zeros(_STATE_SIZE, dtype=np.int64)
@@ -679,7 +691,8 @@ def _search(
             ws, wc, wst = (leader + i) & 3, c, s
         on_table += CARD_POINTS[contract][c]
     t0, t1 = int(taken[0]), int(taken[1])
-    guess = on_table // 2 + estimate(hands, contract, seat0)
+    rest = hands[0] | hands[1] | hands[2] | hands[3]
+    top = on_table + points_of(rest, contract) + LAST_TRICK_BONUS + bonus
     roots = [-1]
     if per_card:
         allowed = legal_cards(hands[seat0], trick, contract)
@@ -697,11 +710,10 @@ def _search(
         if st[_LIMIT] <= 0:
             break
         got: dict[int, int] = {}
-        g = guess
         for c in roots:
             g = _root(
-                st, tab, tk, tlo, thi, tmv, tgen, work, fr, leader, k0, led, ws, wc, wst,
-                on_table, t0, t1, d, c, g,
+                st, tab, tt, work, fr, leader, k0, led, ws, wc, wst,
+                on_table, t0, t1, d, c, top,
             )  # fmt: skip
             if st[_ABORT]:
                 break

@@ -5,9 +5,11 @@ deals of the cards it has not seen that agree with everything public
 (``chibre.bots.sampling``), lets the double-dummy solver value each legal card on each deal,
 and plays the card with the best mean. Early in the hand the solver gives budgeted estimates;
 in the last tricks its values are exact. The contract (l'atout, der Trumpf) is chosen the same
-way: each contract is valued over sampled deals with the chooser leading, the best one is
-named when it is worth enough, else the player chibres (schiebt) where it may; pique double is
-taken when the doubled value is better.
+way: the three contracts the hand counts best in are valued over sampled deals with the
+chooser leading, each value blended with the quick hand count (``sampling.hand_counts``) —
+in duplicate matches against the ``rule`` player the search alone named worse contracts than
+the blend —; the best is named when it is worth enough, else the player chibres (schiebt)
+where it may; pique double is taken when the doubled value is better.
 
 The levels differ only in budget: ``easy`` looks at few deals with a tiny budget (and so
 errs), ``medium`` decides within about 0.2 s, ``strong`` within about a second.
@@ -52,15 +54,15 @@ class Level:
     contract_samples: int
     contract_nodes: int
     chibre_below: float  # expected margin of the best contract under which to chibre
-    blend: float = 1.0  # weight of the search against the hand count in the contract
+    blend: float = 0.4  # weight of the search against the hand count in the contract
     soft: bool = False  # weigh the deals by what the contract talk says of the hands
 
 
 # Budgets for the compiled solver (numba) and for plain Python (about 200,000 nodes/s).
 LEVELS_COMPILED: dict[str, Level] = {
     "easy": Level(4, 500, 4, 20_000, 4, 500, 40),
-    "medium": Level(10, 5_000, 4, 40_000, 6, 3_000, 50),
-    "strong": Level(24, 25_000, 5, 200_000, 12, 15_000, 50),
+    "medium": Level(10, 5_000, 4, 40_000, 6, 2_000, 50),
+    "strong": Level(32, 40_000, 5, 300_000, 16, 20_000, 50),
 }
 LEVELS_PLAIN: dict[str, Level] = {
     "easy": Level(3, 300, 3, 5_000, 3, 200, 40),

@@ -74,8 +74,11 @@ export function setDeck(deck) {
   }
 }
 
-export function cardUrl(code, deck) {
-  return `/cards/${deck}/${code ?? "back"}.svg`;
+/** The picture of a card; a Swiss table with another suit correspondence than Swisslos
+ * asks for its own drawing (?mapping=…). */
+export function cardUrl(code, deck, mapping = "swisslos") {
+  const own = deck === "swiss" && code && mapping !== "swisslos" ? `?mapping=${mapping}` : "";
+  return `/cards/${deck}/${code ?? "back"}.svg${own}`;
 }
 
 export function parseCode(code) {
@@ -109,7 +112,7 @@ export function cardName(code, deck, mapping = "swisslos") {
 export function cardImage(code, deck, mapping = "swisslos") {
   const img = document.createElement("img");
   img.className = "card-img";
-  img.src = cardUrl(code, deck);
+  img.src = cardUrl(code, deck, mapping);
   img.alt = code ? cardName(code, deck, mapping) : "";
   img.draggable = false;
   img.decoding = "async";
@@ -181,9 +184,9 @@ export function contractName(contract, deck, mapping = "swisslos") {
 }
 
 /** A small picture for a contract: the suit's ace, or an arrow for Obenabe / Undenufe. */
-export function contractIcon(contract, deck) {
+export function contractIcon(contract, deck, mapping = "swisslos") {
   if (contract >= 0 && contract < 4) {
-    const img = cardImage(`${SUIT_LETTERS[contract]}A`, deck);
+    const img = cardImage(`${SUIT_LETTERS[contract]}A`, deck, mapping);
     img.className = "contract-icon";
     img.alt = "";
     return img;

@@ -134,7 +134,7 @@ export class Replay {
       if (p.hand.dealer === seat) plate.append(el("span", "chip chip-dealer", "D"));
       if (p.contractSeat === seat && p.contract >= 0) {
         const chip = el("span", "chip chip-contract");
-        chip.append(contractIcon(p.contract, deck));
+        chip.append(contractIcon(p.contract, deck, mapping));
         plate.append(chip);
       }
       const cards = el("div", "rp-cards");
@@ -162,7 +162,7 @@ export class Replay {
     note.replaceChildren();
     if (p.contract >= 0) {
       const line = el("div", "rp-contract");
-      line.append(contractIcon(p.contract, deck), el("span", "", contractName(p.contract, deck, mapping)));
+      line.append(contractIcon(p.contract, deck, mapping), el("span", "", contractName(p.contract, deck, mapping)));
       note.append(line);
     }
     note.append(el("div", "", p.last));

@@ -343,7 +343,7 @@ function drawSeat(seat, view, info) {
   }
   if (view.contract >= 0 && view.contract_seat === seat) {
     const c = el("span", "chip chip-contract");
-    c.append(contractIcon(view.contract, app.deck));
+    c.append(contractIcon(view.contract, app.deck, mapping()));
     c.title = contractName(view.contract, app.deck, mapping());
     plate.append(c);
   }
@@ -429,7 +429,7 @@ function breakdownNode(last, withClose) {
   const head = el("div", "breakdown-head");
   head.append(el("strong", "", t("hand_n", { n: last.number + 1 })));
   if (last.contract >= 0) {
-    head.append(contractIcon(last.contract, app.deck));
+    head.append(contractIcon(last.contract, app.deck, mapping()));
     head.append(el("span", "", contractName(last.contract, app.deck, mapping())));
   }
   if (last.factor > 1) head.append(el("span", "factor", t("factor", { n: last.factor })));
@@ -483,7 +483,7 @@ function drawControls(view, myTurn) {
       b.type = "button";
       b.dataset.contract = String(a.contract);
       b.dataset.double = String(Boolean(a.double));
-      b.append(contractIcon(a.contract, app.deck));
+      b.append(contractIcon(a.contract, app.deck, mapping()));
       let label = contractName(a.contract, app.deck, mapping());
       if (view.rules?.pique_double === "choice" && a.contract === 2) {
         label += ` · ${t(a.double ? "pique_double" : "pique_simple")}`;
@@ -632,7 +632,7 @@ function drawSide(view) {
   c.replaceChildren();
   if (view.contract >= 0) {
     const name = contractName(view.contract, app.deck, mapping());
-    c.append(contractIcon(view.contract, app.deck), el("span", "", name));
+    c.append(contractIcon(view.contract, app.deck, mapping()), el("span", "", name));
     if (view.factor > 1 || rules.multipliers !== "none") {
       c.append(el("span", "factor", t("factor", { n: view.factor })));
     }
