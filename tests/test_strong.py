@@ -272,3 +272,14 @@ def test_levels_and_names() -> None:
         assert make_player(name, 1).name == name
     with pytest.raises(ValueError):
         StrongPlayer(0, "expert")
+
+
+def test_a_time_per_move_scales_the_budget_not_the_clock() -> None:
+    base = StrongPlayer(0, "medium")
+    half = StrongPlayer(0, "medium", time_per_move=0.05)
+    assert half.level.samples < base.level.samples and half.level.nodes < base.level.nodes
+    game = random_position(Rules(), 21)
+    seat = game.current_player
+    assert seat is not None and seat >= 0
+    obs = game.observation(seat)
+    assert half.act(obs) == StrongPlayer(0, "medium", time_per_move=0.05).act(obs)

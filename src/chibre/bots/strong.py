@@ -20,7 +20,7 @@ close to the target takes the points that are sure rather than the most points o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
@@ -71,6 +71,27 @@ LEVELS_PLAIN: dict[str, Level] = {
 }
 LEVELS = LEVELS_PLAIN
 """The level names; the budgets taken depend on whether the compiled solver runs."""
+
+
+LEVEL_SECONDS = {"easy": 0.02, "medium": 0.2, "strong": 1.0}
+"""The longest decision each level's budget is made for (on one core)."""
+
+
+def scaled(level: Level, factor: float) -> Level:
+    """The level with its budget scaled by ``factor`` (deals and nodes, each by its root)."""
+    root = max(factor, 0.0) ** 0.5
+
+    def up(n: int, least: int) -> int:
+        return max(least, int(n * root + 0.5))
+
+    return replace(
+        level,
+        samples=up(level.samples, 1),
+        nodes=up(level.nodes, 100),
+        end_nodes=up(level.end_nodes, 1000),
+        contract_samples=up(level.contract_samples, 1),
+        contract_nodes=up(level.contract_nodes, 100),
+    )
 
 
 def _taken(observation: Observation) -> tuple[bool, bool]:
@@ -124,15 +145,24 @@ class GameSituation:
 
 class StrongPlayer:
     """Le joueur fort / der starke Spieler: Monte Carlo over deals it cannot see, solved
-    double-dummy. ``level``: ``easy``, ``medium`` or ``strong``."""
+    double-dummy. ``level``: ``easy``, ``medium`` or ``strong``.
 
-    def __init__(self, seed: int = 0, level: str = "strong") -> None:
+    ``time_per_move`` (seconds) scales the level's budget from the time it is made for
+    (``LEVEL_SECONDS``); the budget stays a count of deals and nodes, never a clock, so a
+    decision still depends only on the observation and the seed.
+    """
+
+    def __init__(
+        self, seed: int = 0, level: str = "strong", time_per_move: float | None = None
+    ) -> None:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r}: choose one of {', '.join(LEVELS)}")
         self.seed = seed
         self.name = level
         warm_up()
         self.level = (LEVELS_COMPILED if jit_available() else LEVELS_PLAIN)[level]
+        if time_per_move is not None:
+            self.level = scaled(self.level, time_per_move / LEVEL_SECONDS[level])
 
     def act(self, observation: Observation) -> Action:
         if may_thank(observation):

@@ -404,7 +404,11 @@ class Table:
             return
         to_act = self.game.current_player
         if to_act == CHANCE:
-            self.deal()
+            try:
+                self.deal()
+            except Exception:  # the store refused it (a full disk…): try again later
+                log.exception("table %s: the deal could not be stored", self.id)
+                self._pending = asyncio.get_running_loop().call_later(1.0, self._due, seq)
         elif to_act is not None and self.seats[to_act].bot:
             seat = self.seats[to_act]
             player = seat.computer()
