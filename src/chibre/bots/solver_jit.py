@@ -128,14 +128,30 @@ if AVAILABLE and not numba.config.DISABLE_JIT:
 
         return types.int64(types.int64), codegen
 
+    @intrinsic  # type: ignore[misc]
+    def _ctpop(typingctx: Any, x: Any) -> Any:
+        """LLVM's population count: the number of cards in a set."""
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
+
+        return types.int64(types.int64), codegen
+
     @_njit
     def _bit_index(x: int) -> int:
         return int(_cttz(x))
+
+    @_njit
+    def _count(x: int) -> int:
+        return int(_ctpop(x))
 
 else:  # pragma: no cover
 
     def _bit_index(x: int) -> int:
         return (x & -x).bit_length() - 1
+
+    def _count(x: int) -> int:
+        return bin(x).count("1")
 
 
 @_njit_inline
@@ -317,13 +333,19 @@ def _enter(
         mask = tt.shape[0] - 1
         h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
         j0 = int(h >> np.uint64(40)) & mask
+        # a free slot, else ours, else the one with the fewest cards left (cheapest to redo)
         slot = j0
+        fewest = 99
         for i in range(_PROBES):
             j = (j0 + i) & mask
             e = tt[j]
             if e[1] < st[_BASE]:
                 slot = j
                 break
+            left = _count(e[0] & 0xFFFFFFFFF)
+            if left < fewest:
+                fewest = left
+                slot = j
             if e[0] == key:
                 slot = j
                 hi = e[3] >> 8
@@ -673,7 +695,7 @@ def _search(
     k0 = len(trick)
     seat0 = (leader + k0) & 3
     n = bin(hands[seat0]).count("1")
-    bits = min(20, 8 + 2 * n)
+    bits = min(21, 8 + 2 * n)
     if limit is not None:
         bits = max(10, min(bits, (limit // 2).bit_length()))
     tt = _table_array(1 << bits)

@@ -34,9 +34,10 @@ from chibre.cards import card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
 from chibre.server import sheets
+from chibre.server.lobby import InvalidTable
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.store import Store
-from chibre.server.tables import InvalidTable, Settings, Table, Tables
+from chibre.server.tables import Settings, Table, Tables
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024

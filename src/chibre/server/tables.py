@@ -15,18 +15,17 @@ import asyncio
 import json
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from random import SystemRandom
 from typing import Any
 
 from chibre.actions import Action, Thank
-from chibre.bots import TABLE_PLAYERS, Player
-from chibre.errors import ChibreError, GameOver, InvalidRules, NotYourTurn
+from chibre.bots import Player
+from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
 from chibre.game import CHANCE, Game
-from chibre.rules import PRESETS, Rules
+from chibre.server.lobby import HUMAN, table_request
 from chibre.server.protocol import (
     PONG,
     ProtocolError,
@@ -39,13 +38,6 @@ from chibre.server.thinking import FAST_PLAYERS, Thinkers, fallback, load_player
 from chibre.server.views import ViewCache
 
 log = logging.getLogger("chibre.server")
-
-HUMAN = "human"
-MAX_NAME = 40
-
-
-class InvalidTable(ChibreError, ValueError):
-    """A table that cannot be created as asked (the message names the problem)."""
 
 
 @dataclass(frozen=True)
@@ -510,49 +502,3 @@ class Tables:
         for table in self.tables.values():
             table.close()
         self.thinkers.close()
-
-
-def table_request(request: Any) -> StoredTable:
-    """Read a ``POST /api/tables`` body into a new table; ``InvalidTable`` naming the
-    problem."""
-    if not isinstance(request, dict):
-        raise InvalidTable('the request must be a JSON object such as {"seats": [...]}')
-    preset = request.get("preset", "romand")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise InvalidTable(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-    options = request.get("options") or {}
-    if not isinstance(options, dict):
-        raise InvalidTable("options must be an object of option names and values")
-    try:
-        rules = Rules.preset(preset, **options)
-    except InvalidRules as e:
-        raise InvalidTable(str(e)) from e
-    except (TypeError, ValueError) as e:
-        raise InvalidTable(f"invalid options: {e}") from e
-    seats = request.get("seats", [HUMAN, "rule", "rule", "rule"])
-    kinds = (HUMAN, *TABLE_PLAYERS)
-    if not isinstance(seats, list) or len(seats) != 4:
-        raise InvalidTable("seats must list the four seats, each 'human' or a computer level")
-    for n, kind in enumerate(seats):
-        if kind not in kinds:
-            raise InvalidTable(f"seat {n}: {kind!r} is neither 'human' nor one of {kinds[1:]}")
-    names = request.get("names") or [None] * 4
-    if not isinstance(names, list) or len(names) != 4:
-        raise InvalidTable("names must list four names (or null)")
-    infos = []
-    for n, (kind, name) in enumerate(zip(seats, names, strict=True)):
-        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
-            raise InvalidTable(f"seat {n}: a name is text of at most {MAX_NAME} characters")
-        clean = (name or "").strip()
-        if kind == HUMAN:
-            infos.append(SeatInfo(HUMAN, clean or f"Player {n + 1}", secrets.token_urlsafe(16)))
-        else:
-            infos.append(SeatInfo(kind, clean or kind, None, secrets.randbits(31)))
-    return StoredTable(
-        id=secrets.token_urlsafe(6),
-        rules=rules,
-        seats=tuple(infos),
-        watch=secrets.token_urlsafe(16),
-        preset=preset,
-        created=time.time(),
-    )
