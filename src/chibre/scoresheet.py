@@ -513,7 +513,7 @@ class ScoreSheet:
         if not isinstance(name, str):
             raise InvalidEntry("the sheet's name must be text")
         if (
-            isinstance(teams, str)
+            not isinstance(teams, list | tuple)
             or len(teams) != 2
             or not all(isinstance(t, str) and t.strip() for t in teams)
         ):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from math import factorial
 from random import Random
@@ -78,7 +78,6 @@ class Inference:
     unknown: int
     announcers: tuple[int, ...] = ()  # seats that have played to the first trick
     checks: bool = False  # whether weis or stöck constrain the deals beyond play
-    _cache: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     def needs(self, s: int) -> int:
         """How many unknown cards seat ``s`` still receives."""

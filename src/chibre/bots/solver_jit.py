@@ -695,7 +695,7 @@ def _search(
     k0 = len(trick)
     seat0 = (leader + k0) & 3
     n = bin(hands[seat0]).count("1")
-    bits = min(21, 8 + 2 * n)
+    bits = min(22, 8 + 2 * n)
     if limit is not None:
         bits = max(10, min(bits, (limit // 2).bit_length()))
     tt = _table_array(1 << bits)
