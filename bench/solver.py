@@ -96,9 +96,8 @@ def main() -> None:
     else:
         print("numba: not available (pip install 'chibre[fast]', and CHIBRE_NO_JIT unset)")
     print(f"seed {args.seed}, cpu {os.cpu_count()}, times in ms (process time)")
-    print(
-        f"{'kind':<22} {'backend':<7} {'n':>3} {'median':>9} {'mean':>9} {'p90':>9} {'max':>9} {'Mnodes/s':>8}"
-    )
+    head = ("kind", "backend", "n", "median", "mean", "p90", "max", "Mnodes/s")
+    print("{:<22} {:<7} {:>3} {:>9} {:>9} {:>9} {:>9} {:>8}".format(*head))
     summary: list[str] = []
     runs: list[tuple[Backend, bool]] = [("python", True), ("numba", jit)]
     for label, positions, with_python in kinds:

@@ -306,9 +306,14 @@ def test_estimate_shares_the_points_out() -> None:
 def test_no_jit_environment_variable_forces_plain_python(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHIBRE_NO_JIT", "1")
     assert not solver.jit_available()
+    assert solver._search_fn("auto") is solver._python_search
     monkeypatch.setenv("CHIBRE_NO_JIT", "0")
     assert solver.jit_available()
+    assert solver._search_fn("auto") is not solver._python_search
     solver.warm_up()
+    solver.release_tables()
+    p = random_position(Random(7), 4, 5, in_trick=1)
+    assert solve_exact(p, backend="numba").value == solve_exact(p, backend="python").value
 
 
 def test_invalid_positions_are_refused() -> None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from random import Random
 
 import pytest
@@ -256,7 +257,7 @@ def test_near_the_target_a_deal_is_valued_by_the_game() -> None:
     game = random_position(Rules(target=1000), 12, 8)
     obs = game.observation(game.current_player or 0)
     far = GameSituation(obs)
-    near = GameSituation(obs.__class__(**{**obs.__dict__, "totals": (980, 0), "seat": 0}))
+    near = GameSituation(dataclasses.replace(obs, totals=(980, 0), seat=0))
     assert not far.matters or far.value(10) < far.value(30)
     assert near.matters
     assert near.value(20) > near.value(19) + 500  # 20 points reach the target: the game

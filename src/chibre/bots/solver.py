@@ -7,18 +7,28 @@ act takes from here on — the card points still out and in the current trick, 5
 trick, and the match bonus when one team takes all nine tricks — and ``card_values`` the same
 for every legal card of that seat. The rules of play are exactly those of ``chibre.play``.
 
-The method is alpha-beta on bitboards: team 0 (seats 0 and 2) maximises, team 1 minimises, with
+The method is alpha-beta on bitboards: team 0 (seats 0 and 2) maximises, team 1 minimises, on
+one zero-sum scale (team 0's points, plus the bonus for its match, minus it for the other
+team's). The root bisects the interval of possible values with null-window searches that share
 a transposition table at the start of each trick (the remaining cards, the leader and which
-teams have already taken a trick, stored as lower/upper bounds), move ordering (the table's
-best lead first, cheap winning cards, sloughing points on a partner's trick, low points on an
-opponent's) and equivalent-card pruning: cards of one hand worth the same points with no card of
-another hand (or of the current trick) between them in the suit play the same, so one stands
-for all.
+teams have already taken a trick; lower and upper bounds and the best lead). Moves are ordered
+(the table's lead first, then strong leads; cheap winning cards; points on a partner's trick
+(schmieren); few points on an opponent's) and equivalent cards pruned: cards of one hand worth
+no points, of one suit, with no card of another hand (or of the current trick) between them,
+play the same, so one stands for all (no two cards of a suit that are worth points are worth
+the same, so cards with points are always tried one by one).
+
+Values: ``solve`` and ``card_values`` give points, never negative. ``Result.score`` and
+``Result.card_scores`` give the zero-sum scale, where a match by the other team counts minus
+its bonus: two cards that both give 0 points differ there when one lets the other team make
+match. For a team, its score plus the other team's is ``Position.points_out()``.
 
 With ``max_nodes`` (a node budget: one node is one card tried) the search deepens trick by
-trick and evaluates the horizon with an estimate of the remaining points (top cards of each
-suit, trumps); it returns the deepest iteration it completed. ``solve_exact`` returns a
-``Result`` that says whether the value is exact.
+trick and evaluates the horizon with ``estimate`` (sure tricks from the top cards of each suit,
+trumps); it returns the deepest iteration it completed, and is exact when that is the last
+trick. The first trick is always searched whatever the budget (at most a few thousand nodes);
+beyond it the budget is checked at the start of each trick. ``solve_exact`` and
+``card_results`` return a ``Result`` that says whether the values are exact.
 
 When numba is installed (the ``fast`` extra) the same algorithm runs compiled
 (``chibre.bots.solver_jit``); ``CHIBRE_NO_JIT=1`` in the environment forces plain Python.
@@ -83,10 +93,9 @@ class Position:
     def points_out(self) -> int:
         """The points still to be taken: cards in the hands and in the trick, and the 5 of the
         last trick (without the match bonus)."""
-        table = CARD_POINTS[self.contract]
         rest = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
-        total = sum(table[c] for c in range(36) if rest >> c & 1)
-        return total + sum(table[c] for c in self.trick) + LAST_TRICK_BONUS
+        on_table = sum(CARD_POINTS[self.contract][c] for c in self.trick)
+        return points_of(rest, self.contract) + on_table + LAST_TRICK_BONUS
 
     def check(self) -> None:
         """Raise ``InvalidPosition`` unless the position can be played out."""
@@ -256,9 +265,9 @@ def _python_iteration(
     hints: dict[int, int] | None,
 ) -> tuple[int, dict[int, int], int]:
     """Search ``depth`` tricks (the current one included) from the position; returns team 0's
-    value (null-window searches on a shared table, bisecting the interval), the value of each root card (when
-    ``per_card``) and the nodes. Raises ``_OutOfNodes`` past ``limit`` nodes (checked at the
-    start of each trick)."""
+    value (null-window searches on a shared table, bisecting the interval), the value of each
+    root card (when ``per_card``) and the nodes. Raises ``_OutOfNodes`` past ``limit`` nodes
+    (checked at the start of each trick)."""
     h = hands
     pts = CARD_POINTS[contract]
     pts_key = pts.__getitem__
@@ -412,6 +421,12 @@ def _python_iteration(
             elif (win_seat ^ seat) & 1 == 0:
                 # partner holds the trick: points on it (schmieren), trumps last
                 moves = sorted(cards_of(allowed), key=sluff_key)
+            elif k == 1:
+                # second hand: low first (the partner plays last), then the cheapest winner
+                over = allowed & beats[led][win_card]
+                moves = sorted(cards_of(allowed ^ over), key=pts_key)
+                if over:
+                    moves += sorted(cards_of(over), key=strength[led].__getitem__)
             else:
                 # opponents hold it: the cheapest winning card, else the fewest points
                 over = allowed & beats[led][win_card]
@@ -609,6 +624,15 @@ def warm_up() -> None:
         from chibre.bots import solver_jit
 
         solver_jit.warm_up()
+
+
+def release_tables() -> None:
+    """Free the compiled search's reused transposition tables (they grow with the tricks left:
+    128 MB after an exact full-deal solve, under 1 MB for budgeted calls)."""
+    if jit_available():
+        from chibre.bots import solver_jit
+
+        solver_jit.release()
 
 
 def _analyse(position: Position, max_nodes: int | None, per_card: bool, backend: Backend) -> Result:

@@ -1,13 +1,18 @@
 """The double-dummy search of ``chibre.bots.solver``, compiled with numba (the ``fast`` extra).
 
-The same algorithm as the plain-Python search, node for node: alpha-beta with MTD(f) at the
-root, a transposition table at the start of each trick (open addressing in numpy arrays, with a
-generation stamp so the arrays are reused from call to call without clearing), the same move
-ordering, equivalent-card pruning and horizon estimate. The hand and the trick live in one
-int64 array; the contract's tables in another. ``numba.njit(cache=True)`` keeps the machine
-code on disk, so only the very first run on a machine compiles (``warm_up`` does it early).
+The same algorithm as the plain-Python search, node for node (the tests compare the node
+counts): null-window searches bisecting the value at the root, a transposition table at the
+start of each trick, the same move ordering, equivalent-card pruning and horizon estimate. The
+search runs without recursion — one frame per card on an explicit stack (``_run``) — because
+numba's on-disk cache does not keep recursive functions reliably. The hands and the trick live
+in one int64 array, the contract's tables in another, the table in a third (key, generation,
+lower bound, upper bound and best lead per slot, reused from call to call: a generation stamp
+replaces clearing it; when the probed slots are full the one with the fewest cards left goes).
+``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
+machine compiles (a few seconds; ``warm_up`` does it early).
 
 ``AVAILABLE`` is false when numba does not import; ``chibre.bots.solver`` then never calls in.
+Calls are serialised by a lock (the tables are shared).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ class OutOfNodes(Exception):
 
 
 _INF = 1 << 20
+_SECOND_LOW = True
 _PROBES = 8
 
 # Offsets in the contract's table array.
@@ -114,12 +120,12 @@ def _tables(contract: int) -> Any:
     return t
 
 
-if AVAILABLE and not numba.config.DISABLE_JIT:
-    from llvmlite import ir
+if AVAILABLE and not getattr(numba.config, "DISABLE_JIT", False):
+    from llvmlite import ir  # type: ignore[import-untyped]
     from numba.core import types
     from numba.extending import intrinsic
 
-    @intrinsic  # type: ignore[misc]
+    @intrinsic
     def _cttz(typingctx: Any, x: Any) -> Any:
         """LLVM's count of trailing zeros: the lowest card of a set."""
 
@@ -128,7 +134,7 @@ if AVAILABLE and not numba.config.DISABLE_JIT:
 
         return types.int64(types.int64), codegen
 
-    @intrinsic  # type: ignore[misc]
+    @intrinsic
     def _ctpop(typingctx: Any, x: Any) -> Any:
         """LLVM's population count: the number of cards in a set."""
 
@@ -139,15 +145,16 @@ if AVAILABLE and not numba.config.DISABLE_JIT:
 
     @_njit
     def _bit_index(x: int) -> int:
-        return int(_cttz(x))
+        return int(_cttz(x))  # type: ignore[call-arg]
 
     @_njit
     def _count(x: int) -> int:
-        return int(_ctpop(x))
+        return int(_ctpop(x))  # type: ignore[call-arg]
 
 else:  # pragma: no cover
 
     def _bit_index(x: int) -> int:
+        x = int(x)
         return (x & -x).bit_length() - 1
 
     def _count(x: int) -> int:
@@ -267,20 +274,20 @@ def _enter(
 ) -> int:
     """Open the node of frame ``ply``: returns 1 and leaves its value in ``st[_RET]`` when it is
     decided at once (bounds, table, horizon, last trick), else 0 with its moves in order."""
-    f = fr[ply]
-    seat = f[_SEAT]
-    k = f[_K]
+    fb = ply * _FIELDS
+    seat = fr[fb + _SEAT]
+    k = fr[fb + _K]
     bonus = st[_BONUS]
-    t0 = f[_T0]
-    t1 = f[_T1]
-    f[_LO] = -_INF
-    f[_HI] = _INF
-    if f[_START]:
+    t0 = fr[fb + _T0]
+    t1 = fr[fb + _T1]
+    fr[fb + _LO] = -_INF
+    fr[fb + _HI] = _INF
+    if fr[fb + _START]:
         if st[_NODES] > st[_LIMIT]:
             st[_ABORT] = 1
             st[_RET] = 0
             return 1
-        if f[_D] == 0:
+        if fr[fb + _D] == 0:
             st[_RET] = _estimate(st, tab, seat)
             return 1
         hand = st[seat]
@@ -322,15 +329,15 @@ def _enter(
                 most += bonus
             if not t0:
                 least = -bonus
-        alpha = f[_ALPHA]
-        beta = f[_BETA]
+        alpha = fr[fb + _ALPHA]
+        beta = fr[fb + _BETA]
         if most <= alpha:
             st[_RET] = most
             return 1
         if least >= beta:
             st[_RET] = least
             return 1
-        mask = tt.shape[0] - 1
+        mask = (tt.shape[0] >> 2) - 1
         h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
         j0 = int(h >> np.uint64(40)) & mask
         # a free slot, else ours, else the one with the fewest cards left (cheapest to redo)
@@ -338,19 +345,19 @@ def _enter(
         fewest = 99
         for i in range(_PROBES):
             j = (j0 + i) & mask
-            e = tt[j]
-            if e[1] < st[_BASE]:
+            eb = 4 * j
+            if tt[eb + 1] < st[_BASE]:
                 slot = j
                 break
-            left = _count(e[0] & 0xFFFFFFFFF)
+            left = _count(tt[eb + 0] & 0xFFFFFFFFF)
             if left < fewest:
                 fewest = left
                 slot = j
-            if e[0] == key:
+            if tt[eb + 0] == key:
                 slot = j
-                hi = e[3] >> 8
-                if e[1] == st[_GEN]:
-                    lo = e[2]
+                hi = tt[eb + 3] >> 8
+                if tt[eb + 1] == st[_GEN]:
+                    lo = tt[eb + 2]
                     if lo >= beta:
                         st[_RET] = lo
                         return 1
@@ -358,29 +365,29 @@ def _enter(
                         st[_RET] = hi
                         return 1
                     if lo > alpha:
-                        f[_ALPHA] = lo
+                        fr[fb + _ALPHA] = lo
                     if hi < beta:
-                        f[_BETA] = hi
-                    f[_LO] = lo
-                    f[_HI] = hi
-                f[_FIRST] = e[3] & 255
+                        fr[fb + _BETA] = hi
+                    fr[fb + _LO] = lo
+                    fr[fb + _HI] = hi
+                fr[fb + _FIRST] = tt[eb + 3] & 255
                 break
-        f[_SLOT] = slot
-        f[_KEY] = key
-        f[_A0] = f[_ALPHA]
-        f[_B0] = f[_BETA]
+        fr[fb + _SLOT] = slot
+        fr[fb + _KEY] = key
+        fr[fb + _A0] = fr[fb + _ALPHA]
+        fr[fb + _B0] = fr[fb + _BETA]
     hand = st[seat]
-    f[_HAND] = hand
-    moves = work[ply]
-    keys = work[ply + 40]
+    fr[fb + _HAND] = hand
+    mb = ply * 9
+    kb = (ply + 40) * 9
     n = 0
-    first_move = f[_FIRST]
-    if f[_ONLY]:
-        moves[0] = first_move
+    first_move = fr[fb + _FIRST]
+    if fr[fb + _ONLY]:
+        work[mb + 0] = first_move
         n = 1
     else:
-        led = f[_LED]
-        win_card = f[_WC]
+        led = fr[fb + _LED]
+        win_card = fr[fb + _WC]
         allowed = hand if k == 0 else _legal(tab, hand, led, win_card)
         z = allowed & tab[_ZERO]
         if z & (z - 1):
@@ -397,7 +404,7 @@ def _enter(
                 ):
                     allowed ^= 1 << c
                 prev = c
-        partner = (f[_WS] ^ seat) & 1 == 0
+        partner = (fr[fb + _WS] ^ seat) & 1 == 0
         over = 0
         if k > 0 and not partner:
             over = allowed & tab[_BEATS + 36 * led + win_card]
@@ -411,37 +418,38 @@ def _enter(
                     kv = -1000
             elif partner:
                 kv = tab[_SLUFF_KEY + c]
+            elif k == 1 and _SECOND_LOW:
+                # second hand: low first, then the cheapest winner
+                kv = 1000 + tab[_STR + 36 * led + c] if (over >> c) & 1 else tab[_PTS + c]
             elif (over >> c) & 1:
                 kv = tab[_STR + 36 * led + c]
             else:
                 kv = 1000 + tab[_PTS + c]
             # insertion, stable: equal keys keep card order
             i = n
-            while i > 0 and keys[i - 1] > kv:
-                keys[i] = keys[i - 1]
-                moves[i] = moves[i - 1]
+            while i > 0 and work[kb + i - 1] > kv:
+                work[kb + i] = work[kb + i - 1]
+                work[mb + i] = work[mb + i - 1]
                 i -= 1
-            keys[i] = kv
-            moves[i] = c
+            work[kb + i] = kv
+            work[mb + i] = c
             n += 1
-    f[_N] = n
-    f[_I] = 0
-    f[_BESTV] = -_INF if seat & 1 == 0 else _INF
-    f[_CHOICE] = moves[0]
+    fr[fb + _N] = n
+    fr[fb + _I] = 0
+    fr[fb + _BESTV] = -_INF if seat & 1 == 0 else _INF
+    fr[fb + _CHOICE] = work[mb + 0]
     return 0
 
 
 @_njit
-def _run(
-    st: Any, tab: Any, tt: Any, work: Any, fr: Any
-) -> int:
+def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
     """Search from frame 0 (set up by the caller) without recursion: frames on a stack."""
     ply = 0
     phase = _ENTER
     ret = 0
     bonus = st[_BONUS]
     while True:
-        f = fr[ply]
+        fb = ply * _FIELDS
         if phase == _ENTER:
             if _enter(st, tab, tt, work, fr, ply):
                 ret = st[_RET]
@@ -449,106 +457,106 @@ def _run(
             else:
                 phase = _NEXT
         if phase == _NEXT:
-            i = f[_I]
-            if i >= f[_N]:
-                best = f[_BESTV]
-                if f[_K] == 0:
-                    st[_BEST] = f[_CHOICE]
-                if f[_START]:
-                    lo = f[_LO]
-                    hi = f[_HI]
-                    if best <= f[_A0]:
+            i = fr[fb + _I]
+            if i >= fr[fb + _N]:
+                best = fr[fb + _BESTV]
+                if fr[fb + _K] == 0:
+                    st[_BEST] = fr[fb + _CHOICE]
+                if fr[fb + _START]:
+                    lo = fr[fb + _LO]
+                    hi = fr[fb + _HI]
+                    if best <= fr[fb + _A0]:
                         if best < hi:
                             hi = best
-                    elif best >= f[_B0]:
+                    elif best >= fr[fb + _B0]:
                         if best > lo:
                             lo = best
                     else:
                         lo = best
                         hi = best
-                    e = tt[f[_SLOT]]
-                    e[0] = f[_KEY]
-                    e[1] = st[_GEN]
-                    e[2] = lo
-                    e[3] = (hi << 8) | f[_CHOICE]
+                    eb = 4 * fr[fb + _SLOT]
+                    tt[eb + 0] = fr[fb + _KEY]
+                    tt[eb + 1] = st[_GEN]
+                    tt[eb + 2] = lo
+                    tt[eb + 3] = (hi << 8) | fr[fb + _CHOICE]
                 ret = best
                 phase = _RETURN
             else:
-                seat = f[_SEAT]
-                k = f[_K]
-                c = work[ply, i]
+                seat = fr[fb + _SEAT]
+                k = fr[fb + _K]
+                c = work[ply * 9 + i]
                 bit = 1 << c
                 st[_NODES] += 1
-                st[seat] = f[_HAND] ^ bit
-                p = f[_ONT] + tab[_PTS + c]
-                f[_SAVED] = st[_TABLE]
-                g = fr[ply + 1]
-                g[_T0] = f[_T0]
-                g[_T1] = f[_T1]
-                g[_ALPHA] = f[_ALPHA]
-                g[_BETA] = f[_BETA]
-                g[_D] = f[_D]
-                g[_FIRST] = -1
-                g[_ONLY] = 0
-                g[_START] = 0
-                f[_ADD] = 0
+                st[seat] = fr[fb + _HAND] ^ bit
+                p = fr[fb + _ONT] + tab[_PTS + c]
+                fr[fb + _SAVED] = st[_TABLE]
+                gb = fb + _FIELDS
+                fr[gb + _T0] = fr[fb + _T0]
+                fr[gb + _T1] = fr[fb + _T1]
+                fr[gb + _ALPHA] = fr[fb + _ALPHA]
+                fr[gb + _BETA] = fr[fb + _BETA]
+                fr[gb + _D] = fr[fb + _D]
+                fr[gb + _FIRST] = -1
+                fr[gb + _ONLY] = 0
+                fr[gb + _START] = 0
+                fr[fb + _ADD] = 0
                 if k < 3:
-                    g[_SEAT] = (seat + 1) & 3
-                    g[_K] = k + 1
-                    g[_ONT] = p
+                    fr[gb + _SEAT] = (seat + 1) & 3
+                    fr[gb + _K] = k + 1
+                    fr[gb + _ONT] = p
                     if k == 0:
                         st[_TABLE] = bit
                         led = c // 9
-                        g[_LED] = led
-                        g[_WS] = seat
-                        g[_WC] = c
-                        g[_WSTR] = tab[_STR + 36 * led + c]
+                        fr[gb + _LED] = led
+                        fr[gb + _WS] = seat
+                        fr[gb + _WC] = c
+                        fr[gb + _WSTR] = tab[_STR + 36 * led + c]
                     else:
                         st[_TABLE] |= bit
-                        led = f[_LED]
-                        g[_LED] = led
+                        led = fr[fb + _LED]
+                        fr[gb + _LED] = led
                         s = tab[_STR + 36 * led + c]
-                        if s > f[_WSTR]:
-                            g[_WS] = seat
-                            g[_WC] = c
-                            g[_WSTR] = s
+                        if s > fr[fb + _WSTR]:
+                            fr[gb + _WS] = seat
+                            fr[gb + _WC] = c
+                            fr[gb + _WSTR] = s
                         else:
-                            g[_WS] = f[_WS]
-                            g[_WC] = f[_WC]
-                            g[_WSTR] = f[_WSTR]
+                            fr[gb + _WS] = fr[fb + _WS]
+                            fr[gb + _WC] = fr[fb + _WC]
+                            fr[gb + _WSTR] = fr[fb + _WSTR]
                     ply += 1
                     phase = _ENTER
                     continue
-                ws = seat if tab[_STR + 36 * f[_LED] + c] > f[_WSTR] else f[_WS]
+                ws = seat if tab[_STR + 36 * fr[fb + _LED] + c] > fr[fb + _WSTR] else fr[fb + _WS]
                 st[_TABLE] = 0
                 if st[ws] == 0:
                     # the ninth trick is complete
                     if ws & 1 == 0:
                         ret = p + LAST_TRICK_BONUS
-                        if bonus and not f[_T1]:
+                        if bonus and not fr[fb + _T1]:
                             ret += bonus
                     else:
                         ret = 0
-                        if bonus and not f[_T0]:
+                        if bonus and not fr[fb + _T0]:
                             ret = -bonus
                     phase = _CHILD
                 else:
-                    g[_SEAT] = ws
-                    g[_K] = 0
-                    g[_LED] = 0
-                    g[_WS] = ws
-                    g[_WC] = -1
-                    g[_WSTR] = 0
-                    g[_ONT] = 0
-                    g[_START] = 1
-                    g[_D] = f[_D] - 1
+                    fr[gb + _SEAT] = ws
+                    fr[gb + _K] = 0
+                    fr[gb + _LED] = 0
+                    fr[gb + _WS] = ws
+                    fr[gb + _WC] = -1
+                    fr[gb + _WSTR] = 0
+                    fr[gb + _ONT] = 0
+                    fr[gb + _START] = 1
+                    fr[gb + _D] = fr[fb + _D] - 1
                     if ws & 1 == 0:
-                        g[_T0] = 1
-                        g[_ALPHA] = f[_ALPHA] - p
-                        g[_BETA] = f[_BETA] - p
-                        f[_ADD] = p
+                        fr[gb + _T0] = 1
+                        fr[gb + _ALPHA] = fr[fb + _ALPHA] - p
+                        fr[gb + _BETA] = fr[fb + _BETA] - p
+                        fr[fb + _ADD] = p
                     else:
-                        g[_T1] = 1
+                        fr[gb + _T1] = 1
                     ply += 1
                     phase = _ENTER
                     continue
@@ -556,29 +564,29 @@ def _run(
             if ply == 0:
                 return ret
             ply -= 1
-            f = fr[ply]
+            fb = ply * _FIELDS
             phase = _CHILD
         if phase == _CHILD:
             if st[_ABORT]:
                 return 0
-            v = ret + f[_ADD]
-            st[f[_SEAT]] = f[_HAND]
-            st[_TABLE] = f[_SAVED]
-            c = work[ply, f[_I]]
-            if f[_SEAT] & 1 == 0:
-                if v > f[_BESTV]:
-                    f[_BESTV] = v
-                    f[_CHOICE] = c
-                    if v > f[_ALPHA]:
-                        f[_ALPHA] = v
-            elif v < f[_BESTV]:
-                f[_BESTV] = v
-                f[_CHOICE] = c
-                if v < f[_BETA]:
-                    f[_BETA] = v
-            f[_I] += 1
-            if f[_ALPHA] >= f[_BETA]:
-                f[_I] = f[_N]
+            v = ret + fr[fb + _ADD]
+            st[fr[fb + _SEAT]] = fr[fb + _HAND]
+            st[_TABLE] = fr[fb + _SAVED]
+            c = work[ply * 9 + fr[fb + _I]]
+            if fr[fb + _SEAT] & 1 == 0:
+                if v > fr[fb + _BESTV]:
+                    fr[fb + _BESTV] = v
+                    fr[fb + _CHOICE] = c
+                    if v > fr[fb + _ALPHA]:
+                        fr[fb + _ALPHA] = v
+            elif v < fr[fb + _BESTV]:
+                fr[fb + _BESTV] = v
+                fr[fb + _CHOICE] = c
+                if v < fr[fb + _BETA]:
+                    fr[fb + _BETA] = v
+            fr[fb + _I] += 1
+            if fr[fb + _ALPHA] >= fr[fb + _BETA]:
+                fr[fb + _I] = fr[fb + _N]
             phase = _NEXT
 
 
@@ -606,36 +614,36 @@ def _root(
     ``chibre.bots.solver``)."""
     lo = -st[_BONUS]
     hi = top
-    f = fr[0]
+    fb = 0
     while lo < hi:
         beta = (lo + hi + 1) // 2
-        f[_T0] = t0
-        f[_T1] = t1
-        f[_ALPHA] = beta - 1
-        f[_BETA] = beta
-        f[_D] = depth
+        fr[fb + _T0] = t0
+        fr[fb + _T1] = t1
+        fr[fb + _ALPHA] = beta - 1
+        fr[fb + _BETA] = beta
+        fr[fb + _D] = depth
         if k0 == 0 and only < 0:
-            f[_SEAT] = leader
-            f[_K] = 0
-            f[_LED] = 0
-            f[_WS] = leader
-            f[_WC] = -1
-            f[_WSTR] = 0
-            f[_ONT] = 0
-            f[_START] = 1
-            f[_FIRST] = -1
-            f[_ONLY] = 0
+            fr[fb + _SEAT] = leader
+            fr[fb + _K] = 0
+            fr[fb + _LED] = 0
+            fr[fb + _WS] = leader
+            fr[fb + _WC] = -1
+            fr[fb + _WSTR] = 0
+            fr[fb + _ONT] = 0
+            fr[fb + _START] = 1
+            fr[fb + _FIRST] = -1
+            fr[fb + _ONLY] = 0
         else:
-            f[_SEAT] = (leader + k0) & 3
-            f[_K] = k0
-            f[_LED] = led
-            f[_WS] = ws
-            f[_WC] = wc
-            f[_WSTR] = wst
-            f[_ONT] = on_table
-            f[_START] = 0
-            f[_FIRST] = only
-            f[_ONLY] = 1 if only >= 0 else 0
+            fr[fb + _SEAT] = (leader + k0) & 3
+            fr[fb + _K] = k0
+            fr[fb + _LED] = led
+            fr[fb + _WS] = ws
+            fr[fb + _WC] = wc
+            fr[fb + _WSTR] = wst
+            fr[fb + _ONT] = on_table
+            fr[fb + _START] = 0
+            fr[fb + _FIRST] = only
+            fr[fb + _ONLY] = 1 if only >= 0 else 0
         g = _run(st, tab, tt, work, fr)
         if st[_ABORT]:
             return 0
@@ -643,7 +651,7 @@ def _root(
             hi = g
         else:
             lo = g
-    return lo
+    return int(lo)
 
 
 _lock = threading.Lock()
@@ -657,8 +665,14 @@ def _table_array(entries: int) -> Any:
     the generation, the lower bound, the upper bound and the best lead (``hi << 8 | card``)."""
     got = _buffers.get(entries)
     if got is None:
-        got = _buffers[entries] = np.zeros((entries, 4), dtype=np.int64)
+        got = _buffers[entries] = np.zeros(4 * entries, dtype=np.int64)
     return got
+
+
+def release() -> None:
+    """Drop the reused transposition tables (a full-deal exact solve keeps 128 MB)."""
+    with _lock:
+        _buffers.clear()
 
 
 def search(
@@ -695,12 +709,12 @@ def _search(
     k0 = len(trick)
     seat0 = (leader + k0) & 3
     n = bin(hands[seat0]).count("1")
-    bits = min(22, 8 + 2 * n)
+    bits = min(22, 4 + 2 * n)
     if limit is not None:
         bits = max(10, min(bits, (limit // 2).bit_length()))
     tt = _table_array(1 << bits)
-    work = np.zeros((80, 9), dtype=np.int64)
-    fr = np.zeros((48, _FIELDS), dtype=np.int64)
+    work = np.zeros(80 * 9, dtype=np.int64)
+    fr = np.zeros(48 * _FIELDS, dtype=np.int64)
     st = np.zeros(_STATE_SIZE, dtype=np.int64)
     st[0:4] = hands
     st[_BONUS] = bonus

@@ -61,8 +61,8 @@ class Level:
 # Budgets for the compiled solver (numba) and for plain Python (about 200,000 nodes/s).
 LEVELS_COMPILED: dict[str, Level] = {
     "easy": Level(4, 500, 4, 20_000, 4, 500, 40),
-    "medium": Level(10, 5_000, 4, 40_000, 6, 2_000, 50),
-    "strong": Level(32, 40_000, 5, 300_000, 16, 20_000, 50),
+    "medium": Level(16, 12_000, 5, 100_000, 10, 5_000, 50),
+    "strong": Level(48, 60_000, 5, 300_000, 24, 30_000, 50),
 }
 LEVELS_PLAIN: dict[str, Level] = {
     "easy": Level(3, 300, 3, 5_000, 3, 200, 40),
