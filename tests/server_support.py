@@ -1,4 +1,5 @@
-"""Shared helpers for the server tests: a real ``chibre serve`` subprocess on a free port.
+"""Shared helpers for the server tests: a real ``chibre serve`` subprocess on a free port
+(the server binds port 0 and prints the port it got).
 
     with running_server(tmp_path) as base_url:          # "http://127.0.0.1:PORT"
         ...
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -23,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+ADDRESS = re.compile(rb"the table is at (http://127\.0\.0\.1:\d+)/")
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    """A TCP port on 127.0.0.1 that nothing listens on right now (for a test that restarts a
+    server on the same address)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -68,27 +72,54 @@ def wait_until_up(
     raise RuntimeError(f"the server at {base_url} did not answer within {timeout} s")
 
 
+def printed_address(
+    process: subprocess.Popen[bytes], log: Path, offset: int, timeout: float = 60
+) -> str | None:
+    """The base URL the server printed in ``log`` after ``offset``; ``None`` if it exited
+    without printing one."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with log.open("rb") as f:
+            f.seek(offset)
+            found = ADDRESS.search(f.read())
+        if found:
+            return found.group(1).decode()
+        if process.poll() is not None:
+            return None
+        time.sleep(0.05)
+    raise RuntimeError(f"the server printed no address within {timeout} s")
+
+
 def start_server(
-    db: Path, *extra_args: str, port: int | None = None
+    db: Path, *extra_args: str, port: int | None = None, attempts: int = 5
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start a server subprocess on ``db`` and wait until it answers: (process, base_url).
-    What the server prints goes to ``db`` with the suffix ``.log``."""
-    port = port or free_port()
+    Without ``port`` the server takes a free one (``--port 0``); with one, a port still held
+    by a server that is stopping is tried again. What the server prints goes to ``db`` with
+    the suffix ``.log``."""
     log = db.with_suffix(".log")
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            server_command(port, db, *extra_args),
-            env=server_env(),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base_url, process, log=log)
-    except BaseException:
-        stop_server(process)
-        raise
-    return process, base_url
+    for attempt in range(attempts):
+        offset = log.stat().st_size if log.exists() else 0
+        with log.open("ab") as out:
+            process = subprocess.Popen(
+                server_command(port or 0, db, *extra_args),
+                env=server_env(),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            base_url = printed_address(process, log, offset)
+            if base_url is None:  # it could not listen (the port is taken): again
+                if attempt == attempts - 1:
+                    wait_until_up("", process, log=log)  # raises, with the server's output
+                time.sleep(0.5)
+                continue
+            wait_until_up(base_url, process, log=log)
+        except BaseException:
+            stop_server(process)
+            raise
+        return process, base_url
+    raise RuntimeError(f"the server could not listen on port {port}")
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:

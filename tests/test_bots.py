@@ -61,8 +61,7 @@ def test_every_registered_player_is_listed_and_the_required_ones_exist() -> None
 
 
 def _legal(action: Action, game: Game, legal: tuple[Action, ...]) -> bool:
-    # Chibre() and Thank() are both empty tuples and equal: compare types as well.
-    if any(type(a) is type(action) and a == action for a in legal):
+    if action in legal:
         return True
     # Where players declare their own weis, any valid set is accepted with a legal card.
     return (

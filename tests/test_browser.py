@@ -5,7 +5,9 @@ layout, replay a finished game with the keyboard, reconnect after the server wen
 
 from __future__ import annotations
 
+import json
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from itertools import pairwise
@@ -14,7 +16,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocket
 
 from browser_support import (
     artifacts,
@@ -57,13 +59,45 @@ def lobby_table(page: Page, server: str, seats: list[str]) -> dict[str, Any]:
     page.fill("#name0", "Anna")
     page.click("#create")
     page.locator("#invites").wait_for()
-    links = {
-        li.locator(".invite-label").inner_text(): li.locator("input").input_value()
-        for li in page.locator("#invite-list li").all()
-    }
+    links = invitations(page)
     go = page.locator("#go-table").get_attribute("href")
     assert go is not None
     return {"links": links, "table": server + go}
+
+
+def invitations(page: Page) -> dict[str, str]:
+    """The invitation rows shown on the page: label -> URL."""
+    return {
+        li.locator(".invite-label").inner_text(): li.locator("input").input_value()
+        for li in page.locator("#invite-list li").all()
+    }
+
+
+def copy_link(page: Page, label: str) -> str:
+    """Click the copy button of the invitation ``label``; returns what the clipboard holds."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.evaluate("navigator.clipboard.writeText('')")
+    row = page.locator("#invite-list li").filter(has_text=label)
+    button = row.locator("button")
+    assert button.inner_text() == "Copy"
+    button.click()
+    row.locator("button", has_text="Copied").wait_for()  # once the clipboard holds it
+    text: str = page.evaluate("navigator.clipboard.readText()")
+    return text
+
+
+def record_sent(page: Page) -> list[dict[str, Any]]:
+    """Every WebSocket message the page sends from now on, decoded."""
+    sent: list[dict[str, Any]] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            sent.append(json.loads(payload.decode() if isinstance(payload, bytes) else payload))
+
+        ws.on("framesent", on_frame)
+
+    page.on("websocket", on_socket)
+    return sent
 
 
 def history_rows(page: Page) -> list[list[int]]:
@@ -100,6 +134,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     spectator.goto(watch_url)
     spectator.locator("#table[data-spectator='true']").wait_for()
 
+    sent = record_sent(page)
     page.goto(made["table"])
     page.locator("#table[data-phase]:not([data-phase='connecting'])").wait_for()
     assert page.locator("#hand .card").count() == 9
@@ -109,13 +144,15 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
         wait_my_turn_or(page, "Number(t.dataset.history) >= 1")
         if int(table(page)["history"]) >= 1:
             break
-        # a card that is not legal cannot be played: clicking it changes nothing
+        # a card that is not legal cannot be played: clicking it sends nothing (checked on
+        # the wire below, once the legal card clicked after it has been played)
         dimmed = page.locator("#hand .card.dimmed")
         if dimmed.count():
-            before = page.locator("#hand .card").count()
+            code = dimmed.first.get_attribute("data-card")
+            assert code is not None
             dimmed.first.click(force=True)  # aria-disabled: a player can still try
-            page.wait_for_timeout(50)
-            assert page.locator("#hand .card").count() == before
+            assert table(page)["myTurn"] == "true"
+            assert page.locator(f"#hand .card[data-card='{code}']").count() == 1
         if not shot and len(played) >= 3 and page.locator("#trick .slot").count() >= 2:
             page.mouse.move(5, 5)
             page.screenshot(path=artifacts() / "table-french.png")
@@ -124,6 +161,9 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
         if code:
             played.append(code)
     assert len(played) == 9  # the whole hand, card by card
+    acts = [m["action"] for m in sent if m.get("type") == "act"]
+    plays_sent = [a["card"] for a in acts if a.get("kind") == "play"]
+    assert plays_sent == played  # each legal card once: a click on a dimmed one sent nothing
     assert page.locator("#hand .card").count() == 9  # the next hand is dealt
 
     # the hand is scored: the breakdown, the history and the totals agree
@@ -160,7 +200,12 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
     made = lobby_table(host, server, ["human", "rule", "rule"])
     invite = made["links"]["Link for seat 2"]
     assert "?seat=" in invite and "Spectator link" in made["links"]
+    assert copy_link(host, "Link for seat 2") == invite
     host.goto(made["table"])
+    # the table shows seat 0 the same invitations, each to copy
+    host.locator("#invite-box").wait_for()
+    assert invitations(host) == made["links"]
+    assert copy_link(host, "Spectator link") == made["links"]["Spectator link"]
     guest = new_page(browser, locale="de-CH")
     guest.goto(invite)
     guest.locator("#table[data-phase]:not([data-phase='connecting'])").wait_for()
@@ -173,7 +218,9 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
 
     plays = {"host": 0, "guest": 0}
     pages = {"host": host, "guest": guest}
+    deadline = time.monotonic() + 60
     while min(plays.values()) < 2:
+        assert time.monotonic() < deadline, f"the game stalled after {plays} plays: {table(host)}"
         for who, page in pages.items():
             state = table(page)
             if state.get("myTurn") != "true":
@@ -410,7 +457,7 @@ def test_the_page_reads_tricks_and_hands_as_the_engine_does(browser: Browser, se
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "chibre" / "server" / "static"
 PAGE_FILES = ["index.html", "table.html", "i18n.js", "cards.js", "lobby.js", "table.js"]
-PAGE_FILES += ["replay.js", "style.css"]
+PAGE_FILES += ["links.js", "replay.js", "style.css"]
 
 
 def strings_by_language() -> dict[str, set[str]]:

@@ -15,7 +15,9 @@ import pytest
 
 from chibre import CHANCE, Game, Rules
 from chibre.deal import deal_cards
+from chibre.errors import InvalidRules
 from chibre.notation import format_deal, format_record, parse_deal, record_to_json
+from chibre.options import read_settings, rules_from
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 DATA = Path(__file__).resolve().parent / "data"
@@ -176,6 +178,46 @@ def test_rules_bad_option_exits_2(tmp_path: Path, item: str, named: str) -> None
     assert run.returncode == 2
     assert named in run.stderr
     assert run.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["rules"], ["demo"], ["play", "--seed", "1"], ["arena", "rule", "random", "--deals", "1"]],
+)
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("target", "--set 'target': write OPTION=VALUE"),
+        ("=5", "--set '=5': write OPTION=VALUE"),
+        ("bogus=1", "unknown option 'bogus'"),
+        ("target=-5", "target = -5: must be a positive whole number"),
+    ],
+)
+def test_every_command_reads_set_alike(
+    tmp_path: Path, command: list[str], item: str, message: str
+) -> None:
+    run = chibre(*command, "--set", item, cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.startswith(f"chibre: {message}"), run.stderr
+    assert run.stdout == ""
+
+
+def test_set_values_are_json_or_words() -> None:
+    assert read_settings(None) == {}
+    settings = ["target=3000", "weis=false", "deck=swiss", 'striche={"match": 2}', "target=900"]
+    assert read_settings(settings) == {
+        "target": 900,  # the later one wins
+        "weis": False,
+        "deck": "swiss",
+        "striche": {"match": 2},
+    }
+    rules = rules_from("jasvel", settings, deck="french")
+    assert rules == Rules.preset(
+        "jasvel", target=900, weis=False, deck="french", striche={"match": 2}
+    )
+    assert rules.striche.match == 2 and rules.multipliers == "current"
+    with pytest.raises(InvalidRules, match="unknown preset 'nowhere'"):
+        rules_from("nowhere", [])
 
 
 def test_rules_unknown_preset(tmp_path: Path) -> None:

@@ -165,7 +165,7 @@ def test_schmiert_a_ten_on_the_partners_sure_trick() -> None:
     assert played(game) == parse_card("D10")
 
 
-def test_decisions_depend_on_the_observation_only() -> None:
+def test_the_same_observation_gets_the_same_decision_whatever_the_seed() -> None:
     game = position(HEARTS, "=H HJ HQ")
     obs = game.observation(2)
     first = RulePlayer(5).act(obs)

@@ -212,6 +212,26 @@ def test_schneider():
     assert sheet.marks["schneider"] == (2, 0) and sheet.striche == (2 + 1 + 2, 0)
 
 
+def test_an_undecided_bergpreis_at_a_table_without_it_goes_to_nobody():
+    """Both teams pass half of 300 with the tricks of the same hand; the table plays no
+    Bergpreis, so the scorer is not asked and neither team is credited with it."""
+    rules = Rules.make(target=300, striche=Striche(bergpreis=0))
+    sheet = ScoreSheet(rules)
+    sheet.add({"contract": "D", "points": 80})  # 80 : 77
+    sheet.add({"contract": "D", "points": 80})  # 160 : 154, both past 150 in the tricks
+    assert sheet.totals == (160, 154) and sheet.winner == -1
+    assert sheet.bergpreis == -1
+    assert sheet.marks["bergpreis"] == (0, 0) and sheet.striche == (0, 0)
+    sheet.add({"contract": "D", "points": 80})  # later hands do not credit it either
+    assert sheet.bergpreis == -1
+    # with a Bergpreis the same hand needs the scorer to say who got there first
+    with pytest.raises(InvalidEntry, match="berg_first"):
+        ScoreSheet(Rules.make(target=300), sheet.hands[:2])
+    credited = ScoreSheet(Rules.make(target=300), [*sheet.hands[:1], {"contract": "D",
+                          "points": 80, "berg_first": 1}])  # fmt: skip
+    assert credited.bergpreis == 1 and credited.marks["bergpreis"] == (0, 1)
+
+
 @pytest.mark.parametrize(
     ("order", "winner"),
     [("stoeck,weis,tricks", 1), ("weis,stoeck,tricks", 0), ("stoeck,tricks,weis", 1)],

@@ -34,8 +34,10 @@ from chibre.rules import Rules
 from chibre.server.cli import default_db, may_open_browser
 from chibre.server.protocol import CODES, ProtocolError, action_from_json, action_to_json
 from chibre.server.protocol import read_message as read_client_message
-from chibre.server.store import decode_entry
-from chibre.server.views import ViewCache, table_extras
+from chibre.server.store import Store, decode_entry
+from chibre.server.tables import MAX_REPLIES, Connection, Settings, Tables
+from chibre.server.thinking import FAST_PLAYERS
+from chibre.server.views import ViewCache, history, last_hand
 from server_support import create_table, http_json, running_server, server_env, ws_url
 
 Frame = dict[str, Any]
@@ -128,15 +130,23 @@ def stored_game(db: Path, table_id: str) -> tuple[Rules, list[tuple[int, Any]]]:
 # --- what each seat may know, from the stored record -----------------------------------------
 
 
-def knowledge(db: Path, table_id: str) -> dict[int, tuple[list[int], list[int]]]:
-    """For each record length ``seq``: the cards each of seats 0..3 and a spectator (4) may
-    have seen so far in the game (own cards as dealt, played cards, shown weis), and each
-    seat's cards in hand."""
+Known = dict[int, tuple[list[int], list[int], list[int]]]
+
+
+def knowledge(db: Path, table_id: str) -> Known:
+    """For each record length ``seq``: the cards of the current hand each of seats 0..3 and
+    a spectator (4) may see in a VIEW (own cards as dealt, played cards, shown weis); the
+    cards each may meet in the events (the same, and what it could see at the end of the
+    previous hand: events sent together may reach back across a deal); and each seat's cards
+    in hand."""
     rules, entries = stored_game(db, table_id)
     game = Game(rules)
     known = [0] * 5
-    out: dict[int, tuple[list[int], list[int]]] = {}
+    before = [0] * 5  # what each could see at the end of the previous hand
+    out: Known = {}
     for seq, (seat, entry) in enumerate(entries, 1):
+        if isinstance(entry, Deal):  # a new hand: what was seen belongs to the past
+            before, known = known, [0] * 5
         game.apply(entry, None if isinstance(entry, Deal) else seat)
         hand = game.hand
         assert hand is not None
@@ -149,7 +159,11 @@ def knowledge(db: Path, table_id: str) -> dict[int, tuple[list[int], list[int]]]
         for s in range(4):
             known[s] |= hand.dealt[s] | played | shown
         known[4] |= played | shown
-        out[seq] = (list(known), list(hand.hands))
+        out[seq] = (
+            list(known),
+            [k | b for k, b in zip(known, before, strict=True)],
+            list(hand.hands),
+        )
     return out
 
 
@@ -169,7 +183,7 @@ def card_codes(obj: Any, path: str = "") -> Iterator[tuple[str, str]]:
         yield obj, path
 
 
-def check_frames(client: Client, known: dict[int, tuple[list[int], list[int]]]) -> int:
+def check_frames(client: Client, known: Known) -> int:
     """Check every state frame of a client against what its seat may know; returns how many
     card codes were checked."""
     who = 4 if client.seat is None else client.seat
@@ -178,8 +192,9 @@ def check_frames(client: Client, known: dict[int, tuple[list[int], list[int]]]) 
         if frame["type"] != "state":
             continue
         seq = frame["seq"]
-        allowed, hands = known[seq]
+        in_view, in_events, hands = known[seq]
         for code, where in card_codes(frame):
+            allowed = in_events if where.startswith(".events") else in_view
             assert allowed[who] >> CODES[code] & 1, (
                 f"{'spectator' if client.seat is None else f'seat {who}'} was sent {code} at "
                 f"{where} (seq {seq}), a card it may not see"
@@ -506,8 +521,10 @@ async def drop_and_reclaim(base: str, db: Path) -> None:
     }  # fmt: skip
     if first["view"]["phase"] == "over":
         return
-    frame = await play_partner_until(
-        lambda f: f["view"]["to_act"] == 0 or f["view"]["phase"] == "over"
+    frame = await play_partner_until(  # a state sent since seat 0 is back
+        lambda f: (
+            seat0(f)["connected"] and (f["view"]["to_act"] == 0 or f["view"]["phase"] == "over")
+        )
     )
     if frame["view"]["phase"] == "over":
         return
@@ -597,7 +614,16 @@ def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
                 assert seat is not None
                 game.apply(players[seat].act(game.observation(seat)), seat)
             seq = len(game.record.entries)
-            extras = table_extras(game)
+            extras: dict[str, Any] = {
+                "credits": [
+                    {"team": c.team, "block": c.block, "points": c.points}
+                    for c in game.written_credits()
+                ],
+                "history": history(game),
+            }
+            previous = last_hand(game)
+            if previous is not None:
+                extras["last_hand"] = previous
             for s in (0, 1, 2, 3, None):
                 view = json.loads("{" + cache.fragment(seq, s) + "}")
                 obs = observe(game, 0 if s is None else s)
@@ -680,7 +706,7 @@ def test_the_pages_are_served(server: tuple[str, Path]) -> None:
     assert http_json(base, "/api/sheets")[0] == 200
 
 
-async def play_with_search_players(base: str) -> Client:
+async def play_with_search_players(base: str) -> tuple[Client, str]:
     t = create_table(base, ["human", "easy", "rule", "random"])
     me = await Client.open(base, t["seats"][0]["link"], 0)
     rng = Random(7)
@@ -694,7 +720,7 @@ async def play_with_search_players(base: str) -> Client:
             acted = frame["seq"]
             await me.act(rng.choice(view["legal"]))
     await me.close()
-    return me
+    return me, t["table"]
 
 
 def test_search_players_think_in_a_worker_and_the_table_plays_on(
@@ -702,13 +728,18 @@ def test_search_players_think_in_a_worker_and_the_table_plays_on(
 ) -> None:
     """The search levels decide in a worker process; should one fail (or its process die),
     a simpler player takes the seat and the server carries on."""
-    base, _ = server
-    me = asyncio.run(play_with_search_players(base))
+    base, db = server
+    assert "easy" not in FAST_PLAYERS  # it cannot play on the event loop
+    assert not isinstance(make_player("easy", 1), type(make_player("rule", 1)))  # it loads
+    me, table_id = asyncio.run(play_with_search_players(base))
     assert me.state is not None and me.view["history"]
     assert len(me.view["tricks"]) == 9  # the whole hand was played
     played = [e for f in me.frames for e in f["events"] if e["type"] == "CardPlayed"]
     assert {e["seat"] for e in played} == {0, 1, 2, 3}
     assert http_json(base, "/api/players")[0] == 200  # the server is alive
+    # easy played seat 1 itself: it never failed, never ran out of time, never was replaced
+    log = db.with_suffix(".log").read_text()
+    assert f"table {table_id}: computer player" not in log, log
 
 
 # --- the command -----------------------------------------------------------------------------
@@ -722,6 +753,7 @@ def test_the_default_store_is_in_the_users_data_directory(
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_db() == tmp_path / "home" / ".local" / "share" / "chibre" / "chibre.sqlite"
+    monkeypatch.setattr(sys, "platform", "linux")  # a display is what counts there
     monkeypatch.setenv("DISPLAY", ":0")
     monkeypatch.setenv("SSH_CONNECTION", "10.0.0.1 22 10.0.0.2 5000")
     assert may_open_browser() is False  # a browser on the far side of ssh helps nobody
@@ -773,3 +805,164 @@ def test_any_seat_may_thank_and_a_wrong_claim_loses(server: tuple[str, Path]) ->
     assert frame["events"][0] == {"type": "Thanked", "seat": seat, "correct": False}
     assert frame["view"]["winner"] == 1 - seat % 2  # nobody had reached the target
     assert frame["view"]["phase"] == "over" and frame["view"]["legal"] == []
+
+
+# --- Swiss cards and the table's suit mapping ------------------------------------------------
+
+
+def test_swiss_cards_follow_the_tables_suit_mapping(server: tuple[str, Path]) -> None:
+    base, _ = server
+    status, headers, default = fetch(f"{base}/cards/swiss/HA.svg")
+    assert status == 200
+    status, same_headers, same = fetch(f"{base}/cards/swiss/HA.svg?mapping=swisslos")
+    assert status == 200 and same == default and same_headers["etag"] == headers["etag"]
+    status, books_headers, books = fetch(f"{base}/cards/swiss/HA.svg?mapping=books")
+    assert status == 200 and books_headers["content-type"].startswith("image/svg+xml")
+    assert books != default  # ♥ is Schellen in the books, Rosen under swisslos
+    assert books_headers["etag"] != headers["etag"]
+    status, _, again = fetch(
+        f"{base}/cards/swiss/HA.svg?mapping=books", {"If-None-Match": books_headers["etag"]}
+    )
+    assert status == 304 and again == b""
+    # a browser holding the default drawing's tag gets the books' drawing, not a 304
+    status, _, body = fetch(
+        f"{base}/cards/swiss/HA.svg?mapping=books", {"If-None-Match": headers["etag"]}
+    )
+    assert status == 200 and body == books
+    status, _, body = fetch(f"{base}/cards/swiss/HA.svg?mapping=tarot")
+    assert status == 404 and "tarot" in json.loads(body)["error"]
+
+
+# --- when the store refuses a write ----------------------------------------------------------
+
+
+def move_entries(db: Path, away: bool) -> None:
+    """Take the record's table out of the server's way (every write then fails), or put it
+    back, from a second connection on the same SQLite file."""
+    names = ("game_entries", "game_entries_away") if away else ("game_entries_away", "game_entries")
+    c = sqlite3.connect(db, isolation_level=None)
+    try:
+        c.execute(f"ALTER TABLE {names[0]} RENAME TO {names[1]}")
+    finally:
+        c.close()
+
+
+async def store_refuses(base: str, db: Path) -> tuple[str, int]:
+    t = create_table(base, ["human", "random", "random", "random"])
+    me = await Client.open(base, t["seats"][0]["link"], 0)
+    rng = Random(11)
+    bots_turn: Frame | None = None
+    refused_once = False
+    for _ in range(60):
+        frame = await me.until(lambda f: f["type"] == "state" and bool(f["view"]["legal"]))
+        seq = frame["seq"]
+        action = rng.choice(frame["view"]["legal"])
+        if not refused_once:
+            move_entries(db, away=True)
+            await me.act(action)
+            refused = await me.error()
+            assert refused["code"] == "unavailable" and "try again" in refused["message"]
+            move_entries(db, away=False)
+            assert all(f["seq"] <= seq for f in me.frames if f["type"] == "state")
+            assert entry_count(db, t["table"]) == seq  # nothing changed
+            refused_once = True
+        await me.act(action)  # the same move again, now that it can be saved
+        after = await me.until(lambda f, seq=seq: f["type"] == "state" and f["seq"] > seq)
+        assert after["seq"] == seq + 1
+        if after["view"]["phase"] in ("contract", "play") and after["view"]["to_act"] != 0:
+            bots_turn = after  # a computer moves next, after the bot delay
+            break
+    assert bots_turn is not None
+    seq = bots_turn["seq"]
+    move_entries(db, away=True)
+    await asyncio.sleep(2.0)  # the computer tries, is refused, tries again a second later
+    with sqlite3.connect(db) as c:
+        stored = c.execute(
+            "SELECT COUNT(*) FROM game_entries_away WHERE table_id = ?", (t["table"],)
+        ).fetchone()[0]
+    assert stored == seq
+    assert all(f["seq"] <= seq for f in me.frames if f["type"] == "state")
+    move_entries(db, away=False)
+    later = await me.until(lambda f: f["type"] == "state" and f["seq"] > seq)  # it went on
+    assert entry_count(db, t["table"]) >= later["seq"]
+    await me.close()
+    return t["table"], bots_turn["view"]["to_act"]
+
+
+def test_a_move_the_store_refuses_is_answered_unavailable_and_retried_for_a_computer(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, "--bot-delay", "0.5", db=db) as base:
+        table_id, bot = asyncio.run(store_refuses(base, db))
+        assert http_json(base, "/api/players")[0] == 200
+    log = db.with_suffix(".log").read_text()
+    assert f"table {table_id}: a move of seat 0 could not be stored" in log
+    assert f"table {table_id}: a move of seat {bot} could not be stored" in log
+
+
+# --- a search player past its time limit -----------------------------------------------------
+
+
+async def play_one_hand(base: str, seats: list[str]) -> tuple[Client, str]:
+    t = create_table(base, seats)
+    me = await Client.open(base, t["seats"][0]["link"], 0)
+    rng = Random(12)
+    acted = -1
+    while True:
+        frame = await me.recv(timeout=60)
+        view = frame["view"]
+        if view["history"] or view["phase"] == "over":
+            break
+        if view["legal"] and frame["seq"] != acted:
+            acted = frame["seq"]
+            await me.act(rng.choice(view["legal"]))
+    await me.close()
+    return me, t["table"]
+
+
+def test_a_search_player_past_its_time_limit_is_replaced(tmp_path: Path) -> None:
+    """A worker that does not answer in time (here: it is still starting) costs the seat its
+    level, never the table."""
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, "--think-limit", "0.01", db=db) as base:
+        me, table_id = asyncio.run(play_one_hand(base, ["human", "easy", "easy", "easy"]))
+    played = [e for f in me.frames for e in f["events"] if e["type"] == "CardPlayed"]
+    assert len(played) == 36 and {e["seat"] for e in played} == {0, 1, 2, 3}
+    log = db.with_suffix(".log").read_text()
+    assert f"table {table_id}: computer player 'easy' failed at seat" in log
+    assert "no decision within 0.01 s" in log
+
+
+# --- a client that does not read its replies -------------------------------------------------
+
+
+async def flood(db: Path) -> tuple[Connection, list[str]]:
+    store = Store(db)
+    tables = Tables(store, Settings(bot_delay=0, deal_delay=0))
+    table = tables.create({"seats": ["human"] * 4})
+    never = asyncio.Event()
+    sent: list[str] = []
+
+    async def stalled(frame: str) -> None:  # a client whose socket nobody reads
+        sent.append(frame)
+        await never.wait()
+
+    conn = table.join(0, stalled)
+    pump = asyncio.create_task(conn.pump())
+    await asyncio.sleep(0.01)  # the pump is stuck in sending the first state
+    for _ in range(MAX_REPLIES):
+        table.receive(conn, '{"type": "ping"}')
+    assert not conn.closed and len(conn.replies) == MAX_REPLIES
+    table.receive(conn, '{"type": "ping"}')
+    pump.cancel()
+    table.leave(conn)
+    tables.close()
+    store.close()
+    return conn, sent
+
+
+def test_a_client_that_does_not_read_its_replies_is_cut_off(tmp_path: Path) -> None:
+    conn, sent = asyncio.run(flood(tmp_path / "db.sqlite"))
+    assert conn.closed and conn.replies == []
+    assert len(sent) == 1 and json.loads(sent[0])["type"] == "state"

@@ -7,6 +7,7 @@ import asyncio
 import json
 import signal
 import sqlite3
+import time
 import urllib.request
 from pathlib import Path
 from random import Random
@@ -22,10 +23,9 @@ TIMEOUT = 10
 
 
 async def recv_state(ws: websockets.ClientConnection) -> Frame:
-    while True:
-        frame: Frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-        assert frame["type"] == "state", frame
-        return frame
+    frame: Frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+    assert frame["type"] == "state", frame
+    return frame
 
 
 async def play_until(
@@ -193,3 +193,78 @@ def test_a_finished_game_keeps_its_record_across_a_restart(tmp_path: Path) -> No
     game, _ = parse_record(after).replay()
     assert game.is_over
     assert status == 200 and summary["finished"] and summary["winner"] == game.winner
+
+
+async def to_act_of(base: str, link: str) -> Frame:
+    async with websockets.connect(ws_url(base, link)) as ws:
+        return await recv_state(ws)
+
+
+def test_an_unreadable_table_is_left_out_and_the_others_are_restored(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        damaged = create_table(base, ["human", "rule", "rule", "rule"])
+        kept = create_table(base, ["human", "rule", "rule", "rule"])
+        before = asyncio.run(to_act_of(base, kept["watch"]))
+    finally:
+        stop_server(process)
+    with sqlite3.connect(db) as c:  # the first deal of one table is damaged
+        c.execute(
+            "UPDATE game_entries SET entry = 'not a deal' WHERE table_id = ? AND n = 0",
+            (damaged["table"],),
+        )
+    process, base = start_server(db)
+    try:
+        after = asyncio.run(to_act_of(base, kept["watch"]))
+        token = kept["seats"][0]["link"].partition("=")[2]
+        status, summary = http_json(base, f"/api/tables/{kept['table']}?token={token}")
+        damaged_token = damaged["seats"][0]["link"].partition("=")[2]
+        gone, answer = http_json(base, f"/api/tables/{damaged['table']}?token={damaged_token}")
+    finally:
+        stop_server(process)
+    assert after["seq"] == before["seq"] and after["view"] == before["view"]
+    assert status == 200 and summary["status"] == "playing"
+    assert gone == 404 and "no such table" in answer["error"]
+    log = db.with_suffix(".log").read_text()
+    assert f"table {damaged['table']} cannot be read from the store" in log
+
+
+async def play_seat_0_until_seat_2(base: str) -> tuple[dict[str, Any], Frame]:
+    """A table where seat 0 has played and seat 2 — whose player never came — is to act."""
+    for _ in range(40):
+        t = create_table(base, ["human", "rule", "human", "rule"])
+        rng = Random(13)
+        async with websockets.connect(ws_url(base, t["seats"][0]["link"])) as ws:
+            acted = -1
+            while True:
+                frame = await recv_state(ws)
+                view = frame["view"]
+                if view["to_act"] == 2 and acted >= 0:
+                    return t, frame
+                if view["to_act"] == 2:  # seat 0 never got a move: another table
+                    break
+                if view["legal"] and frame["seq"] > acted:
+                    acted = frame["seq"]
+                    await ws.send(json.dumps({"type": "act", "action": rng.choice(view["legal"])}))
+    raise AssertionError("no table came to seat 2 after a move of seat 0")
+
+
+def test_after_a_restart_a_seat_whose_player_never_came_keeps_waiting(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        t, waiting = asyncio.run(play_seat_0_until_seat_2(base))
+    finally:
+        stop_server(process)
+    process, base = start_server(db, "--grace", "0.2")
+    try:
+        time.sleep(1.0)  # far longer than the grace period and the computers' moves
+        frame = asyncio.run(to_act_of(base, t["watch"]))
+    finally:
+        stop_server(process)
+    seats = frame["table"]["seats"]
+    assert seats[0]["bot"] is True  # seat 0 had played: a computer holds it after the grace
+    assert seats[2]["bot"] is False and seats[2]["connected"] is False
+    assert frame["seq"] == waiting["seq"] == len(stored_entries(db, t["table"]))
+    assert frame["view"]["to_act"] == 2  # the table waits for seat 2's player

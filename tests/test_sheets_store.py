@@ -1,29 +1,32 @@
-"""Score sheets kept in SQLite and served over HTTP by a real server on 127.0.0.1."""
+"""Score sheets kept in SQLite and served over HTTP by a real ``chibre serve`` on 127.0.0.1."""
 
 from __future__ import annotations
 
+import http.client
 import json
-import os
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from chibre.rules import Rules
 from chibre.scoresheet import InvalidEntry, ScoreSheet
-from chibre.server.sheets import NoSuchSheet, SheetStore
-
-SRC = Path(__file__).resolve().parents[1] / "src"
-
+from chibre.server.sheets import (
+    MAX_BODY,
+    NoSuchSheet,
+    SheetKey,
+    SheetStore,
+    WrongKey,
+    hand_number,
+    parse_scores,
+    parse_striche,
+)
+from server_support import running_server
 
 # --- the store -------------------------------------------------------------------------------
 
@@ -35,38 +38,73 @@ def test_store_keeps_lists_changes_and_deletes(tmp_path):
     sheet.add({"contract": "O", "points": 100})
     first = store.create(sheet)
     second = store.create(ScoreSheet(name="other"))
-    assert store.load(first).to_dict() == sheet.to_dict()
-    listed = {s["id"]: s for s in store.list()}
-    assert listed[first]["totals"] == [300, 171]
-    assert listed[first]["teams"] == ["Wir", "Ihr"]
-    assert listed[first]["hands"] == 1 and listed[second]["hands"] == 0
-    store.change(first, lambda s: s.delete(1))
-    assert store.load(first).totals == (0, 0)
-    assert store.list()[0]["id"] == first  # the most recently changed first
-    store.delete(second)
+    assert store.load(*first).to_dict() == sheet.to_dict()
+    listed = {s["id"]: s for s in store.summaries([first, second])}
+    assert listed[first.id]["totals"] == [300, 171]
+    assert listed[first.id]["teams"] == ["Wir", "Ihr"]
+    assert listed[first.id]["hands"] == 1 and listed[second.id]["hands"] == 0
+    store.change(*first, lambda s: s.delete(1))
+    assert store.load(*first).totals == (0, 0)
+    assert store.summaries([second, first])[0]["id"] == first.id  # the latest change first
+    store.delete(*second)
     with pytest.raises(NoSuchSheet):
-        store.load(second)
+        store.load(*second)
     with pytest.raises(NoSuchSheet):
-        store.delete(second)
+        store.delete(*second)
     # a new store on the same file sees everything (nothing is kept in memory only)
-    assert SheetStore(db).load(first).name == "Freitag"
+    assert SheetStore(db).load(*first).name == "Freitag"
+
+
+def test_a_sheet_opens_only_with_its_key(tmp_path):
+    store = SheetStore(tmp_path / "s.sqlite3")
+    mine, theirs = store.create(ScoreSheet(name="mine")), store.create(ScoreSheet(name="theirs"))
+    assert mine.id != theirs.id and mine.key != theirs.key and len(mine.key) >= 16
+    assert mine.link == f"/tafel#{mine.id}.{mine.key}"
+    for key in (theirs.key, "", None, mine.key[:-1], mine.key + "x", "é"):
+        with pytest.raises(WrongKey, match="does not open"):
+            store.load(mine.id, key)
+        with pytest.raises(WrongKey):
+            store.change(mine.id, key, lambda s: s.add({"contract": "H", "points": 1}))
+        with pytest.raises(WrongKey):
+            store.delete(mine.id, key)
+    assert store.load(*mine).hands == ()  # nothing was changed or deleted
+    # only the sheets whose key is given are listed
+    assert [s["name"] for s in store.summaries([mine])] == ["mine"]
+    assert store.summaries([SheetKey(theirs.id, mine.key), SheetKey("nope", "x")]) == []
+    assert store.summaries([]) == []
+
+
+def test_a_file_from_before_keys_gets_the_column_and_its_sheets_stay_closed(tmp_path):
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db)
+    con.execute(
+        "CREATE TABLE score_sheets (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+        "created REAL NOT NULL, updated REAL NOT NULL, sheet TEXT NOT NULL)"
+    )
+    con.execute("INSERT INTO score_sheets VALUES ('old', '', 0, 0, ?)", (ScoreSheet().to_json(),))
+    con.commit()
+    con.close()
+    store = SheetStore(db)
+    with pytest.raises(WrongKey):
+        store.load("old", "")
+    assert store.load(*store.create(ScoreSheet(name="new"))).name == "new"
 
 
 def test_a_refused_change_stores_nothing(tmp_path):
     store = SheetStore(tmp_path / "s.sqlite3")
-    sheet_id = store.create(ScoreSheet())
-    store.change(sheet_id, lambda s: s.add({"contract": "H", "points": 90}))
-    before = store.load(sheet_id).to_json()
+    opened = store.create(ScoreSheet())
+    store.change(*opened, lambda s: s.add({"contract": "H", "points": 90}))
+    before = store.load(*opened).to_json()
     with pytest.raises(InvalidEntry, match="from 0 to 157"):
-        store.change(sheet_id, lambda s: s.add({"contract": "H", "points": 190}))
+        store.change(*opened, lambda s: s.add({"contract": "H", "points": 190}))
 
     def half_done(s: ScoreSheet) -> None:
         s.add({"contract": "H", "points": 1})
         raise InvalidEntry("stop")
 
     with pytest.raises(InvalidEntry):
-        store.change(sheet_id, half_done)
-    assert store.load(sheet_id).to_json() == before
+        store.change(*opened, half_done)
+    assert store.load(*opened).to_json() == before
 
 
 def test_same_file_as_the_tables_in_wal_mode(tmp_path):
@@ -86,43 +124,51 @@ def test_same_file_as_the_tables_in_wal_mode(tmp_path):
         tables.close()
 
 
+# --- what a URL may ask for ------------------------------------------------------------------
+
+
+def test_slate_numbers_are_bounded():
+    assert parse_scores("98, 59,-20", "team0") == [98, 59, -20]
+    assert parse_scores("", "team0") == []
+    assert parse_scores(",".join(["100000"] * 500), "t") == [100_000] * 500
+    for text, message in [
+        ("100001", "at most 100000 points"),
+        ("-100001", "at most 100000 points"),
+        ("100000000", "at most 100000 points"),
+        ("9" * 5000, "at most 100000 points"),
+        (",".join(["1"] * 501), "at most 500 hands"),
+        ("²", "whole numbers"),
+        ("١٢", "whole numbers"),  # digits, but not the ones a URL of scores is written in
+        ("1_000", "whole numbers"),
+        ("1e3", "whole numbers"),
+    ]:
+        with pytest.raises(InvalidEntry, match=message):
+            parse_scores(text, "t")
+    assert parse_striche("sieg:2,match:99", "s") == {"sieg": 2, "match": 99}
+    for text, message in [
+        ("sieg:100", "at most 99 Striche"),
+        ("sieg:3000000", "at most 99 Striche"),
+        ("sieg:" + "9" * 5000, "at most 99 Striche"),
+        ("sieg:²", "kind:count"),
+        ("sieg:-1", "kind:count"),
+        ("sieg:", "kind:count"),
+        ("win:3", "kind:count"),
+    ]:
+        with pytest.raises(InvalidEntry, match=message):
+            parse_striche(text, "s")
+    assert hand_number("12") == 12
+    for text in ("²", "١", "", "-1", "1.0", "9" * 5000):
+        with pytest.raises(InvalidEntry, match="no hand"):
+            hand_number(text)
+
+
 # --- over HTTP -------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("sheets") / "chibre.sqlite3"
-    port = free_port()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chibre.server.sheets", "--db", str(db), "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/api/sheets", timeout=2).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "") from None
-                time.sleep(0.1)
+    with running_server(tmp_path_factory.mktemp("sheets")) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
@@ -143,14 +189,16 @@ def test_a_sheet_over_http(server):
                         {"name": "Jeudi", "teams": ["Nous", "Eux"], "preset": "romand",
                          "rules": {"multipliers": "french"}})  # fmt: skip
     assert status == 201
-    sid = view["id"]
+    sid, key = view["id"], view["key"]
+    assert view["link"] == f"/tafel#{sid}.{key}"
     assert view["rules"]["multipliers"] == "french" and view["teams"] == ["Nous", "Eux"]
+    at = f"/api/sheets/{sid}"
     hand = {"contract": "S", "points": 98, "weis": [[50], []], "stoeck": 0}
-    status, view = call(server, "POST", f"/api/sheets/{sid}/hands", hand)
+    status, view = call(server, "POST", f"{at}/hands?key={key}", hand)
     assert status == 201 and view["totals"] == [336, 118]
     assert view["hands"][0]["blocks"]["weis"] == [100, 0]
     assert "<svg" in view["svg"]
-    status, view = call(server, "POST", f"/api/sheets/{sid}/hands", {"contract": "H", "match": 1})
+    status, view = call(server, "POST", f"{at}/hands?key={key}", {"contract": "H", "match": 1})
     assert view["totals"] == [336, 375]
     # bad input: 400 with the message, nothing stored
     for bad, message in [
@@ -159,39 +207,71 @@ def test_a_sheet_over_http(server):
         ({"contract": "H", "points": 10, "weis": [[20], [20]]}, "only one team scores weis"),
         ({"contract": "Z", "points": 10}, "unknown contract"),
     ]:
-        status, answer = call(server, "POST", f"/api/sheets/{sid}/hands", bad)
+        status, answer = call(server, "POST", f"{at}/hands?key={key}", bad)
         assert status == 400 and message in answer["error"]
-    status, answer = call(
-        server, "PUT", f"/api/sheets/{sid}/hands/9", {"contract": "H", "points": 1}
-    )
+    status, answer = call(server, "PUT", f"{at}/hands/9?key={key}", {"contract": "H", "points": 1})
     assert status == 400 and "no hand 9" in answer["error"]
-    assert call(server, "GET", f"/api/sheets/{sid}")[1]["totals"] == [336, 375]
+    # hand numbers in other digits than 0-9 are no hand numbers (not a server error)
+    for n in ("%C2%B2", "%D9%A1", "-1", "1.0"):
+        status, answer = call(server, "DELETE", f"{at}/hands/{n}?key={key}")
+        assert status == 400 and "no hand" in answer["error"], (n, answer)
+    assert call(server, "GET", f"{at}?key={key}")[1]["totals"] == [336, 375]
     # correct hand 1 and strike hand 2
-    status, view = call(
-        server, "PUT", f"/api/sheets/{sid}/hands/1", {"contract": "S", "points": 100}
-    )
+    status, view = call(server, "PUT", f"{at}/hands/1?key={key}", {"contract": "S", "points": 100})
     assert status == 200 and view["totals"] == [200, 371]
-    status, view = call(server, "DELETE", f"/api/sheets/{sid}/hands/2")
+    status, view = call(server, "DELETE", f"{at}/hands/2?key={key}")
     assert view["totals"] == [200, 114] and len(view["hands"]) == 1
-    status, view = call(server, "PATCH", f"/api/sheets/{sid}", {"name": "Vendredi"})
+    status, view = call(server, "PATCH", f"{at}?key={key}", {"name": "Vendredi"})
     assert view["name"] == "Vendredi"
-    # export, import as a new sheet, list, delete
-    status, exported = call(server, "GET", f"/api/sheets/{sid}/export")
+    # export (without the key), import as a new sheet with a key of its own, list, delete
+    status, exported = call(server, "GET", f"{at}/export?key={key}")
     assert status == 200 and exported["format"] == "chibre-scoresheet"
+    assert key not in json.dumps(exported)
     status, imported = call(server, "POST", "/api/sheets/import", exported)
     assert status == 201 and imported["id"] != sid and imported["totals"] == [200, 114]
-    ids = [s["id"] for s in call(server, "GET", "/api/sheets")[1]["sheets"]]
-    assert sid in ids and imported["id"] in ids
-    assert call(server, "DELETE", f"/api/sheets/{imported['id']}")[0] == 200
-    assert call(server, "GET", f"/api/sheets/{imported['id']}")[0] == 404
+    assert imported["key"] != key
+    mine = f"{sid}.{key},{imported['id']}.{imported['key']}"
+    listed = call(server, "GET", f"/api/sheets?mine={mine}")[1]["sheets"]
+    assert {s["id"] for s in listed} == {sid, imported["id"]}
+    assert call(server, "DELETE", f"/api/sheets/{imported['id']}?key={key}")[0] == 403
+    assert call(server, "DELETE", f"/api/sheets/{imported['id']}?key={imported['key']}")[0] == 200
+    assert call(server, "GET", f"/api/sheets/{imported['id']}?key={imported['key']}")[0] == 404
+    listed = call(server, "GET", f"/api/sheets?mine={mine}")[1]["sheets"]
+    assert [s["id"] for s in listed] == [sid]
     status, answer = call(server, "POST", "/api/sheets/import", {"format": "nope"})
     assert status == 400 and "not a score sheet" in answer["error"]
-    status, svg = call(server, "GET", f"/api/sheets/{sid}/tafel.svg?lang=fr")
+    status, svg = call(server, "GET", f"{at}/tafel.svg?key={key}&lang=fr")
     assert status == 200 and "Contre-match" in svg
 
 
+def test_without_its_key_a_sheet_is_neither_listed_nor_opened(server):
+    status, view = call(server, "POST", "/api/sheets", {"name": "secret"})
+    sid, key = view["id"], view["key"]
+    assert call(server, "POST", f"/api/sheets/{sid}/hands?key={key}",
+                {"contract": "D", "points": 100})[0] == 201  # fmt: skip
+    assert call(server, "GET", "/api/sheets") == (200, {"sheets": []})  # no global listing
+    assert call(server, "GET", f"/api/sheets?mine={sid}.wrong")[1]["sheets"] == []
+    other = call(server, "POST", "/api/sheets", {"name": "other"})[1]
+    for where, method, body in [
+        ("", "GET", None),
+        ("", "PATCH", {"name": "mine now"}),
+        ("", "DELETE", None),
+        ("/export", "GET", None),
+        ("/tafel.svg", "GET", None),
+        ("/hands", "POST", {"contract": "D", "points": 1}),
+        ("/hands/1", "PUT", {"contract": "D", "points": 1}),
+        ("/hands/1", "DELETE", None),
+    ]:
+        for query in ("", "?key=", f"?key={other['key']}", f"?key={key[:-2]}"):
+            status, answer = call(server, method, f"/api/sheets/{sid}{where}{query}", body)
+            assert status == 403 and "does not open" in answer["error"], (where, query)
+    status, view = call(server, "GET", f"/api/sheets/{sid}?key={key}")
+    assert view["name"] == "secret" and view["totals"] == [100, 57]
+    assert call(server, "GET", "/api/sheets/nope?key=x")[0] == 404
+    assert call(server, "GET", "/api/sheets?mine=no-dot")[0] == 400
+
+
 def test_bad_sheets_are_refused(server):
-    before = len(call(server, "GET", "/api/sheets")[1]["sheets"])
     for bad, message in [
         ({"preset": "nowhere"}, "unknown preset"),
         ({"rules": {"target": -5}}, "positive"),
@@ -204,7 +284,27 @@ def test_bad_sheets_are_refused(server):
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(req, timeout=5)
     assert err.value.code == 400 and "not valid JSON" in err.value.read().decode()
-    assert len(call(server, "GET", "/api/sheets")[1]["sheets"]) == before
+
+
+def test_a_large_body_is_refused_before_it_is_all_read(server):
+    """The server answers 400 as soon as the body passes the limit: the client sends twice
+    the limit (chunked, so no Content-Length tells it in advance) and then nothing more, and
+    still gets its answer — a server that waited for the end of the body would not answer."""
+    url = urlsplit(server)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+    try:
+        conn.putrequest("POST", "/api/sheets/import")
+        conn.putheader("Content-Type", "application/json")
+        conn.putheader("Transfer-Encoding", "chunked")
+        conn.endheaders()
+        chunk = b" " * 16384
+        for _ in range(2 * MAX_BODY // len(chunk)):
+            conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        answer = conn.getresponse()  # the body is not finished: no last chunk was sent
+        assert answer.status == 400
+        assert "too large" in json.loads(answer.read())["error"]
+    finally:
+        conn.close()
 
 
 def test_any_slate_as_svg_and_the_page(server):
@@ -216,13 +316,28 @@ def test_any_slate_as_svg_and_the_page(server):
     counts = [g.get("data-count") for g in root.iter(f"{ns}g") if g.get("class") == "line hundreds"]
     assert counts == ["3", "0"]
     assert 'class="strich sieg" data-count="2"' in svg
-    status, answer = call(server, "GET", "/api/tafel.svg?team0=a,b")
-    assert status == 400 and "whole numbers" in answer["error"]
-    status, answer = call(server, "GET", "/api/tafel.svg?striche1=win:3")
-    assert status == 400 and "kind:count" in answer["error"]
+    for query, message in [
+        ("team0=a,b", "whole numbers"),
+        ("striche1=win:3", "kind:count"),
+        ("team0=100000000", "at most 100000 points"),
+        ("team0=" + ",".join(["20"] * 501), "at most 500 hands"),
+        ("striche0=sieg:3000000", "at most 99 Striche"),
+        ("striche0=sieg:%C2%B2", "kind:count"),  # "²" is a digit to Python, not a count
+        ("team1=%C2%B2", "whole numbers"),
+    ]:
+        status, answer = call(server, "GET", "/api/tafel.svg?" + query)
+        assert status == 400 and message in answer["error"], (query, answer)
+    # the largest slate the URL allows is still a small drawing
+    most = ",".join(["100000"] * 500)
+    query = f"team0={most}&team1={most}&striche0=sieg:99&striche1=match:99"
+    status, svg = call(server, "GET", "/api/tafel.svg?" + query)
+    assert status == 200 and len(svg) < 50_000
+    assert 'class="line hundreds" data-count="500000"' in svg
     for path, marker in [("/tafel", "tafel.js"), ("/static/tafel.js", "fetch"),
                          ("/static/tafel.css", "@media print")]:  # fmt: skip
         with urllib.request.urlopen(server + path, timeout=5) as r:
             assert r.status == 200 and marker in r.read().decode()
-    presets = call(server, "GET", "/api/sheets/presets")[1]
+    # the page takes its presets from the server's /api/presets
+    presets = call(server, "GET", "/api/presets")[1]
     assert presets["presets"]["schieber-2500"]["target"] == 2500
+    assert call(server, "GET", "/api/sheets/presets")[0] == 404  # no route of its own

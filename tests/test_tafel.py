@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chibre.rules import Rules
-from chibre.scoresheet import ScoreSheet
+from chibre.scoresheet import STRICHE_KINDS, ScoreSheet
 from chibre.tafel import (
+    DRAWN_AT_MOST,
     MINUS,
-    STRICHE_KINDS,
     Tally,
     jasstafel_svg,
     rest_text,
@@ -92,6 +92,37 @@ def test_the_slate_adds_hand_by_hand(scores, expected):
     assert slate_tally(scores) == expected
 
 
+def wiped_stroke_by_stroke(scores: list[int]) -> Tally:
+    """The scorer's way, one stroke at a time: the reference for ``slate_tally``."""
+    h = f = t = rest = 0
+    for points in scores:
+        one = tally(points)
+        h, f, t, rest = h + one.hundreds, f + one.fifties, t + one.twenties, rest + one.rest
+        while rest <= -20 and h + f + t:
+            if t:
+                t, rest = t - 1, rest + 20
+            elif f:
+                f, rest = f - 1, rest + 50
+            else:
+                h, rest = h - 1, rest + 100
+        if rest >= 20:
+            carry, rest = divmod(rest, 20)
+            t += carry
+    return Tally(h, f, t, rest)
+
+
+@given(st.lists(st.integers(-3000, 3000), max_size=16))
+@settings(max_examples=200)
+def test_large_corrections_wipe_as_the_scorer_does(scores):
+    assert slate_tally(scores) == wiped_stroke_by_stroke(scores)
+
+
+def test_huge_numbers_are_counted_not_stroked_one_by_one():
+    t = slate_tally([10**12, -(10**12) + 7])
+    assert t == wiped_stroke_by_stroke([10**4, -(10**4) + 7]) == Tally(0, 0, 0, 7)
+    assert slate_tally([10**12, 59, -(10**12)]).value == 59
+
+
 def test_rest_text():
     assert rest_text(16) == "16"
     assert rest_text(0) == "0"
@@ -135,6 +166,27 @@ def test_slate_svg_strokes_per_line(total):
         assert got[kind].get("data-count") == str(count)
     assert texts(svg, "rest") == [rest_text(t.rest)]
     assert texts(svg, "total") == [str(total)]
+
+
+def test_a_long_line_is_drawn_up_to_its_most_strokes_then_written():
+    scores = [100_000_000, 50, *[40] * 16]  # a million hundreds, a fifty, 32 twenties
+    svg = slate_svg(scores, {"sieg": 3_000_000, "match": 10})
+    assert len(svg) < 20_000  # not a stroke per hundred
+    got = lines(svg)
+    assert [got[k].get("data-count") for k in ("hundreds", "fifties", "twenties")] == [
+        "1000000", "1", "32"]  # fmt: skip
+    assert strokes(got["hundreds"]) == (24, 6)  # six crossed fives
+    assert strokes(got["fifties"]) == (1, 0)
+    assert strokes(got["twenties"]) == (24, 6)
+    assert texts(svg, "more") == ["+999970", "+2", "+2999990"]  # hundreds, twenties, Sieg
+    root = ET.fromstring(svg)
+    panel = {
+        g.get("class"): g for g in root.iter(f"{SVG}g") if g.get("class", "").startswith("strich ")
+    }
+    assert panel["strich sieg"].get("data-count") == "3000000"
+    assert strokes(next(panel["strich sieg"].iter(f"{SVG}g"))) == (8, 2)
+    assert strokes(next(panel["strich match"].iter(f"{SVG}g"))) == (8, 2)  # exactly ten
+    assert DRAWN_AT_MOST == {"hundreds": 30, "fifties": 10, "twenties": 30, "striche": 10}
 
 
 def test_the_fifties_are_crossed_pairs():
@@ -225,4 +277,7 @@ def test_cli_tally_and_sheet(tmp_path):
     (tmp_path / "bad.json").write_text('{"format": "x"}', encoding="utf-8")
     r = chibre("tafel", "sheet", "bad.json", cwd=tmp_path)
     assert r.returncode == 1 and "not a score sheet" in r.stderr
+    (tmp_path / "latin1.json").write_bytes("Équipe".encode("latin-1"))
+    r = chibre("tafel", "sheet", "latin1.json", cwd=tmp_path)
+    assert r.returncode == 1 and "not UTF-8" in r.stderr and "Traceback" not in r.stderr
     assert chibre("tafel", cwd=tmp_path).returncode == 2

@@ -14,8 +14,9 @@ import pytest
 
 from chibre import CHANCE, Game, Rules
 from chibre.actions import Chibre, Choose, Play
-from chibre.bots import make_player
-from chibre.cards import card_code, parse_card, parse_cards
+from chibre.bots import PLAYERS, RandomPlayer, make_player
+from chibre.bots.rule import RulePlayer
+from chibre.cards import SUIT_MAPPINGS, card_code, parse_card, parse_cards
 from chibre.play import legal_cards, why_illegal
 from chibre.terminal import (
     Console,
@@ -24,6 +25,7 @@ from chibre.terminal import (
     TerminalTable,
     View,
     _key_range,
+    _level_player,
     card_text,
     contract_menu,
     display_order,
@@ -306,6 +308,34 @@ def test_contract_keys_with_pique_double() -> None:
     assert read_contract("H", menu) == Choose(1)
     assert isinstance(read_contract("chibre", menu), Chibre)
     assert read_contract("9", menu) is None
+    # the calculator's words: symbols, French and German names
+    assert read_contract("♣", menu) == Choose(3)
+    assert read_contract("Coeur", menu) == Choose(1)
+    assert read_contract("undenufe", menu) == Choose(5)
+    assert read_contract("nothing", menu) is None
+    # Swiss suit names through the table's suit mapping
+    for mapping, names in SUIT_MAPPINGS.items():
+        rules = Rules(suit_mapping=mapping)
+        for name, suit in names.items():
+            action = read_contract(name, menu, rules)
+            assert isinstance(action, Choose) and action.contract == suit, (mapping, name)
+
+
+def test_a_level_that_does_not_load_is_played_by_rule_then_random(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    notes: list[str] = []
+    view = View("en")
+    monkeypatch.setitem(PLAYERS, "unwritten", ("chibre.bots.unwritten", "Nobody", {}))
+    player = _level_player("unwritten", 1, 2, view, notes.append)
+    assert isinstance(player, RulePlayer)
+    assert notes == ["note: the unwritten player is not available yet; Partner: the rule player"]
+    assert isinstance(_level_player("rule", 1, 2, view, notes.append), RulePlayer)
+    assert len(notes) == 1  # a level that loads plays without a note
+    monkeypatch.setitem(PLAYERS, "rule", ("chibre.bots.rule", "NoSuchPlayer", {}))
+    player = _level_player("unwritten", 1, 3, view, notes.append)
+    assert isinstance(player, RandomPlayer)
+    assert notes[-1].endswith("Left: the random player")
 
 
 def test_illegal_reasons_in_every_language_agree_with_the_rules() -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
 import math
 import multiprocessing
 import sys
@@ -42,6 +41,8 @@ from chibre.deal import deal_cards
 from chibre.errors import ChibreError, IllegalAction
 from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_record
+from chibre.options import read_settings
+from chibre.options import rules_from as preset_rules
 from chibre.rules import PRESETS, Rules
 
 STRENGTH_RULES = Rules.make(weis=False, stoeck=False, multipliers="none")
@@ -379,18 +380,11 @@ def add_parser(sub: Any) -> None:
 
 
 def rules_from(preset: str | None, settings: Sequence[str] | None) -> Rules:
-    """The arena's rules: card points only, or ``preset``; then each ``OPTION=VALUE``."""
-    options: dict[str, Any] = {}
-    for item in settings or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ChibreError(f"--set {item!r}: write OPTION=VALUE")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError:
-            options[name] = value
-    base = STRENGTH_RULES if preset is None else Rules.preset(preset)
-    return base.replace(**options)
+    """The arena's rules: ``preset`` (card points only when there is none, see
+    ``STRENGTH_RULES``), then each ``OPTION=VALUE`` of ``settings``."""
+    if preset is None:
+        return STRENGTH_RULES.replace(**read_settings(settings))
+    return preset_rules(preset, settings)
 
 
 def _describe_rules(rules: Rules, preset: str | None) -> str:

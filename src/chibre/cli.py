@@ -41,21 +41,9 @@ from chibre.events import (
 from chibre.game import CHANCE, Game
 from chibre.jasskit import check_hand, load_games
 from chibre.notation import format_deal, format_record, parse_record, record_from_json
-from chibre.rules import CONTRACT_NAMES, PRESETS, Rules
+from chibre.options import rules_from
+from chibre.rules import CONTRACT_NAMES, PRESETS
 from chibre.server import cli as serve_cli
-
-
-def _rules_from(args: argparse.Namespace) -> Rules:
-    options = {}
-    for item in args.set or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ChibreError(f"--set {item!r}: write OPTION=VALUE")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError:
-            options[name] = value
-    return Rules.preset(args.preset, **options)
 
 
 def _describe(event: Event) -> str | None:
@@ -86,7 +74,7 @@ def _describe(event: Event) -> str | None:
 def cmd_demo(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     rng = Random(seed)
-    rules = _rules_from(args)
+    rules = rules_from(args.preset, args.set)
     game = Game(rules)
     game.deal(rng)
     print(f"chibre — one hand, rules {args.preset}, seed {seed}")
@@ -113,7 +101,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(json.dumps(_rules_from(args).to_dict(), ensure_ascii=False, indent=2))
+    print(json.dumps(rules_from(args.preset, args.set).to_dict(), ensure_ascii=False, indent=2))
     return 0
 
 

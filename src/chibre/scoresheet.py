@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -49,14 +49,16 @@ from chibre.cards import SUIT_MAPPINGS, SUIT_SYMBOLS, format_cards, parse_cards
 from chibre.errors import IllegalAction, InvalidRules, NotationError
 from chibre.hand import HandScore
 from chibre.play import LAST_TRICK_BONUS, MATCH_BONUS
-from chibre.rules import CONTRACT_CODES, CONTRACT_NAMES, Contract, Rules
+from chibre.rules import CONTRACT_CODES, CONTRACT_NAMES, Contract, Rules, Striche
 from chibre.weis import CARRE, SEQUENCE, STOECK_POINTS, Weis, weis_of
 
 HAND_POINTS = 152 + LAST_TRICK_BONUS
 """What the cards and the last trick are worth in every contract: 157."""
 
 FORMAT = "chibre-scoresheet"
-STRICHE_KINDS = ("sieg", "match", "kontermatsch", "bergpreis", "schneider")
+STRICHE_KINDS: tuple[str, ...] = tuple(f.name for f in fields(Striche))
+"""The kinds of Striche, in the slate's order: sieg, match, kontermatsch, bergpreis,
+schneider (the fields of ``chibre.rules.Striche``)."""
 TEAM_NAMES = ("A", "B")
 
 
@@ -467,8 +469,8 @@ def _decide(
     team, unclear, block = _first_to_reach(before, blocks, threshold, immediate)
     if unclear:
         if said is None:
-            if not needed:
-                return 0, block
+            if not needed:  # no Bergpreis at this table: nobody is credited with it
+                return -1, block
             raise InvalidEntry(
                 f"both teams reach {what} ({threshold}) in hand {number}: say which team got "
                 f"there first ({field_name})"
@@ -602,7 +604,8 @@ class ScoreSheet:
 
     @property
     def bergpreis(self) -> int:
-        """The team that reached half the target first (-1: nobody yet)."""
+        """The team that reached half the target first (-1: nobody yet, or both in the same
+        hand at a table without a Bergpreis, where nobody says which came first)."""
         return self._count.bergpreis
 
     @property

@@ -30,10 +30,11 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, NamedTuple
 
+from chibre.scoresheet import STRICHE_KINDS
+
 if TYPE_CHECKING:
     from chibre.scoresheet import ScoreSheet
 
-STRICHE_KINDS = ("sieg", "match", "kontermatsch", "bergpreis", "schneider")
 STRICHE_LABELS: dict[str, dict[str, str]] = {
     "de": {"sieg": "Sieg", "match": "Match", "kontermatsch": "Kontermatsch",
            "bergpreis": "Bergpreis", "schneider": "Schneider"},
@@ -49,6 +50,9 @@ FRAME = "#7a4e27"
 HALF_W, HALF_H = 420, 250  # one team's Z
 PANEL_W = 250  # the Striche beside it
 MINUS = "\u2212"
+DRAWN_AT_MOST = {"hundreds": 30, "fifties": 10, "twenties": 30, "striche": 10}
+"""The most strokes drawn on one line (whole fives); beyond, the line ends in "+N" for the
+strokes not drawn, so that the slate of any number stays a small drawing."""
 
 
 class Tally(NamedTuple):
@@ -87,17 +91,25 @@ def slate_tally(hand_scores: Sequence[int]) -> Tally:
         one = tally(points)
         h, f, t = h + one.hundreds, f + one.fifties, t + one.twenties
         rest += one.rest
-        while rest <= -20 and h + f + t:  # wipe strokes to pay for a large correction
-            if t:
-                t, rest = t - 1, rest + 20
-            elif f:
-                f, rest = f - 1, rest + 50
-            else:
-                h, rest = h - 1, rest + 100
+        # wipe strokes to pay for a large correction: twenties first, then fifties, then
+        # hundreds, each until the digits are above -20 (counted, not one stroke at a time)
+        if rest <= -20 and t:
+            wiped = min(t, _ceil_div(-19 - rest, 20))
+            t, rest = t - wiped, rest + 20 * wiped
+        if rest <= -20 and f:
+            wiped = min(f, _ceil_div(-19 - rest, 50))
+            f, rest = f - wiped, rest + 50 * wiped
+        if rest <= -20 and h:
+            wiped = min(h, _ceil_div(-19 - rest, 100))
+            h, rest = h - wiped, rest + 100 * wiped
         if rest >= 20:
             carry, rest = divmod(rest, 20)
             t += carry
     return Tally(h, f, t, rest)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
 
 
 def rest_text(rest: int) -> str:
@@ -138,9 +150,16 @@ def _f(x: float) -> str:
 
 def _marks(kind: str, count: int, length: float, x0: float, y0: float, angle: float) -> str:
     """One line's strokes in a frame where the line runs along x from 0 to ``length``:
-    ticks (or Xs for the fifties), every fifth a stroke across the four before it."""
+    ticks (or Xs for the fifties), every fifth a stroke across the four before it; at most
+    ``DRAWN_AT_MOST[kind]`` of them, then "+N" for the rest."""
     tick, gap = (18.0, 26.0) if kind == "fifties" else (11.0, 22.0)  # spacing, after a five
-    full, left = divmod(count, 5)
+    count = max(count, 0)
+    drawn = min(count, DRAWN_AT_MOST[kind])
+    size = 14 if kind == "striche" else 18  # of the "+N" for the strokes not drawn
+    # (under the hundreds it keeps clear of the diagonal)
+    if drawn < count:
+        length -= size * (len(str(count - drawn)) + 1) * 0.6 + (90 if kind == "hundreds" else 10)
+    full, left = divmod(drawn, 5)
     needed = full * (4 * tick + gap) + left * tick + tick
     if needed > length:
         scale = length / needed
@@ -148,7 +167,7 @@ def _marks(kind: str, count: int, length: float, x0: float, y0: float, angle: fl
     half = {"fifties": 8.0, "striche": 9.0}.get(kind, 13.0)
     parts: list[str] = []
     x = tick
-    for i in range(count):
+    for i in range(drawn):
         if i % 5 == 4:  # the fifth crosses the four before it
             start = x - 4 * tick - tick * 0.5
             end = x - tick + tick * 0.5
@@ -169,6 +188,13 @@ def _marks(kind: str, count: int, length: float, x0: float, y0: float, angle: fl
             d = f"M{_f(x - lean)},{_f(-half)} L{_f(x + lean)},{_f(half)}"
         parts.append(f'<path class="chalk mark" d="{d}"/>')
         x += tick
+    if drawn < count:  # beside the Striche; inside the Z, clear of the totals and digits
+        text_y = {"striche": size / 3, "twenties": -half - 4}.get(kind, half + size)
+        parts.append(
+            f'<text class="txt more" x="{_f(x - tick * 0.5)}" y="{_f(text_y)}" '
+            f'font-size="{size}">'
+            f"+{count - drawn}</text>"
+        )
     return (
         f'<g class="line {kind}" data-count="{count}" '
         f'transform="translate({_f(x0)},{_f(y0)}) rotate({_f(angle)})">' + "".join(parts) + "</g>"

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from chibre.errors import ChibreError
-from chibre.tafel import STRICHE_KINDS, jasstafel_svg, rest_text, slate_svg, slate_tally, tally
+from chibre.scoresheet import STRICHE_KINDS
+from chibre.tafel import jasstafel_svg, rest_text, slate_svg, slate_tally, tally
 
 
 def add_parser(sub: Any) -> None:
@@ -62,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
             return _write(jasstafel_svg(sheet, args.lang), args.output)
     except (ChibreError, OSError) as e:
         print(f"chibre tafel: {e}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(f"chibre tafel: {args.file} is not a score sheet (not UTF-8 text)", file=sys.stderr)
         return 1
     print("chibre tafel: say svg, tally or sheet (chibre tafel --help)", file=sys.stderr)
     return 2

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import json
 import os
 import re
 import secrets
@@ -56,8 +55,10 @@ from chibre.events import (
 from chibre.game import CHANCE, Game
 from chibre.hand import HandScore
 from chibre.observation import Observation
+from chibre.options import rules_from
 from chibre.play import BOURG, highest_trump, why_illegal
-from chibre.rules import CONTRACT_CODES, PRESETS, Rules
+from chibre.rules import PRESETS, Rules
+from chibre.scoresheet import InvalidEntry, parse_contract
 from chibre.weis import CARRE, Weis, weis_of
 
 LANGS = ("fr", "de", "en")
@@ -74,7 +75,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "your partner opposite. ? for help.",
         "bot_illegal": "note: the computer player {name} answered {action}, which the rules "
         "refuse; it plays another move",
-        "fallback": "note: the {level} player is not available yet; {seat} plays at random",
+        "fallback": "note: the {level} player is not available yet; {seat}: the {instead} player",
         "hand": "Hand {n} · dealer: {dealer} · chooser: {chooser}",
         "chibre": "{name}: chibre!",
         "named": "{name}: {contract}",
@@ -138,7 +139,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "votre partenaire en face. ? pour l'aide.",
         "bot_illegal": "note : le joueur {name} a répondu {action}, refusé par les règles ; "
         "il joue un autre coup",
-        "fallback": "note : le joueur {level} n'est pas encore disponible ; {seat} joue au hasard",
+        "fallback": "note : le joueur {level} n'est pas encore disponible ; {seat} : le joueur "
+        "{instead}",
         "hand": "Donne {n} · donneur : {dealer} · choix : {chooser}",
         "chibre": "{name} : chibre !",
         "named": "{name} : {contract}",
@@ -202,7 +204,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "dein Partner gegenüber. ? für Hilfe.",
         "bot_illegal": "Hinweis: der Spieler {name} antwortete {action}, was die Regeln nicht "
         "erlauben; er spielt einen anderen Zug",
-        "fallback": "Hinweis: der Spieler {level} ist noch nicht verfügbar; {seat} spielt zufällig",
+        "fallback": "Hinweis: der Spieler {level} ist noch nicht verfügbar; {seat}: der Spieler "
+        "{instead}",
         "hand": "Spiel {n} · Geber: {dealer} · Ansage: {chooser}",
         "chibre": "{name}: schiebe!",
         "named": "{name}: {contract}",
@@ -602,22 +605,27 @@ def contract_menu(obs: Observation, view: View) -> list[tuple[str, Action, str]]
     return menu
 
 
-def read_contract(text: str, menu: Sequence[tuple[str, Action, str]]) -> Action | None:
-    """The contract action a key or a word names (``3``, ``H``, ``obenabe``, ``chibre``)."""
+CHIBRE_WORDS = ("chibre", "chibrer", "schieben", "schiebe", "push")
+"""Words that chibre, besides the key 0."""
+
+
+def read_contract(
+    text: str, menu: Sequence[tuple[str, Action, str]], rules: Rules | None = None
+) -> Action | None:
+    """The contract action a key or a word names (``3``, ``H``, ``obenabe``, ``Rosen``,
+    ``chibre``): the words are the calculator's (``scoresheet.parse_contract``), the suit
+    names read through ``rules``' suit mapping. None when the word names nothing offered."""
     word = text.strip().lower()
     for key, action, _ in menu:
         if word == key:
             return action
-    if word in ("chibre", "chibrer", "schieben", "schiebe", "push"):
+    if word in CHIBRE_WORDS:
         return next((a for _, a, _ in menu if isinstance(a, Chibre)), None)
-    names = {code.lower(): k for k, code in enumerate(CONTRACT_CODES)}
-    names |= {"obenabe": 4, "obe": 4, "undenufe": 5, "unde": 5, "une": 5}
-    for sym, k in (("♦", 0), ("♥", 1), ("♠", 2), ("♣", 3)):
-        names[sym] = k
-    if word in names:
-        k = names[word]
-        return next((a for _, a, _ in menu if isinstance(a, Choose) and a.contract == k), None)
-    return None
+    try:
+        k = parse_contract(word, rules)
+    except InvalidEntry:
+        return None
+    return next((a for _, a, _ in menu if isinstance(a, Choose) and a.contract == k), None)
 
 
 class Console:
@@ -660,14 +668,24 @@ class Console:
 # --- the table -------------------------------------------------------------------------------
 
 
+FALLBACK_LEVELS = ("rule", "random")
+"""Who plays for a level that does not load yet, in order (as at the table in the browser)."""
+
+
 def _level_player(
     level: str, seed: int, seat: int, view: View, say: Callable[[str], None]
 ) -> Player:
-    try:
-        return make_player(level, seed)
-    except (ImportError, AttributeError):
-        say(view.t("fallback", level=level, seat=view.seat(seat)))
-        return make_player("random", seed)
+    """The computer player of ``level``; where it does not load, the first of
+    ``FALLBACK_LEVELS`` that does, with a note naming it."""
+    for name in (level, *FALLBACK_LEVELS):
+        try:
+            player = make_player(name, seed)
+        except (ImportError, AttributeError):
+            continue
+        if name != level:
+            say(view.t("fallback", level=level, seat=view.seat(seat), instead=name))
+        return player
+    raise ChibreError(f"no computer player loads for {view.seat(seat)}")
 
 
 class TerminalTable:
@@ -710,8 +728,7 @@ class TerminalTable:
         action = self.players[obs.seat].act(obs)
         if self.delay:
             time.sleep(self.delay)
-        # compare by type too: Chibre() and Thank() are equal as empty tuples
-        if any(type(a) is type(action) and a == action for a in obs.legal_actions):
+        if action in obs.legal_actions:
             return action
         legal = [a for a in obs.legal_actions if not isinstance(a, Thank)]
         self.console.say(
@@ -775,7 +792,7 @@ class TerminalTable:
                 if thank is not None:
                     return thank
                 continue
-            action = read_contract(word, menu)
+            action = read_contract(word, menu, obs.rules)
             if action is not None:
                 return action
             say(view.t("unknown", key=word))
@@ -927,23 +944,6 @@ def _key_range(keys: Sequence[str]) -> str:
 # --- the command -----------------------------------------------------------------------------
 
 
-def rules_from(preset: str, settings: Sequence[str] | None, deck: str | None = None) -> Rules:
-    """The table's rules: a preset, ``--set OPTION=VALUE`` changes (values read as JSON when
-    they are JSON), and the deck to draw."""
-    options: dict[str, Any] = {}
-    for item in settings or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ChibreError(f"--set {item!r}: write OPTION=VALUE")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError:
-            options[name] = value
-    if deck is not None:
-        options["deck"] = deck
-    return Rules.preset(preset, **options)
-
-
 def add_parser(sub: Any) -> None:
     """Add `play` to the `chibre` command's subcommands."""
     p: argparse.ArgumentParser = sub.add_parser(
@@ -970,7 +970,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from(args.preset, args.set, args.deck)
+    deck = {} if args.deck is None else {"deck": args.deck}
+    rules = rules_from(args.preset, args.set, **deck)
     lang = args.lang or language_from_env()
     view = View(
         lang, rules.deck, rules.suit_mapping, Style(wants_colour(args.no_color, sys.stdout))

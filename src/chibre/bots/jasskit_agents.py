@@ -256,8 +256,7 @@ class JasskitPlayer:
         g = observation_to_jasskit(o)
         if o.phase == "contract":
             action: Action = action_from_trump(self.agent.action_trump(g))
-            # compare by type too: Chibre() and Thank() are equal as empty tuples
-            if not any(type(a) is type(action) and a == action for a in o.legal_actions):
+            if action not in o.legal_actions:
                 if isinstance(action, Chibre):
                     raise IllegalAction(f"{self.name} pushed, but the choice was already pushed")
                 raise IllegalAction(f"{self.name} answered {action!r}: not a contract now")

@@ -130,8 +130,7 @@ def choose_contract(observation: Observation) -> Action:
     """Name the best contract, or chibre a weak hand when the table allows it."""
     o = observation
     values = contract_values(o.hand, o.rules.stoeck)
-    # Chibre() and Thank() are both empty tuples, equal to each other: look at the types.
-    may_chibre = any(isinstance(a, Chibre) for a in o.legal_actions)
+    may_chibre = Chibre() in o.legal_actions
     may_double = any(isinstance(a, Choose) and a.double for a in o.legal_actions)
     # With multipliers, a good hand is worth more in a contract that counts more — and a
     # weak one (a choice after a chibre) costs less in a contract that counts less.

@@ -412,7 +412,20 @@ def _python_iteration(
             if z & (z - 1):
                 allowed = _drop_twins(allowed, z, ((h[0] | h[1] | h[2] | h[3]) ^ hand) | table)
             if k == 0:
-                moves = sorted(cards_of(allowed), key=lead_key, reverse=True)
+                # sure winners first (no opponent holds a higher card of the suit or, in a
+                # side suit, a trump), each group strongest first; the table's lead before all
+                opp = h[(seat + 1) & 3] | h[(seat + 3) & 3]
+                sure = [c for c in cards_of(allowed) if not beats[c // 9][c] & opp]
+                if sure:
+                    moves = sorted(sure, key=lead_key, reverse=True)
+                    if len(sure) < len(cards_of(allowed)):
+                        moves += sorted(
+                            cards_of(allowed ^ sum(bits[c] for c in sure)),
+                            key=lead_key,
+                            reverse=True,
+                        )
+                else:
+                    moves = sorted(cards_of(allowed), key=lead_key, reverse=True)
                 if first_move >= 0 and allowed >> first_move & 1:
                     moves.remove(first_move)
                     moves.insert(0, first_move)
@@ -421,12 +434,6 @@ def _python_iteration(
             elif (win_seat ^ seat) & 1 == 0:
                 # partner holds the trick: points on it (schmieren), trumps last
                 moves = sorted(cards_of(allowed), key=sluff_key)
-            elif k == 1:
-                # second hand: low first (the partner plays last), then the cheapest winner
-                over = allowed & beats[led][win_card]
-                moves = sorted(cards_of(allowed ^ over), key=pts_key)
-                if over:
-                    moves += sorted(cards_of(over), key=strength[led].__getitem__)
             else:
                 # opponents hold it: the cheapest winning card, else the fewest points
                 over = allowed & beats[led][win_card]

@@ -61,7 +61,6 @@ class OutOfNodes(Exception):
 
 
 _INF = 1 << 20
-_SECOND_LOW = True
 _PROBES = 8
 
 # Offsets in the contract's table array.
@@ -404,6 +403,7 @@ def _enter(
                 ):
                     allowed ^= 1 << c
                 prev = c
+        opp = st[(seat + 1) & 3] | st[(seat + 3) & 3]
         partner = (fr[fb + _WS] ^ seat) & 1 == 0
         over = 0
         if k > 0 and not partner:
@@ -413,14 +413,15 @@ def _enter(
             c = _bit_index(m)
             m &= m - 1
             if k == 0:
+                # sure winners first (no opponent holds a higher card of the suit or, in a
+                # side suit, a trump), each group strongest first; the table's lead before all
                 kv = -tab[_LEAD_KEY + c]
+                if (tab[_BEATS + 36 * (c // 9) + c] & opp) == 0:
+                    kv -= 200
                 if c == first_move:
                     kv = -1000
             elif partner:
                 kv = tab[_SLUFF_KEY + c]
-            elif k == 1 and _SECOND_LOW:
-                # second hand: low first, then the cheapest winner
-                kv = 1000 + tab[_STR + 36 * led + c] if (over >> c) & 1 else tab[_PTS + c]
             elif (over >> c) & 1:
                 kv = tab[_STR + 36 * led + c]
             else:
@@ -621,6 +622,7 @@ def _root(
         fr[fb + _T1] = t1
         fr[fb + _ALPHA] = beta - 1
         fr[fb + _BETA] = beta
+
         fr[fb + _D] = depth
         if k0 == 0 and only < 0:
             fr[fb + _SEAT] = leader

@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,18 +31,22 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chibre.bots import TABLE_PLAYERS
-from chibre.cards import card_code
+from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
 from chibre.server import sheets
 from chibre.server.lobby import InvalidTable
 from chibre.server.protocol import CODES, error_frame
-from chibre.server.store import Store
+from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables
+
+log = logging.getLogger("chibre.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
 CLOSE_BAD_TOKEN = 4403
+CLOSE_FLOODED = 1008
+"""The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
 
 
@@ -100,6 +105,9 @@ async def create_table(request: Request) -> Response:
         table = _tables(request).create(data)
     except InvalidTable as e:
         return error(400, str(e))
+    except StoreUnavailable:
+        log.exception("a new table could not be stored")
+        return error(503, "the table could not be saved: try again in a moment")
     seats: list[dict[str, Any]] = []
     for s in table.seats:
         entry: dict[str, Any] = {"seat": s.number, "kind": s.info.kind}
@@ -160,25 +168,32 @@ async def table_record(request: Request) -> Response:
     )
 
 
-@lru_cache(maxsize=128)
-def _card_svg(deck: str, code: str) -> tuple[str, str] | None:
+@lru_cache(maxsize=256)
+def _card_svg(deck: str, code: str, mapping: str) -> tuple[str, str] | None:
+    """The SVG of a card and its ETag, by deck, code and suit mapping."""
     try:
         from chibre import cardsvg
     except ImportError:
         return None
-    svg: str = cardsvg.card_svg(None if code == "back" else CODES[code], deck)
-    return svg, '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
+    svg: str = cardsvg.card_svg_for_code(code, deck, mapping=mapping)
+    tag = hashlib.sha256(f"{deck}/{code}/{mapping}\n{svg}".encode()).hexdigest()[:32]
+    return svg, f'"{tag}"'
 
 
 async def card(request: Request) -> Response:
+    """``/cards/{deck}/{code}.svg[?mapping=…]``: a Swiss card's suit follows the table's suit
+    mapping (``chibre.cards.SUIT_MAPPINGS``, default ``swisslos``)."""
     deck = request.path_params["deck"]
     name: str = request.path_params["name"]
     code = name.removesuffix(".svg")
+    mapping = request.query_params.get("mapping", "swisslos")
     if deck not in ("french", "swiss") or not name.endswith(".svg"):
         return error(404, "cards are /cards/french/CODE.svg or /cards/swiss/CODE.svg")
     if code != "back" and code not in CODES:
         return error(404, f"{code!r} is not a card code (such as {card_code(13)!r}) or 'back'")
-    drawn = _card_svg(deck, code)
+    if mapping not in SUIT_MAPPINGS:
+        return error(404, f"no suit mapping {mapping!r}: choose {', '.join(SUIT_MAPPINGS)}")
+    drawn = _card_svg(deck, code, mapping)
     if drawn is None:
         return error(404, "the card drawings are not installed")
     svg, etag = drawn
@@ -210,6 +225,10 @@ async def table_socket(ws: WebSocket) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             table.receive(conn, message.get("text"), message.get("bytes"))
+            if conn.closed:  # gone, or it sent far faster than it read its replies
+                with suppress(Exception):
+                    await ws.close(CLOSE_FLOODED)
+                break
     except WebSocketDisconnect:
         pass
     finally:

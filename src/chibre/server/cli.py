@@ -2,15 +2,18 @@
 
     chibre serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--no-browser]
                  [--bot-delay SECONDS] [--deal-delay SECONDS] [--grace SECONDS]
+                 [--think-limit SECONDS]
 
 Everything is kept in one SQLite file, by default ``$XDG_DATA_HOME/chibre/chibre.sqlite``
 (``~/.local/share/chibre/chibre.sqlite``); unfinished games go on when the server restarts.
+``--port 0`` takes a free port; the address printed names the port in use.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 import threading
 import webbrowser
@@ -49,7 +52,7 @@ def add_parser(sub: Any) -> None:
         "players or online with friends.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000; 0: any free)")
     p.add_argument("--db", type=Path, default=None, help=f"the SQLite file ({default_db()})")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument(
@@ -63,6 +66,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--grace", type=_seconds, default=Settings.grace,
         help=f"seconds before a computer plays for a player who dropped ({Settings.grace})",
+    )  # fmt: skip
+    p.add_argument(
+        "--think-limit", type=_seconds, default=Settings.think_limit,
+        help="seconds a search player may think before rule plays its seat "
+        f"({Settings.think_limit})",
     )  # fmt: skip
     p.set_defaults(func=run)
 
@@ -82,23 +90,34 @@ def run(args: argparse.Namespace) -> int:
     from chibre.server.app import create_app
 
     db = args.db or default_db()
-    settings = Settings(bot_delay=args.bot_delay, deal_delay=args.deal_delay, grace=args.grace)
+    settings = Settings(
+        bot_delay=args.bot_delay,
+        deal_delay=args.deal_delay,
+        grace=args.grace,
+        think_limit=args.think_limit,
+    )
     app = create_app(db, settings)
+    try:  # bound here, so that the address printed names the port really in use
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        sock = socket.create_server((args.host, args.port), family=family)
+    except OSError as e:
+        print(f"chibre serve: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 1
+    port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
-    url = f"http://{shown_host}:{args.port}/"
+    url = f"http://{shown_host}:{port}/"
     print(f"chibre: the table is at {url}  (games kept in {db}; Ctrl-C to stop)", flush=True)
     if not args.no_browser and may_open_browser():
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
-        host=args.host,
-        port=args.port,
         log_level="warning",
         access_log=False,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         lifespan="on",
     )
+    uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -31,6 +31,7 @@ ERROR_CODES = (
     "unknown_type",
     "spectator",
     "finished",
+    "unavailable",
 )
 
 

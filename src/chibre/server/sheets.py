@@ -1,59 +1,70 @@
 """Score sheets of the Jasstafel calculator, kept in the table's SQLite store, and their routes.
 
 Every sheet is one row of ``score_sheets`` in the same SQLite file as the tables (WAL mode):
-its id, name, times, and the sheet as JSON (``ScoreSheet.to_json``: the full option set and
-the hands as entered — everything else is counted again when it is read). A change is read,
-applied and written inside one ``BEGIN IMMEDIATE`` transaction, so two scorers cannot lose
-each other's hand.
+its id, its key, name, times, and the sheet as JSON (``ScoreSheet.to_json``: the full option
+set and the hands as entered — everything else is counted again when it is read). A change is
+read, applied and written inside one ``BEGIN IMMEDIATE`` transaction, so two scorers cannot
+lose each other's hand.
 
-Routes (``routes(db_path)``; ``app(db_path)`` serves them with the static files on their own):
+A sheet is opened by its id *and* its key (``secrets.token_urlsafe``), like a seat at a table
+by its token: whoever has the link ``/tafel#ID.KEY`` can read and write on the sheet, nobody
+else. The server lists no sheets of its own accord; the page keeps the links of "my sheets"
+in the browser and asks for their summaries.
+
+Routes (``routes(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's key:
 
 - ``GET /tafel`` — the calculator's page.
-- ``GET /api/sheets`` — every sheet, newest first; ``POST /api/sheets`` — a new sheet from
-  ``{"name", "teams", "preset", "rules": {option: value}}``.
-- ``GET /api/sheets/presets`` — the presets' option sets.
-- ``POST /api/sheets/import`` — a new sheet from an exported one.
-- ``GET|PATCH|DELETE /api/sheets/{id}`` — the sheet counted (``?lang=`` for its slate), its
-  name and teams, or its removal; ``GET /api/sheets/{id}/export`` — the sheet as JSON.
-- ``POST /api/sheets/{id}/hands`` — write a hand; ``PUT|DELETE /api/sheets/{id}/hands/{n}`` —
-  correct or strike hand ``n``.
-- ``GET /api/sheets/{id}/tafel.svg`` — the sheet's slate.
+- ``GET /api/sheets?mine=ID.KEY,ID.KEY`` — the summaries of those sheets (the ones whose key
+  is right), newest first; ``POST /api/sheets`` — a new sheet from
+  ``{"name", "teams", "preset", "rules": {option: value}}`` (its view, with ``key``).
+- ``POST /api/sheets/import`` — a new sheet (with a new key) from an exported one.
+- ``GET|PATCH|DELETE /api/sheets/{id}?key=KEY`` — the sheet counted (``&lang=`` for its
+  slate), its name and teams, or its removal; ``GET /api/sheets/{id}/export?key=KEY`` — the
+  sheet as JSON (without its key).
+- ``POST /api/sheets/{id}/hands?key=KEY`` — write a hand;
+  ``PUT|DELETE /api/sheets/{id}/hands/{n}?key=KEY`` — correct or strike hand ``n``.
+- ``GET /api/sheets/{id}/tafel.svg?key=KEY`` — the sheet's slate.
 - ``GET /api/tafel.svg?team0=98,59&team1=59,98`` — a slate for any hand scores (the online
-  table shows its game with it); ``striche0=sieg:2,match:1``, ``label0=``, ``lang=``.
+  table shows its game with it); ``striche0=sieg:2,match:1``, ``label0=``, ``lang=``. At most
+  ``MAX_SLATE_HANDS`` hands per team of at most ``MAX_SLATE_POINTS`` points each, and at most
+  ``MAX_STRICHE`` Striche of a kind.
 
-Bad input is answered 400 with ``{"error": message}`` and nothing is stored.
+The rules' presets are ``GET /api/presets`` of the server. Bad input is answered 400 with
+``{"error": message}`` and nothing is stored; a wrong key 403, an unknown sheet 404.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
+import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from chibre.errors import ChibreError, InvalidRules
-from chibre.rules import PRESETS, Rules
-from chibre.scoresheet import InvalidEntry, ScoreSheet
-from chibre.tafel import STRICHE_KINDS, jasstafel_svg, tafel_svg
+from chibre.rules import Rules
+from chibre.scoresheet import STRICHE_KINDS, InvalidEntry, ScoreSheet
+from chibre.tafel import jasstafel_svg, tafel_svg
 
-STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 256 * 1024
+MAX_BODY = 256 * 1024  # an exported sheet of a long game fits easily
+MAX_SLATE_HANDS = 500
+MAX_SLATE_POINTS = 100_000
+MAX_STRICHE = 99
+MAX_LISTED = 200  # sheets asked for at once by ``GET /api/sheets``
 LANGS = ("de", "fr", "en")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS score_sheets (
     id TEXT PRIMARY KEY,
+    key TEXT NOT NULL DEFAULT '',
     name TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL,
@@ -66,14 +77,33 @@ class NoSuchSheet(ChibreError, LookupError):
     """A sheet id that is not in the store."""
 
 
+class WrongKey(ChibreError, PermissionError):
+    """A sheet asked for without its key, or with another sheet's."""
+
+
+class SheetKey(NamedTuple):
+    """What opens a sheet: its id and its key (the link is ``/tafel#ID.KEY``)."""
+
+    id: str
+    key: str
+
+    @property
+    def link(self) -> str:
+        return f"/tafel#{self.id}.{self.key}"
+
+
 class SheetStore:
-    """The score sheets in one SQLite file (shared with the tables' store)."""
+    """The score sheets in one SQLite file (shared with the tables' store). Every sheet is
+    read and changed with its key; ``WrongKey`` when the key is not the sheet's."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(score_sheets)")}
+            if "key" not in columns:  # a file from before sheets had keys: they open no more
+                db.execute("ALTER TABLE score_sheets ADD COLUMN key TEXT NOT NULL DEFAULT ''")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -84,36 +114,40 @@ class SheetStore:
         finally:
             db.close()
 
-    def create(self, sheet: ScoreSheet) -> str:
-        """Store a new sheet; returns its id."""
-        sheet_id = secrets.token_urlsafe(8)
+    @staticmethod
+    def _open(db: sqlite3.Connection, sheet_id: str, key: str | None) -> ScoreSheet:
+        row = db.execute("SELECT key, sheet FROM score_sheets WHERE id = ?", (sheet_id,)).fetchone()
+        if row is None:
+            raise NoSuchSheet(f"there is no score sheet {sheet_id!r}")
+        if not _same_key(row[0], key):
+            raise WrongKey("this link does not open this score sheet: ask its scorer for the link")
+        return ScoreSheet.from_json(row[1])
+
+    def create(self, sheet: ScoreSheet) -> SheetKey:
+        """Store a new sheet; returns its id and key."""
+        opened = SheetKey(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
         now = time.time()
         with self._connect() as db:
             db.execute(
-                "INSERT INTO score_sheets (id, name, created, updated, sheet) VALUES (?,?,?,?,?)",
-                (sheet_id, sheet.name, now, now, sheet.to_json()),
+                "INSERT INTO score_sheets (id, key, name, created, updated, sheet) "
+                "VALUES (?,?,?,?,?,?)",
+                (opened.id, opened.key, sheet.name, now, now, sheet.to_json()),
             )
-        return sheet_id
+        return opened
 
-    def load(self, sheet_id: str) -> ScoreSheet:
+    def load(self, sheet_id: str, key: str | None) -> ScoreSheet:
         with self._connect() as db:
-            row = db.execute("SELECT sheet FROM score_sheets WHERE id = ?", (sheet_id,)).fetchone()
-        if row is None:
-            raise NoSuchSheet(f"there is no score sheet {sheet_id!r}")
-        return ScoreSheet.from_json(row[0])
+            return self._open(db, sheet_id, key)
 
-    def change(self, sheet_id: str, edit: Callable[[ScoreSheet], None]) -> ScoreSheet:
+    def change(
+        self, sheet_id: str, key: str | None, edit: Callable[[ScoreSheet], None]
+    ) -> ScoreSheet:
         """Apply ``edit`` to the stored sheet and keep the result; if ``edit`` raises,
         nothing is written."""
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                row = db.execute(
-                    "SELECT sheet FROM score_sheets WHERE id = ?", (sheet_id,)
-                ).fetchone()
-                if row is None:
-                    raise NoSuchSheet(f"there is no score sheet {sheet_id!r}")
-                sheet = ScoreSheet.from_json(row[0])
+                sheet = self._open(db, sheet_id, key)
                 edit(sheet)
                 db.execute(
                     "UPDATE score_sheets SET name = ?, updated = ?, sheet = ? WHERE id = ?",
@@ -125,20 +159,33 @@ class SheetStore:
             db.execute("COMMIT")
         return sheet
 
-    def delete(self, sheet_id: str) -> None:
+    def delete(self, sheet_id: str, key: str | None) -> None:
         with self._connect() as db:
-            gone = db.execute("DELETE FROM score_sheets WHERE id = ?", (sheet_id,)).rowcount
-        if not gone:
-            raise NoSuchSheet(f"there is no score sheet {sheet_id!r}")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._open(db, sheet_id, key)
+                db.execute("DELETE FROM score_sheets WHERE id = ?", (sheet_id,))
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
-    def list(self) -> list[dict[str, Any]]:
-        """Every sheet, the most recently changed first, with its teams, totals and end."""
+    def summaries(self, opened: Iterable[SheetKey]) -> list[dict[str, Any]]:
+        """The sheets among ``opened`` whose key is right, the most recently changed first,
+        with their teams, totals and end; the others are left out."""
+        keys = {o.id: o.key for o in opened}
+        if not keys:
+            return []
         with self._connect() as db:
             rows = db.execute(
-                "SELECT id, created, updated, sheet FROM score_sheets ORDER BY updated DESC"
+                "SELECT id, key, created, updated, sheet FROM score_sheets "
+                f"WHERE id IN ({','.join('?' * len(keys))}) ORDER BY updated DESC",
+                tuple(keys),
             ).fetchall()
         out = []
-        for sheet_id, created, updated, text in rows:
+        for sheet_id, key, created, updated, text in rows:
+            if not _same_key(key, keys[sheet_id]):
+                continue
             d = json.loads(text)
             try:
                 s = ScoreSheet.from_dict(d)
@@ -161,17 +208,23 @@ class SheetStore:
         return out
 
 
+def _same_key(known: str, given: str | None) -> bool:
+    """Whether ``given`` is the sheet's key (a sheet without a key opens to nobody)."""
+    if not known or not given:
+        return False
+    return secrets.compare_digest(known.encode(), given.encode())
+
+
 # --- HTTP ----------------------------------------------------------------------------------
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
 async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise InvalidEntry(f"the request is too large (at most {MAX_BODY} bytes)")
+    """The request's JSON, read piece by piece and refused once it passes ``MAX_BODY``."""
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise InvalidEntry(f"the request is too large (at most {MAX_BODY} bytes)")
     if not raw.strip():
         return {}
     try:
@@ -185,9 +238,11 @@ def _lang(request: Request) -> str:
     return lang if lang in LANGS else "de"
 
 
-def _view(sheet_id: str, sheet: ScoreSheet, lang: str) -> dict[str, Any]:
+def _view(opened: SheetKey, sheet: ScoreSheet, lang: str) -> dict[str, Any]:
     return {
-        "id": sheet_id,
+        "id": opened.id,
+        "key": opened.key,
+        "link": opened.link,
         **sheet.summary(),
         "rules": sheet.rules.to_dict(),
         "svg": jasstafel_svg(sheet, lang),
@@ -211,31 +266,69 @@ def new_sheet(data: Any) -> ScoreSheet:
     return ScoreSheet(rules, (), data.get("name") or "", data.get("teams") or ("A", "B"))
 
 
-def _parse_scores(text: str | None, what: str) -> list[int]:
-    if not text:
-        return []
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError as e:
-        raise InvalidEntry(f"{what}: hand scores are whole numbers separated by commas") from e
+_WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: "²" and "١" are digits to str.isdigit
+_COUNT = re.compile(r"[0-9]+")
 
 
-def _parse_striche(text: str | None, what: str) -> dict[str, int]:
+def parse_scores(text: str | None, what: str) -> list[int]:
+    """Hand scores from ``98,59,-20``: whole numbers, at most ``MAX_SLATE_HANDS`` of them,
+    each within ±``MAX_SLATE_POINTS``."""
+    items = [x for x in (text or "").replace(" ", "").split(",") if x]
+    if not all(_WHOLE.fullmatch(x) for x in items):
+        raise InvalidEntry(f"{what}: hand scores are whole numbers separated by commas")
+    if len(items) > MAX_SLATE_HANDS:
+        raise InvalidEntry(f"{what}: at most {MAX_SLATE_HANDS} hands on a slate")
+    limit = len(str(MAX_SLATE_POINTS))
+    if any(len(x.lstrip("-")) > limit or abs(int(x)) > MAX_SLATE_POINTS for x in items):
+        raise InvalidEntry(
+            f"{what}: a hand scores at most {MAX_SLATE_POINTS} points (or -{MAX_SLATE_POINTS})"
+        )
+    return [int(x) for x in items]
+
+
+def parse_striche(text: str | None, what: str) -> dict[str, int]:
+    """Striche from ``sieg:2,match:1``: each kind at most ``MAX_STRICHE`` times."""
     out: dict[str, int] = {}
     for part in (text or "").split(","):
         if not part:
             continue
         kind, _, n = part.partition(":")
-        if kind not in STRICHE_KINDS or not n.isdigit():
+        if kind not in STRICHE_KINDS or not _COUNT.fullmatch(n):
             raise InvalidEntry(
                 f"{what}: write kind:count, the kinds being {', '.join(STRICHE_KINDS)}"
             )
+        if len(n) > len(str(MAX_STRICHE)) or int(n) > MAX_STRICHE:
+            raise InvalidEntry(f"{what}: at most {MAX_STRICHE} Striche of a kind on a slate")
         out[kind] = int(n)
     return out
 
 
+def parse_mine(text: str | None) -> list[SheetKey]:
+    """The sheets a page asks for: ``ID.KEY,ID.KEY`` (at most ``MAX_LISTED``)."""
+    items = [x for x in (text or "").split(",") if x]
+    if len(items) > MAX_LISTED:
+        raise InvalidEntry(f"at most {MAX_LISTED} sheets can be asked for at once")
+    out = []
+    for item in items:
+        sheet_id, dot, key = item.partition(".")
+        if not (dot and sheet_id and key):
+            raise InvalidEntry("ask for sheets as ID.KEY, separated by commas")
+        out.append(SheetKey(sheet_id, key))
+    return out
+
+
+def hand_number(text: str) -> int:
+    """The hand ``n`` of a route: a whole number written in ASCII digits."""
+    if not _COUNT.fullmatch(text) or len(text) > 9:
+        raise InvalidEntry(f"there is no hand {text[:12]!r} on this sheet")
+    return int(text)
+
+
 def routes(db_path: Path) -> list[BaseRoute]:
     """The HTTP routes of the calculator."""
+    from chibre.server.app import _page as page  # the server's own helpers (app imports us)
+    from chibre.server.app import error
+
     store = SheetStore(db_path)
 
     def guarded(
@@ -246,42 +339,36 @@ def routes(db_path: Path) -> list[BaseRoute]:
                 result: Response = await handler(request)
                 return result
             except NoSuchSheet as e:
-                return _error(404, str(e))
+                return error(404, str(e))
+            except WrongKey as e:
+                return error(403, str(e))
             except (InvalidEntry, InvalidRules, ChibreError) as e:
-                return _error(400, str(e))
+                return error(400, str(e))
 
         return endpoint
 
-    async def page(request: Request) -> Response:
-        path = STATIC / "tafel.html"
-        if not path.is_file():
-            return _error(404, "the calculator's page is not installed")
-        return FileResponse(path, media_type="text/html")
+    def opened(request: Request) -> SheetKey:
+        return SheetKey(request.path_params["id"], request.query_params.get("key", ""))
+
+    async def tafel_page(request: Request) -> Response:
+        return page("tafel.html")
 
     async def list_sheets(request: Request) -> Response:
-        return JSONResponse({"sheets": store.list()})
+        return JSONResponse(
+            {"sheets": store.summaries(parse_mine(request.query_params.get("mine")))}
+        )
 
     async def create(request: Request) -> Response:
         sheet = new_sheet(await _body(request))
-        sheet_id = store.create(sheet)
-        return JSONResponse(_view(sheet_id, sheet, _lang(request)), status_code=201)
-
-    async def presets(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "presets": {name: Rules.preset(name).to_dict() for name in PRESETS},
-                "default": "romand",
-            }
-        )
+        return JSONResponse(_view(store.create(sheet), sheet, _lang(request)), status_code=201)
 
     async def import_sheet(request: Request) -> Response:
         sheet = ScoreSheet.from_dict(await _body(request))
-        sheet_id = store.create(sheet)
-        return JSONResponse(_view(sheet_id, sheet, _lang(request)), status_code=201)
+        return JSONResponse(_view(store.create(sheet), sheet, _lang(request)), status_code=201)
 
     async def show(request: Request) -> Response:
-        sheet_id = request.path_params["id"]
-        return JSONResponse(_view(sheet_id, store.load(sheet_id), _lang(request)))
+        o = opened(request)
+        return JSONResponse(_view(o, store.load(*o), _lang(request)))
 
     async def rename(request: Request) -> Response:
         data = await _body(request)
@@ -297,71 +384,61 @@ def routes(db_path: Path) -> list[BaseRoute]:
             )
             sheet.name, sheet.teams = renamed.name, renamed.teams
 
-        sheet_id = request.path_params["id"]
-        return JSONResponse(_view(sheet_id, store.change(sheet_id, edit), _lang(request)))
+        o = opened(request)
+        return JSONResponse(_view(o, store.change(*o, edit), _lang(request)))
 
     async def remove(request: Request) -> Response:
-        store.delete(request.path_params["id"])
-        return JSONResponse({"deleted": request.path_params["id"]})
+        o = opened(request)
+        store.delete(*o)
+        return JSONResponse({"deleted": o.id})
 
     async def export(request: Request) -> Response:
-        sheet_id = request.path_params["id"]
-        sheet = store.load(sheet_id)
+        o = opened(request)
         return Response(
-            sheet.to_json(),
+            store.load(*o).to_json(),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="jasstafel-{sheet_id}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="jasstafel-{o.id}.json"'},
         )
 
     async def add_hand(request: Request) -> Response:
         data = await _body(request)
-        sheet_id = request.path_params["id"]
+        o = opened(request)
 
         def edit(sheet: ScoreSheet) -> None:
             sheet.add(data)
 
-        sheet = store.change(sheet_id, edit)
-        return JSONResponse(_view(sheet_id, sheet, _lang(request)), status_code=201)
-
-    def _number(request: Request) -> int:
-        text = request.path_params["n"]
-        if not text.isdigit():
-            raise InvalidEntry(f"there is no hand {text!r} on this sheet")
-        return int(text)
+        sheet = store.change(*o, edit)
+        return JSONResponse(_view(o, sheet, _lang(request)), status_code=201)
 
     async def replace_hand(request: Request) -> Response:
         data = await _body(request)
-        n = _number(request)
-        sheet_id = request.path_params["id"]
+        n = hand_number(request.path_params["n"])
+        o = opened(request)
 
         def edit(sheet: ScoreSheet) -> None:
             sheet.replace(n, data)
 
-        sheet = store.change(sheet_id, edit)
-        return JSONResponse(_view(sheet_id, sheet, _lang(request)))
+        sheet = store.change(*o, edit)
+        return JSONResponse(_view(o, sheet, _lang(request)))
 
     async def delete_hand(request: Request) -> Response:
-        n = _number(request)
-        sheet_id = request.path_params["id"]
-
-        def edit(sheet: ScoreSheet) -> None:
-            sheet.delete(n)
-
-        sheet = store.change(sheet_id, edit)
-        return JSONResponse(_view(sheet_id, sheet, _lang(request)))
+        n = hand_number(request.path_params["n"])
+        o = opened(request)
+        sheet = store.change(*o, lambda sheet: sheet.delete(n))
+        return JSONResponse(_view(o, sheet, _lang(request)))
 
     async def sheet_svg(request: Request) -> Response:
-        sheet = store.load(request.path_params["id"])
+        sheet = store.load(*opened(request))
         return Response(jasstafel_svg(sheet, _lang(request)), media_type="image/svg+xml")
 
     async def any_svg(request: Request) -> Response:
         q = request.query_params
-        scores = (_parse_scores(q.get("team0"), "team0"), _parse_scores(q.get("team1"), "team1"))
+        scores = (parse_scores(q.get("team0"), "team0"), parse_scores(q.get("team1"), "team1"))
         marks = None
         if "striche0" in q or "striche1" in q:
             marks = (
-                _parse_striche(q.get("striche0"), "striche0"),
-                _parse_striche(q.get("striche1"), "striche1"),
+                parse_striche(q.get("striche0"), "striche0"),
+                parse_striche(q.get("striche1"), "striche1"),
             )
         labels = (q.get("label0", "A")[:40], q.get("label1", "B")[:40])
         return Response(
@@ -369,11 +446,10 @@ def routes(db_path: Path) -> list[BaseRoute]:
         )
 
     return [
-        Route("/tafel", page),
+        Route("/tafel", tafel_page),
         Route("/api/tafel.svg", guarded(any_svg)),
         Route("/api/sheets", guarded(list_sheets)),
         Route("/api/sheets", guarded(create), methods=["POST"]),
-        Route("/api/sheets/presets", guarded(presets)),
         Route("/api/sheets/import", guarded(import_sheet), methods=["POST"]),
         Route("/api/sheets/{id}", guarded(show)),
         Route("/api/sheets/{id}", guarded(rename), methods=["PATCH"]),
@@ -384,31 +460,3 @@ def routes(db_path: Path) -> list[BaseRoute]:
         Route("/api/sheets/{id}/hands/{n}", guarded(replace_hand), methods=["PUT"]),
         Route("/api/sheets/{id}/hands/{n}", guarded(delete_hand), methods=["DELETE"]),
     ]
-
-
-def app(db_path: Path | str) -> Starlette:
-    """The calculator on its own: its routes and the static files (until ``chibre serve``
-    is at hand, and for the tests)."""
-    return Starlette(
-        routes=[
-            *routes(Path(db_path)),
-            Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-        ]
-    )
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m chibre.server.sheets --db FILE --port N``: serve the calculator alone."""
-    import uvicorn
-
-    p = argparse.ArgumentParser(prog="python -m chibre.server.sheets")
-    p.add_argument("--db", default="chibre.sqlite3")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    args = p.parse_args(argv)
-    uvicorn.run(app(args.db), host=args.host, port=args.port, log_level="warning")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chibre.actions import Action, Deal
-from chibre.game import CHANCE, Game, GameRecord
+from chibre.errors import ChibreError
+from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_deal, parse_action, parse_deal
 from chibre.rules import Rules
 
@@ -41,6 +42,11 @@ CREATE TABLE IF NOT EXISTS game_entries (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS game_tables_open ON game_tables (finished);
 """
+
+
+class StoreUnavailable(ChibreError):
+    """The SQLite file refused a write (a full disk, a file made read-only, a damaged
+    database…); the table's record is unchanged."""
 
 
 @dataclass(frozen=True)
@@ -88,9 +94,6 @@ class StoredTable:
             game.apply(entry, None if isinstance(entry, Deal) else seat)
         return game
 
-    def record(self) -> GameRecord:
-        return GameRecord(self.rules, list(self.entries))
-
 
 def encode_entry(seat: int, entry: Deal | Action) -> str:
     """A record entry in the engine's notation: a deal, or one action token."""
@@ -127,7 +130,8 @@ class Store:
             for sql, params in statements:
                 db.execute(sql, params)
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
 
@@ -147,7 +151,10 @@ class Store:
                 int(table.finished),
             ),
         )
-        self._transaction([row, *self._entry_rows(table.id, 0, table.entries)])
+        try:
+            self._transaction([row, *self._entry_rows(table.id, 0, table.entries)])
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"table {table.id} was not saved: {e}") from e
 
     def _entry_rows(
         self, table_id: str, start: int, entries: Iterable[tuple[int, Deal | Action]]
@@ -164,11 +171,14 @@ class Store:
         """Write entry number ``n`` of a table's record (and, when it ends the game, that the
         table is finished) in one transaction."""
         statements = list(self._entry_rows(table_id, n, [(seat, entry)]))
-        if not finished:
-            self.db.execute(*statements[0])  # one statement: a transaction of its own
-            return
-        statements.append(("UPDATE game_tables SET finished = 1 WHERE id = ?", (table_id,)))
-        self._transaction(statements)
+        try:
+            if not finished:
+                self.db.execute(*statements[0])  # one statement: a transaction of its own
+                return
+            statements.append(("UPDATE game_tables SET finished = 1 WHERE id = ?", (table_id,)))
+            self._transaction(statements)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"entry {n} of table {table_id} was not saved: {e}") from e
 
     def load(self, table_id: str) -> StoredTable | None:
         """A table with its record, or ``None``."""
@@ -179,16 +189,11 @@ class Store:
         ).fetchone()
         return None if row is None else self._table(row)
 
-    def unfinished(self) -> list[StoredTable]:
-        """Every table whose game is not over, oldest first, with its record."""
-        rows = self.db.execute(
-            "SELECT id, created, preset, rules, seats, watch, finished FROM game_tables "
-            "WHERE finished = 0 ORDER BY created"
-        ).fetchall()
-        return [self._table(row) for row in rows]
-
-    def table_ids(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT id FROM game_tables ORDER BY created")]
+    def unfinished(self) -> list[str]:
+        """The ids of every table whose game is not over, oldest first (each is then read
+        with :meth:`load`, so that one unreadable table does not hide the others)."""
+        rows = self.db.execute("SELECT id FROM game_tables WHERE finished = 0 ORDER BY created")
+        return [str(r[0]) for r in rows]
 
     def entries(self, table_id: str) -> list[tuple[int, Deal | Action]]:
         rows = self.db.execute(

@@ -7,6 +7,9 @@ the store, and only then tells every connection, each of which is sent the view 
 seat (``chibre.server.views``). The server deals each hand (``secrets``) and lets computer
 seats act, after short configurable pauses. A human who drops keeps the seat; after a grace
 period a computer plays it until the player reopens the link.
+
+When the store refuses a write, nothing changes: a player is answered ``unavailable``, a deal or
+a computer move is tried again a second later.
 """
 
 from __future__ import annotations
@@ -30,10 +33,11 @@ from chibre.server.protocol import (
     PONG,
     ProtocolError,
     action_from_json,
+    error_frame,
     event_to_json,
     read_message,
 )
-from chibre.server.store import SeatInfo, Store, StoredTable
+from chibre.server.store import SeatInfo, Store, StoredTable, StoreUnavailable
 from chibre.server.thinking import FAST_PLAYERS, Thinkers, fallback, load_player
 from chibre.server.views import ViewCache
 
@@ -42,18 +46,28 @@ log = logging.getLogger("chibre.server")
 
 @dataclass(frozen=True)
 class Settings:
-    """The server's pauses, in seconds (``chibre serve --bot-delay --deal-delay --grace``)."""
+    """The server's pauses and limits, in seconds (``chibre serve --bot-delay --deal-delay
+    --grace --think-limit``)."""
 
     bot_delay: float = 0.6
     deal_delay: float = 1.5
     grace: float = 60.0
+    think_limit: float = 30.0
+    """How long a search player may think; then ``rule`` plays the seat."""
+
+
+RETRY = 1.0
+"""Seconds before a deal or a computer move the store refused is tried again."""
+MAX_REPLIES = 32
+"""Replies (errors, pongs) a connection may have waiting; one more closes it."""
 
 
 class Connection:
     """One WebSocket client of a table: a seat (0..3) or a spectator (``seat`` ``None``).
 
     Frames go out through ``pump``, which sends the latest state whenever the table changed
-    (with every event since the previous state) and any reply (errors, pongs).
+    (with every event since the previous state) and any reply (errors, pongs). A client that
+    sends faster than it reads is cut off once ``MAX_REPLIES`` replies wait (``closed``).
     """
 
     def __init__(self, table: Table, seat: int | None, send: Callable[[str], Awaitable[None]]):
@@ -73,7 +87,13 @@ class Connection:
         self.wake.set()
 
     def reply(self, frame: str) -> None:
-        self.replies.append(frame)
+        if self.closed:
+            return
+        if len(self.replies) >= MAX_REPLIES:
+            self.replies.clear()
+            self.closed = True  # the socket's reader closes it
+        else:
+            self.replies.append(frame)
         self.wake.set()
 
     async def pump(self) -> None:
@@ -148,6 +168,7 @@ class Table:
         self._table_json: str | None = None
         self._pending: asyncio.Handle | None = None  # the next deal or computer move
         self._thinking = False
+        self._deadline: asyncio.TimerHandle | None = None  # the time limit of a search player
 
     # --- reading -------------------------------------------------------------------------
 
@@ -288,9 +309,12 @@ class Table:
             conn.changed([])
 
     def start(self) -> None:
-        """After a restart: every human seat gets its grace period, the game goes on."""
+        """After a restart: a human seat that has played in this game gets its grace period
+        again (a computer plays it unless its player comes back); a seat whose player never
+        came keeps waiting. The game goes on."""
+        played = {seat for seat, _ in self.game.record.entries if seat != CHANCE}
         for s in self.seats:
-            if s.human:
+            if s.human and s.number in played:
                 self._start_grace(s)
         self.schedule()
 
@@ -303,6 +327,9 @@ class Table:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     # --- messages ------------------------------------------------------------------------
 
@@ -318,10 +345,15 @@ class Table:
             self.act(conn.seat, action_from_json(message.get("action")))
         except ProtocolError as e:
             conn.reply(e.frame())
+        except StoreUnavailable:
+            log.exception("table %s: a move of seat %s could not be stored", self.id, conn.seat)
+            conn.reply(
+                error_frame("unavailable", "your move could not be saved: try again in a moment")
+            )
 
     def act(self, seat: int, action: Action) -> None:
-        """Apply a seat's action, store it, then tell everyone; ``ProtocolError`` if refused
-        (nothing changes)."""
+        """Apply a seat's action, store it, then tell everyone; ``ProtocolError`` if refused,
+        ``StoreUnavailable`` if it could not be stored (either way nothing changes)."""
         game = self.game
         if game.is_over:
             raise ProtocolError("finished", "the game is over")
@@ -398,9 +430,9 @@ class Table:
         if to_act == CHANCE:
             try:
                 self.deal()
-            except Exception:  # the store refused it (a full disk…): try again later
+            except StoreUnavailable:  # a full disk…: try again later
                 log.exception("table %s: the deal could not be stored", self.id)
-                self._pending = asyncio.get_running_loop().call_later(1.0, self._due, seq)
+                self._pending = asyncio.get_running_loop().call_later(RETRY, self._due, seq)
         elif to_act is not None and self.seats[to_act].bot:
             seat = self.seats[to_act]
             player = seat.computer()
@@ -415,12 +447,29 @@ class Table:
             else:
                 self._thinking = True
                 future = self.thinkers.decide(seat.level, seat.info.seed, obs)
+                self._deadline = asyncio.get_running_loop().call_later(
+                    self.settings.think_limit, self._too_slow, seat, future
+                )
                 future.add_done_callback(lambda f: self._thought(seq, seat, f))
 
-    def _thought(self, seq: int, seat: Seat, future: asyncio.Future[Action]) -> None:
+    def _too_slow(self, seat: Seat, future: asyncio.Future[Action]) -> None:
+        """A search player is past its time limit: its answer will be ignored, a simpler
+        player takes the seat."""
+        self._deadline = None
+        if future.done():
+            return
         self._thinking = False
+        future.cancel()  # a late answer is dropped
+        limit = self.settings.think_limit
+        self._failed(seat, TimeoutError(f"no decision within {limit:g} s"))
+
+    def _thought(self, seq: int, seat: Seat, future: asyncio.Future[Action]) -> None:
         if future.cancelled():
             return
+        self._thinking = False
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
         error = future.exception()
         if error is not None:
             self._failed(seat, error)
@@ -437,17 +486,25 @@ class Table:
         self.schedule()
 
     def _computer_moves(self, seq: int, seat: int, action: Action) -> None:
-        """A computer's decision, applied if the moment and the seat's player are unchanged."""
-        if seq == self.seq and self.seats[seat].bot and self.game.current_player == seat:
-            try:
-                self.act(seat, action)
-                return
-            except ProtocolError:
-                pass  # a faulty player: fall back to the first legal action
-            legal = self.game.legal_actions()
-            if legal:
-                self.act(seat, legal[0])
-                return
+        """A computer's decision, applied if the moment and the seat's player are unchanged;
+        if the store refuses it, the seat decides again a second later."""
+        try:
+            if seq == self.seq and self.seats[seat].bot and self.game.current_player == seat:
+                try:
+                    self.act(seat, action)
+                    return
+                except ProtocolError:
+                    pass  # a faulty player: fall back to the first legal action
+                legal = self.game.legal_actions()
+                if legal:
+                    self.act(seat, legal[0])
+                    return
+        except StoreUnavailable:
+            log.exception("table %s: a move of seat %d could not be stored", self.id, seat)
+            if self._pending is not None:
+                self._pending.cancel()
+            self._pending = asyncio.get_running_loop().call_later(RETRY, self._due, seq)
+            return
         self.schedule()
 
 
@@ -461,23 +518,32 @@ class Tables:
         self.thinkers = Thinkers()
 
     def restore(self) -> int:
-        """Load every unfinished table and let its game go on; returns how many."""
-        for stored in self.store.unfinished():
-            table = Table(stored, self.store, self.settings, self.thinkers)
-            self.tables[stored.id] = table
-            table.start()
+        """Load every unfinished table and let its game go on; returns how many. A table
+        that cannot be read back (a damaged entry) is logged and left out; the others play
+        on."""
+        for table_id in self.store.unfinished():
+            table = self._load(table_id)
+            if table is not None:
+                table.start()
         return len(self.tables)
 
-    def get(self, table_id: str) -> Table | None:
-        """A table in play, or a finished one loaded from the store."""
-        table = self.tables.get(table_id)
-        if table is None:
+    def _load(self, table_id: str) -> Table | None:
+        """A table read from the store, or ``None`` (no such table, or unreadable)."""
+        try:
             stored = self.store.load(table_id)
             if stored is None:
                 return None
             table = Table(stored, self.store, self.settings, self.thinkers)
-            self.tables[table_id] = table
+        except Exception:
+            log.exception("table %s cannot be read from the store: it is left out", table_id)
+            return None
+        self.tables[table_id] = table
         return table
+
+    def get(self, table_id: str) -> Table | None:
+        """A table in play, or a finished one loaded from the store; ``None`` if there is
+        none (or it cannot be read)."""
+        return self.tables.get(table_id) or self._load(table_id)
 
     def release(self, table: Table) -> None:
         """Forget a finished table nobody watches any more (the store keeps it)."""

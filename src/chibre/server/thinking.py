@@ -2,15 +2,18 @@
 
 ``random`` and ``rule`` decide in well under a millisecond and play on the event loop. The
 search players (``easy``, ``medium``, ``strong``) think for longer: they are built and asked in
-a worker process, so that the tables stay responsive and a player that fails — or crashes its
-process — costs a fallback to a simpler player, never the server. A worker receives only the
-seat's ``Observation``, as a player always does.
+a pool of worker processes (one fewer than the machine's cores, at least one), so that the
+tables stay responsive and a player that fails — or crashes its process — costs a fallback to a
+simpler player, never the server. A worker receives only the seat's ``Observation``, as a player
+always does. The table gives each decision a time limit (``chibre.server.tables``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -23,17 +26,31 @@ FAST_PLAYERS = ("random", "rule")
 FALLBACK_PLAYERS = ("rule", "random")
 """Who takes over from a player that cannot play: ``rule``, then ``random``."""
 
-_players: dict[tuple[str, int], Player] = {}
-"""The players a worker process has built, by level and seed."""
+KEPT_PLAYERS = 64
+"""How many players a worker process keeps built (the most recently used ones)."""
+
+_players: OrderedDict[tuple[str, int], Player] = OrderedDict()
+"""The players a worker process has built, by level and seed, least recently used first."""
 
 
 def decide(level: str, seed: int, observation: Observation) -> Action:
     """A worker's job: the action of the ``level`` player with ``seed`` for one observation
-    (the player is built once per worker and kept)."""
-    player = _players.get((level, seed))
+    (the player is built once per worker and kept while it is among the ``KEPT_PLAYERS``
+    most recently used)."""
+    key = (level, seed)
+    player = _players.get(key)
     if player is None:
-        player = _players[level, seed] = make_player(level, seed)
+        player = _players[key] = make_player(level, seed)
+        while len(_players) > KEPT_PLAYERS:
+            _players.popitem(last=False)
+    else:
+        _players.move_to_end(key)
     return player.act(observation)
+
+
+def default_workers() -> int:
+    """One worker per core but one (the event loop's), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
 
 
 def load_player(level: str, seed: int) -> Player:
@@ -55,8 +72,8 @@ def fallback(level: str) -> str:
 class Thinkers:
     """A pool of worker processes (started on first use) for the search players."""
 
-    def __init__(self, workers: int = 1) -> None:
-        self.workers = workers
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -82,6 +99,12 @@ class Thinkers:
             self._pool = None  # a worker died: the next decision starts a new pool
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the workers, even one still thinking (the server shuts down)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # a worker stuck in a decision would keep the process alive: stop it too
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                if process.is_alive():
+                    process.terminate()

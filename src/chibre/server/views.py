@@ -18,10 +18,6 @@ from chibre.hand import Hand
 from chibre.observation import Observation, observe
 from chibre.server.protocol import action_to_json
 
-PRIVATE_KEYS = ("seat", "hand", "own_weis", "legal")
-"""The keys of a VIEW that depend on the seat."""
-
-
 _CODE = tuple(card_code(c) for c in range(36))
 
 
@@ -128,21 +124,6 @@ def last_hand(game: Game) -> dict[str, Any] | None:
             "teams": teams,
         }
     return None
-
-
-def table_extras(game: Game, done: list[list[int]] | None = None) -> dict[str, Any]:
-    """``credits``, ``last_hand`` (when there is one) and ``history`` (``done``: see
-    :func:`history`)."""
-    extras: dict[str, Any] = {
-        "credits": [
-            {"team": c.team, "block": c.block, "points": c.points} for c in game.written_credits()
-        ],
-        "history": history(game, done),
-    }
-    previous = last_hand(game)
-    if previous is not None:
-        extras["last_hand"] = previous
-    return extras
 
 
 class ViewCache:

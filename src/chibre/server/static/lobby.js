@@ -4,6 +4,7 @@
 
 import { applyI18n, languageSelect, t } from "./i18n.js";
 import { getDeck, setDeck } from "./cards.js";
+import { linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
 const RECENT_KEY = "chibre.tables";
@@ -156,43 +157,6 @@ function renderRecent() {
       return li;
     }),
   );
-}
-
-function copyButton(text) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "btn btn-small copy";
-  b.textContent = t("copy");
-  b.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-    } catch (e) {
-      const tmp = document.createElement("textarea");
-      tmp.value = text;
-      document.body.append(tmp);
-      tmp.select();
-      document.execCommand("copy");
-      tmp.remove();
-    }
-    b.textContent = t("copied");
-    setTimeout(() => (b.textContent = t("copy")), 1500);
-  });
-  return b;
-}
-
-function linkRow(label, link) {
-  const url = new URL(link, location.origin).href;
-  const li = document.createElement("li");
-  const name = document.createElement("span");
-  name.className = "invite-label";
-  name.textContent = label;
-  const input = document.createElement("input");
-  input.readOnly = true;
-  input.value = url;
-  input.className = "invite-url";
-  input.addEventListener("focus", () => input.select());
-  li.append(name, input, copyButton(url));
-  return li;
 }
 
 function showInvites(answer) {

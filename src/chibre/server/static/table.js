@@ -17,6 +17,7 @@ import {
   sortHand,
   suitName,
 } from "./cards.js";
+import { linkRow } from "./links.js";
 import { Replay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -748,36 +749,13 @@ async function loadInvites() {
 function drawInvites() {
   const links = app.links;
   if (!links) return;
-  {
-    const rows = [];
-    for (const s of links.seats || []) rows.push([t("invite_for", { n: s.seat + 1 }), s.link]);
-    if (links.watch) rows.push([t("watch_link"), links.watch]);
-    const list = $("invite-list");
-    list.replaceChildren(
-      ...rows.map(([label, link]) => {
-        const li = el("li");
-        const url = new URL(link, location.origin).href;
-        const input = el("input", "invite-url");
-        input.readOnly = true;
-        input.value = url;
-        const copy = el("button", "btn btn-small", t("copy"));
-        copy.type = "button";
-        copy.addEventListener("click", async () => {
-          try {
-            await navigator.clipboard.writeText(url);
-          } catch (e) {
-            input.select();
-            document.execCommand("copy");
-          }
-          copy.textContent = t("copied");
-          setTimeout(() => (copy.textContent = t("copy")), 1500);
-        });
-        li.append(el("span", "invite-label", label), input, copy);
-        return li;
-      }),
-    );
-    $("invite-box").hidden = rows.length === 0;
+  const rows = [];
+  for (const s of links.seats || []) {
+    rows.push(linkRow(t("invite_for", { n: s.seat + 1 }), s.link));
   }
+  if (links.watch) rows.push(linkRow(t("watch_link"), links.watch));
+  $("invite-list").replaceChildren(...rows);
+  $("invite-box").hidden = rows.length === 0;
 }
 
 // --- keyboard ---------------------------------------------------------------------------------

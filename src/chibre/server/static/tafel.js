@@ -1,6 +1,8 @@
 // The Jasstafel calculator: score sheets of games played with real cards.
 // Talks to /api/sheets (chibre.server.sheets); the slate is drawn by the server
 // (chibre.tafel) and shown as it comes. No build step, no network beyond this server.
+// A sheet opens with its link, /tafel#ID.KEY; the links of "my sheets" are kept in this
+// browser (localStorage), the server lists no sheets of its own accord.
 "use strict";
 
 const STRINGS = {
@@ -23,6 +25,8 @@ const STRINGS = {
     confirm_delete: "Delete hand {n}?", confirm_sheet: "Delete this sheet?",
     all_options: "All options (JSON)",
     all_options_hint: "Any option of the rules; these win over the form.",
+    share: "Link to this sheet", share_hint: "Whoever has this link can read and write on the sheet.",
+    forget: "Remove from the list",
   },
   fr: {
     title: "Jasstafel", language: "Langue", new_sheet: "Nouvelle feuille", sheet_name: "Nom",
@@ -44,6 +48,8 @@ const STRINGS = {
     hands: "{n} donnes", target_of: "en {n}", confirm_delete: "Supprimer la donne {n} ?",
     confirm_sheet: "Supprimer cette feuille ?", all_options: "Toutes les options (JSON)",
     all_options_hint: "N’importe quelle option des règles ; elles l’emportent sur le formulaire.",
+    share: "Lien vers cette feuille", share_hint: "Qui a ce lien peut lire et écrire sur la feuille.",
+    forget: "Retirer de la liste",
   },
   de: {
     title: "Jasstafel", language: "Sprache", new_sheet: "Neue Tafel", sheet_name: "Name",
@@ -65,13 +71,15 @@ const STRINGS = {
     hands: "{n} Spiele", target_of: "auf {n}", confirm_delete: "Spiel {n} löschen?",
     confirm_sheet: "Diese Tafel löschen?", all_options: "Alle Optionen (JSON)",
     all_options_hint: "Jede Option der Regeln; sie gehen dem Formular vor.",
+    share: "Link zu dieser Tafel", share_hint: "Wer diesen Link hat, kann die Tafel lesen und beschreiben.",
+    forget: "Aus der Liste entfernen",
   },
 };
 
 const CONTRACT_LABEL = { D: "♦", H: "♥", S: "♠", C: "♣", O: "Obenabe", U: "Undenufe" };
 const $ = (sel) => document.querySelector(sel);
 let lang = pickLang();
-let sheet = null; // the sheet as the server counted it
+let sheet = null; // the sheet as the server counted it (with its id and key)
 let editing = 0; // the hand being corrected (1-based), 0: a new hand
 let presets = {};
 
@@ -83,6 +91,37 @@ function pickLang() {
     if (STRINGS[short]) return short;
   }
   return "de";
+}
+
+// --- my sheets: their links, kept in this browser --------------------------------------------
+
+const MINE = "tafel-sheets";
+
+function mySheets() {
+  try {
+    const list = JSON.parse(localStorage.getItem(MINE) || "[]");
+    return Array.isArray(list) ? list.filter((s) => s && s.id && s.key) : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+function keepSheet(id, key) {
+  const list = mySheets().filter((s) => s.id !== id);
+  list.unshift({ id, key });
+  localStorage.setItem(MINE, JSON.stringify(list));
+}
+
+function forgetSheet(id) {
+  localStorage.setItem(MINE, JSON.stringify(mySheets().filter((s) => s.id !== id)));
+}
+
+function linkOf(id, key) {
+  return `#${id}.${key}`;
+}
+
+function sheetPath(rest = "") {
+  return `/api/sheets/${encodeURIComponent(sheet.id)}${rest}?key=${encodeURIComponent(sheet.key)}`;
 }
 
 function t(key, args = {}) {
@@ -112,7 +151,11 @@ async function api(method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await res.json();
-  if (!res.ok) throw new Error(data.error || res.statusText);
+  if (!res.ok) {
+    const error = new Error(data.error || res.statusText);
+    error.status = res.status;
+    throw error;
+  }
   return data;
 }
 
@@ -128,7 +171,7 @@ async function loadHome() {
   $("#home").hidden = false;
   $("#sheet").hidden = true;
   sheet = null;
-  const data = await api("GET", "/api/sheets/presets");
+  const data = await api("GET", "/api/presets");
   presets = data.presets;
   const select = $("#new-preset");
   if (!select.options.length) {
@@ -138,7 +181,13 @@ async function loadHome() {
   }
   const list = $("#sheet-list");
   list.textContent = "";
-  const { sheets } = await api("GET", "/api/sheets");
+  const mine = mySheets();
+  const keys = Object.fromEntries(mine.map((s) => [s.id, s.key]));
+  const asked = mine.map((s) => `${s.id}.${s.key}`).join(",");
+  const { sheets } = asked ? await api("GET", "/api/sheets?mine=" + encodeURIComponent(asked)) : { sheets: [] };
+  // a sheet deleted elsewhere (or a link that no longer opens) leaves the list
+  const found = new Set(sheets.map((s) => s.id));
+  for (const s of mine) if (!found.has(s.id)) forgetSheet(s.id);
   if (!sheets.length) {
     const li = document.createElement("li");
     li.className = "muted";
@@ -148,21 +197,34 @@ async function loadHome() {
   for (const s of sheets) {
     const li = document.createElement("li");
     const a = document.createElement("a");
-    a.href = "#" + s.id;
+    a.href = linkOf(s.id, keys[s.id]);
     a.textContent = (s.name || s.teams.join(" – ")) + " ";
     const small = document.createElement("span");
     small.className = "muted";
     small.textContent = `${s.teams[0]} ${s.totals[0]} : ${s.totals[1]} ${s.teams[1]} · ${t("hands", { n: s.hands })}`;
     const del = document.createElement("button");
     del.type = "button";
-    del.className = "small";
+    del.className = "small delete";
     del.textContent = t("remove");
     del.onclick = async () => {
       if (!confirm(t("confirm_sheet"))) return;
-      await api("DELETE", "/api/sheets/" + s.id);
+      try {
+        await api("DELETE", `/api/sheets/${encodeURIComponent(s.id)}?key=${encodeURIComponent(keys[s.id])}`);
+      } catch (e) {
+        alert(e.message);
+      }
+      forgetSheet(s.id);
       loadHome();
     };
-    li.append(a, small, del);
+    const forget = document.createElement("button");
+    forget.type = "button";
+    forget.className = "small forget";
+    forget.textContent = t("forget");
+    forget.onclick = () => {
+      forgetSheet(s.id);
+      loadHome();
+    };
+    li.append(a, small, forget, del);
     list.append(li);
   }
 }
@@ -196,7 +258,8 @@ async function createSheet(ev) {
       preset,
       rules,
     });
-    location.hash = view.id;
+    keepSheet(view.id, view.key);
+    location.hash = linkOf(view.id, view.key);
   } catch (e) {
     alert(e.message);
   }
@@ -207,7 +270,8 @@ async function importSheet() {
   if (!file) return;
   try {
     const view = await api("POST", "/api/sheets/import", JSON.parse(await file.text()));
-    location.hash = view.id;
+    keepSheet(view.id, view.key);
+    location.hash = linkOf(view.id, view.key);
   } catch (e) {
     alert(e.message);
   }
@@ -216,10 +280,16 @@ async function importSheet() {
 
 // --- one sheet -----------------------------------------------------------------------------
 
-async function openSheet(id) {
+async function openSheet(link) {
+  const dot = link.indexOf(".");
+  const id = dot > 0 ? link.slice(0, dot) : link;
+  const key = dot > 0 ? link.slice(dot + 1) : "";
   try {
-    show(await api("GET", "/api/sheets/" + encodeURIComponent(id)));
+    const view = await api("GET", `/api/sheets/${encodeURIComponent(id)}?key=${encodeURIComponent(key)}`);
+    keepSheet(view.id, view.key); // a link opened once is one of my sheets
+    show(view);
   } catch (e) {
+    if (e.status === 403 || e.status === 404) forgetSheet(id);
     location.hash = "";
     alert(e.message);
   }
@@ -252,7 +322,8 @@ function show(view) {
   }
   $("#double-box").hidden = r.pique_double !== "choice";
   $("#points").disabled = $("#match").value !== "";
-  $("#export").href = `/api/sheets/${view.id}/export`;
+  $("#export").href = sheetPath("/export");
+  $("#share").href = "/tafel" + linkOf(view.id, view.key);
   const body = $("#hands tbody");
   body.textContent = "";
   for (const h of view.hands) {
@@ -358,8 +429,8 @@ async function submitHand(ev) {
   try {
     const hand = readForm();
     const view = editing
-      ? await api("PUT", `/api/sheets/${sheet.id}/hands/${editing}`, hand)
-      : await api("POST", `/api/sheets/${sheet.id}/hands`, hand);
+      ? await api("PUT", sheetPath(`/hands/${editing}`), hand)
+      : await api("POST", sheetPath("/hands"), hand);
     editing = 0;
     $("#hand-form").reset();
     $("#cancel").hidden = true;
@@ -375,7 +446,7 @@ async function submitHand(ev) {
 async function deleteHand(n) {
   if (!confirm(t("confirm_delete", { n }))) return;
   try {
-    show(await api("DELETE", `/api/sheets/${sheet.id}/hands/${n}`));
+    show(await api("DELETE", sheetPath(`/hands/${n}`)));
   } catch (e) {
     showError(e.message);
   }
