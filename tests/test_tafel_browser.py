@@ -2,96 +2,55 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Route, expect, sync_playwright
+from browser_support import artifacts, chromium, new_page
+from playwright.sync_api import Browser, Page, Route, expect
+from server_support import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
-SRC = ROOT / "src"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("tafel") / "chibre.sqlite3"
-    port = free_port()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chibre.server.sheets", "--db", str(db), "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/api/sheets", timeout=2).close()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
-                time.sleep(0.1)
+    with running_server(tmp_path_factory.mktemp("tafel")) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
-def page(server: str) -> Iterator[Page]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
-        )
-        context = browser.new_context(
-            locale="de-CH", viewport={"width": 900, "height": 1100}, device_scale_factor=1
-        )
-        page = context.new_page()
-        page.set_default_timeout(8000)
-        foreign: list[str] = []
-
-        def only_ours(route: Route) -> None:  # nothing but our own server is asked anything
-            if route.request.url.startswith(server):
-                route.continue_()
-            else:
-                foreign.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", only_ours)
-        yield page
-        browser.close()
-        assert foreign == []
+def browser() -> Iterator[Browser]:
+    with chromium() as b:
+        yield b
 
 
-def artifacts() -> Path:
-    out = Path(os.environ.get("CHIBRE_ARTIFACTS", ROOT / "tests" / "artifacts"))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
+def open_page(browser: Browser, server: str) -> tuple[Page, list[str]]:
+    """A page in a fresh context (its own localStorage) that may ask nothing but our server;
+    returns it and the list of the other addresses it tried."""
+    page = new_page(browser, locale="de-CH", width=900, height=1100)
+    foreign: list[str] = []
+
+    def only_ours(route: Route) -> None:
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            foreign.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_ours)
+    page.on("dialog", lambda d: d.accept())  # confirm() of a deletion, alert() of an error
+    return page, foreign
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    page, foreign = open_page(browser, server)
+    yield page
+    page.context.close()
+    assert foreign == []
+    assert page.errors == []  # type: ignore[attr-defined]
 
 
 def write_hand(page: Page, **fields: str) -> None:
@@ -173,8 +132,55 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     shutil.copyfile(shot, docs / "tafel.png")
     assert shot.stat().st_size > 10_000
 
-    # the sheet is listed and reopens as it was
+    # the sheet is listed (by this browser) and reopens as it was
+    link = page.locator("#share").get_attribute("href")
+    assert link is not None and link.startswith("/tafel#")
     page.goto(server + "/tafel")
     page.locator("#sheet-list a", has_text="Jeudi").click()
     expect(page.locator("#total0")).to_have_text("980")
     expect(page.locator("#hands tbody tr")).to_have_count(5)
+
+
+def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> None:
+    mine, foreign = open_page(browser, server)
+    mine.goto(server + "/tafel")
+    expect(mine.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
+    mine.fill("#new-name", "Samstag")
+    mine.click("#create")
+    expect(mine.locator("#sheet-name")).to_have_text("Samstag")
+    write_hand(mine, contract="H", points="100", points_team="0")
+    expect(mine.locator("#total0")).to_have_text("100")
+    link = mine.locator("#share").get_attribute("href")
+    assert link is not None
+    sheet_id, _, key = link.removeprefix("/tafel#").partition(".")
+    assert sheet_id and len(key) >= 16
+
+    # another browser sees no sheet of anybody else's, and a guessed link opens nothing
+    other, other_foreign = open_page(browser, server)
+    other.goto(server + "/tafel")
+    expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
+    other.goto(f"{server}/tafel#{sheet_id}.{key[:-1]}")
+    expect(other.locator("#home")).to_be_visible()
+    expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
+    # with the link it opens, can be written on, and is now in that browser's list
+    other.goto(server + link)
+    expect(other.locator("#total0")).to_have_text("100")
+    write_hand(other, contract="D", points="57", points_team="1")
+    expect(other.locator("#total0")).to_have_text("200")
+    other.goto(server + "/tafel")
+    expect(other.locator("#sheet-list a", has_text="Samstag")).to_have_count(1)
+    # removing it from the list there leaves the sheet for its scorer
+    other.locator("#sheet-list li", has_text="Samstag").locator("button.forget").click()
+    expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
+    mine.goto(server + "/tafel")
+    expect(mine.locator("#sheet-list li", has_text="Samstag")).to_contain_text("200 : 57")
+    # deleting it deletes it for everybody: the link opens nothing any more
+    mine.locator("#sheet-list li", has_text="Samstag").locator("button.delete").click()
+    expect(mine.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
+    other.goto(server + link)
+    expect(other.locator("#home")).to_be_visible()
+    expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
+    for p in (mine, other):
+        p.context.close()
+    assert foreign == other_foreign == []
+    assert mine.errors == other.errors == []  # type: ignore[attr-defined]

@@ -347,7 +347,7 @@ def add_parser(sub: Any) -> None:
         "arena",
         help="play duplicate deals between two computer players",
         description="Play duplicate deals between two computer players: each deal twice, the "
-        "teams' cards swapped, and report A's mean points per hand minus B's with a 95%% "
+        "teams' cards swapped, and report A's mean points per hand minus B's with a 95% "
         "confidence interval. Default scoring: card points only (no weis, no stöck, factor 1).",
     )
     p.add_argument("a", metavar="A", help=f"a player: {', '.join(PLAYERS)}")
