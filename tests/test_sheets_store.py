@@ -130,6 +130,7 @@ def test_same_file_as_the_tables_in_wal_mode(tmp_path):
 def test_slate_numbers_are_bounded():
     assert parse_scores("98, 59,-20", "team0") == [98, 59, -20]
     assert parse_scores("", "team0") == []
+    assert parse_scores("0000000000020,-0007", "team0") == [20, -7]
     assert parse_scores(",".join(["100000"] * 500), "t") == [100_000] * 500
     for text, message in [
         ("100001", "at most 100000 points"),
@@ -144,7 +145,8 @@ def test_slate_numbers_are_bounded():
     ]:
         with pytest.raises(InvalidEntry, match=message):
             parse_scores(text, "t")
-    assert parse_striche("sieg:2,match:99", "s") == {"sieg": 2, "match": 99}
+    assert parse_striche("sieg:2,match:99,schneider:00001", "s") == {
+        "sieg": 2, "match": 99, "schneider": 1}  # fmt: skip
     for text, message in [
         ("sieg:100", "at most 99 Striche"),
         ("sieg:3000000", "at most 99 Striche"),

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import artifacts, chromium, new_page
 from playwright.sync_api import Browser, Page, Route, expect
+
+from browser_support import artifacts, chromium, new_page
 from server_support import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,7 +174,7 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     other.locator("#sheet-list li", has_text="Samstag").locator("button.forget").click()
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     mine.goto(server + "/tafel")
-    expect(mine.locator("#sheet-list li", has_text="Samstag")).to_contain_text("200 : 57")
+    expect(mine.locator("#sheet-list li", has_text="Samstag")).to_contain_text("200 : 114")
     # deleting it deletes it for everybody: the link opens nothing any more
     mine.locator("#sheet-list li", has_text="Samstag").locator("button.delete").click()
     expect(mine.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")

@@ -21,6 +21,9 @@ slate always reads the team's total: 100 × hundreds + 50 × fifties + 20 × twe
 
 The Striche (Sieg, Match, Kontermatsch, Bergpreis, Schneider) sit on a panel beside each Z,
 one stroke per Strich, grouped by five like the points.
+
+A line holds at most ``DRAWN_AT_MOST`` strokes (whole fives); what does not fit is written
+"+N" beside it, so the drawing of any number stays small (``data-count`` keeps the count).
 """
 
 from __future__ import annotations

@@ -56,6 +56,8 @@ from chibre.play import (
 Backend = Literal["auto", "python", "numba"]
 
 _INF = 1 << 20
+BMODE = [0]
+GUESS = [0]
 
 
 class InvalidPosition(ChibreError, ValueError):
@@ -415,17 +417,10 @@ def _python_iteration(
                 # sure winners first (no opponent holds a higher card of the suit or, in a
                 # side suit, a trump), each group strongest first; the table's lead before all
                 opp = h[(seat + 1) & 3] | h[(seat + 3) & 3]
-                sure = [c for c in cards_of(allowed) if not beats[c // 9][c] & opp]
-                if sure:
-                    moves = sorted(sure, key=lead_key, reverse=True)
-                    if len(sure) < len(cards_of(allowed)):
-                        moves += sorted(
-                            cards_of(allowed ^ sum(bits[c] for c in sure)),
-                            key=lead_key,
-                            reverse=True,
-                        )
-                else:
-                    moves = sorted(cards_of(allowed), key=lead_key, reverse=True)
+                moves = sorted(cards_of(allowed), key=lead_key, reverse=True)
+                sure = [c for c in moves if not beats[c // 9][c] & opp]
+                if sure and len(sure) < len(moves):
+                    moves = sure + [c for c in moves if beats[c // 9][c] & opp]
                 if first_move >= 0 and allowed >> first_move & 1:
                     moves.remove(first_move)
                     moves.insert(0, first_move)
@@ -523,8 +518,12 @@ def _python_iteration(
         (from -bonus to every point out and the bonus) until it closes; each fail-soft
         answer narrows it further."""
         lo, hi = -bonus, top
+        first = True
         while lo < hi:
             beta = (lo + hi + 1) // 2
+            if first and BMODE[0]:
+                beta = max(lo + 1, min(hi, GUESS[0]))
+            first = False
             g = root(beta - 1, beta, only)
             if g < beta:
                 hi = g
@@ -532,6 +531,7 @@ def _python_iteration(
                 lo = g
         return lo
 
+    GUESS[0] = on_table // 2 + estimate(h, contract, seat0) if BMODE[0] == 1 else (top - bonus) // 2
     if not per_card:
         return bisect(-1), {}, nodes
     values: dict[int, int] = {}

@@ -220,7 +220,7 @@ def _same_key(known: str, given: str | None) -> bool:
 
 async def _body(request: Request) -> Any:
     """The request's JSON, read piece by piece and refused once it passes ``MAX_BODY``."""
-    raw = b""
+    raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > MAX_BODY:
@@ -279,7 +279,7 @@ def parse_scores(text: str | None, what: str) -> list[int]:
     if len(items) > MAX_SLATE_HANDS:
         raise InvalidEntry(f"{what}: at most {MAX_SLATE_HANDS} hands on a slate")
     limit = len(str(MAX_SLATE_POINTS))
-    if any(len(x.lstrip("-")) > limit or abs(int(x)) > MAX_SLATE_POINTS for x in items):
+    if any(len(x.lstrip("-0")) > limit or abs(int(x)) > MAX_SLATE_POINTS for x in items):
         raise InvalidEntry(
             f"{what}: a hand scores at most {MAX_SLATE_POINTS} points (or -{MAX_SLATE_POINTS})"
         )
@@ -297,7 +297,7 @@ def parse_striche(text: str | None, what: str) -> dict[str, int]:
             raise InvalidEntry(
                 f"{what}: write kind:count, the kinds being {', '.join(STRICHE_KINDS)}"
             )
-        if len(n) > len(str(MAX_STRICHE)) or int(n) > MAX_STRICHE:
+        if len(n.lstrip("0")) > len(str(MAX_STRICHE)) or int(n) > MAX_STRICHE:
             raise InvalidEntry(f"{what}: at most {MAX_STRICHE} Striche of a kind on a slate")
         out[kind] = int(n)
     return out
