@@ -853,8 +853,10 @@ async def store_refuses(base: str, db: Path) -> tuple[str, int]:
     rng = Random(11)
     bots_turn: Frame | None = None
     refused_once = False
+    frame: Frame | None = None
     for _ in range(60):
-        frame = await me.until(lambda f: f["type"] == "state" and bool(f["view"]["legal"]))
+        if frame is None or not frame["view"]["legal"]:
+            frame = await me.until(lambda f: f["type"] == "state" and bool(f["view"]["legal"]))
         seq = frame["seq"]
         action = rng.choice(frame["view"]["legal"])
         if not refused_once:
@@ -872,6 +874,7 @@ async def store_refuses(base: str, db: Path) -> tuple[str, int]:
         if after["view"]["phase"] in ("contract", "play") and after["view"]["to_act"] != 0:
             bots_turn = after  # a computer moves next, after the bot delay
             break
+        frame = after
     assert bots_turn is not None
     seq = bots_turn["seq"]
     move_entries(db, away=True)
@@ -966,3 +969,24 @@ def test_a_client_that_does_not_read_its_replies_is_cut_off(tmp_path: Path) -> N
     conn, sent = asyncio.run(flood(tmp_path / "db.sqlite"))
     assert conn.closed and conn.replies == []
     assert len(sent) == 1 and json.loads(sent[0])["type"] == "state"
+
+
+async def flood_a_socket(base: str) -> tuple[int | None, int]:
+    t = create_table(base, ["human"] * 4)
+    ws = await websockets.connect(ws_url(base, t["seats"][0]["link"]), max_queue=None)
+    for _ in range(3000):  # sent in a burst, nothing read meanwhile
+        await ws.send('{"type": "ping"}')
+    received = 0
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            await asyncio.wait_for(ws.recv(), TIMEOUT)
+            received += 1
+    rcvd = closed.value.rcvd
+    return (None if rcvd is None else rcvd.code), received
+
+
+def test_a_socket_that_floods_the_table_is_closed(server: tuple[str, Path]) -> None:
+    base, _ = server
+    code, received = asyncio.run(flood_a_socket(base))
+    assert code == 1008 and received < 3000
+    assert http_json(base, "/api/players")[0] == 200  # the server is fine

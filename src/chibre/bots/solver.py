@@ -56,8 +56,6 @@ from chibre.play import (
 Backend = Literal["auto", "python", "numba"]
 
 _INF = 1 << 20
-BMODE = [0]
-GUESS = [0]
 
 
 class InvalidPosition(ChibreError, ValueError):
@@ -409,7 +407,22 @@ def _python_iteration(
         if only:
             moves: list[int] | tuple[int, ...] = (first_move,)
         else:
-            allowed = hand if k == 0 else legal(hand, led, win_card)
+            if k == 0:
+                allowed = hand
+            else:
+                # the rules of chibre.play.legal_cards, inline
+                allowed = hand & suit_masks[led]
+                if no_trump:
+                    if not allowed:
+                        allowed = hand
+                else:
+                    trumps = hand & trump_mask
+                    if led == contract:
+                        allowed = trumps if trumps and trumps != bourg else hand
+                    else:
+                        allowed = (allowed | trumps) if allowed else hand
+                        if trumps != hand and win_card // 9 == contract:
+                            allowed &= ~lower[win_card]
             z = allowed & zero
             if z & (z - 1):
                 allowed = _drop_twins(allowed, z, ((h[0] | h[1] | h[2] | h[3]) ^ hand) | table)
@@ -518,12 +531,8 @@ def _python_iteration(
         (from -bonus to every point out and the bonus) until it closes; each fail-soft
         answer narrows it further."""
         lo, hi = -bonus, top
-        first = True
         while lo < hi:
             beta = (lo + hi + 1) // 2
-            if first and BMODE[0]:
-                beta = max(lo + 1, min(hi, GUESS[0]))
-            first = False
             g = root(beta - 1, beta, only)
             if g < beta:
                 hi = g
@@ -531,7 +540,6 @@ def _python_iteration(
                 lo = g
         return lo
 
-    GUESS[0] = on_table // 2 + estimate(h, contract, seat0) if BMODE[0] == 1 else (top - bonus) // 2
     if not per_card:
         return bisect(-1), {}, nodes
     values: dict[int, int] = {}
