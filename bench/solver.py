@@ -3,9 +3,10 @@
 Positions are seeded random deals played on with random legal cards (chibre.play) to the start
 of a trick with 5 or 7 tricks left (the six contracts in turn), and full deals in Obenabe and
 Undenufe (and in a trump, numba only, unless --skip-trump). For each backend and kind: the
-median, mean, 90th percentile and maximum time of one exact ``solve_exact`` and the nodes per
-second (cards tried / total time). Plain Python solves full deals only with --python-full (a
-full deal takes it tens of seconds). Ends with one summary line.
+median, mean, 90th percentile and maximum time of one exact ``solve_exact``, the nodes per
+second (cards tried / total time) and the median nodes (which do not depend on the machine).
+Plain Python solves full deals only with --python-full (a full deal takes it tens of seconds).
+Ends with one summary line.
 
     python bench/solver.py [--positions 12] [--seed 1] [--python-full] [--skip-trump]
 """
@@ -43,20 +44,20 @@ def position(rng: Random, tricks_left: int, contract: int) -> Position:
     return Position((h0, h1, h2, h3), contract, leader, (), (taken[0], taken[1]))
 
 
-def measure(positions: list[Position], backend: Backend) -> tuple[list[float], int]:
-    """Seconds per exact solve (process time) and the total nodes."""
+def measure(positions: list[Position], backend: Backend) -> tuple[list[float], list[int]]:
+    """Seconds per exact solve (process time) and the nodes of each."""
     times: list[float] = []
-    nodes = 0
+    nodes: list[int] = []
     for p in positions:
         start = time.process_time()
         result = solve_exact(p, backend=backend)
         times.append(time.process_time() - start)
         assert result.exact
-        nodes += result.nodes
+        nodes.append(result.nodes)
     return times, nodes
 
 
-def line(label: str, backend: str, times: list[float], nodes: int) -> str:
+def line(label: str, backend: str, times: list[float], nodes: list[int]) -> str:
     times = sorted(times)
     p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
     total = sum(times)
@@ -66,7 +67,8 @@ def line(label: str, backend: str, times: list[float], nodes: int) -> str:
 
     return (
         f"{label:<22} {backend:<7} {len(times):>3} {ms(statistics.median(times))} "
-        f"{ms(total / len(times))} {ms(p90)} {ms(times[-1])} {nodes / max(total, 1e-9) / 1e6:8.2f}"
+        f"{ms(total / len(times))} {ms(p90)} {ms(times[-1])} "
+        f"{sum(nodes) / max(total, 1e-9) / 1e6:8.2f} {statistics.median(nodes):>12,.0f}"
     )
 
 
@@ -96,8 +98,8 @@ def main() -> None:
     else:
         print("numba: not available (pip install 'chibre[fast]', and CHIBRE_NO_JIT unset)")
     print(f"seed {args.seed}, cpu {os.cpu_count()}, times in ms (process time)")
-    head = ("kind", "backend", "n", "median", "mean", "p90", "max", "Mnodes/s")
-    print("{:<22} {:<7} {:>3} {:>9} {:>9} {:>9} {:>9} {:>8}".format(*head))
+    head = ("kind", "backend", "n", "median", "mean", "p90", "max", "Mnodes/s", "median nodes")
+    print("{:<22} {:<7} {:>3} {:>9} {:>9} {:>9} {:>9} {:>8} {:>12}".format(*head))
     summary: list[str] = []
     runs: list[tuple[Backend, bool]] = [("python", True), ("numba", jit)]
     for label, positions, with_python in kinds:

@@ -524,13 +524,16 @@ def _python_iteration(
             seat0, k0, led, ws, wc, wst, on_table, t0, t1, alpha, beta, depth, only, only >= 0
         )
 
-    top = on_table + points_of(h[0] | h[1] | h[2] | h[3], contract) + LAST_TRICK_BONUS + bonus
+    # team 0's value lies in [bottom, top]: the bonus counts only while a match is possible
+    top = on_table + points_of(h[0] | h[1] | h[2] | h[3], contract) + LAST_TRICK_BONUS
+    top += bonus if not t1 else 0
+    bottom = -bonus if not t0 else 0
 
     def bisect(only: int) -> int:
         """Null-window searches on a shared table that halve the interval holding the value
-        (from -bonus to every point out and the bonus) until it closes; each fail-soft
-        answer narrows it further."""
-        lo, hi = -bonus, top
+        (from minus the bonus to every point out and the bonus, while a match is possible)
+        until it closes; each fail-soft answer narrows it further."""
+        lo, hi = bottom, top
         while lo < hi:
             beta = (lo + hi + 1) // 2
             g = root(beta - 1, beta, only)

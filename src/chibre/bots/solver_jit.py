@@ -609,11 +609,12 @@ def _root(
     t1: int,
     depth: int,
     only: int,
+    bottom: int,
     top: int,
 ) -> int:
     """Bisection at the root: null-window searches until the bounds meet (as in
     ``chibre.bots.solver``)."""
-    lo = -st[_BONUS]
+    lo = bottom
     hi = top
     fb = 0
     while lo < hi:
@@ -730,7 +731,8 @@ def _search(
         on_table += CARD_POINTS[contract][c]
     t0, t1 = int(taken[0]), int(taken[1])
     rest = hands[0] | hands[1] | hands[2] | hands[3]
-    top = on_table + points_of(rest, contract) + LAST_TRICK_BONUS + bonus
+    top = on_table + points_of(rest, contract) + LAST_TRICK_BONUS + (bonus if not taken[1] else 0)
+    bottom = -bonus if not taken[0] else 0
     roots = [-1]
     if per_card:
         allowed = legal_cards(hands[seat0], trick, contract)
@@ -751,7 +753,7 @@ def _search(
         for c in roots:
             g = _root(
                 st, tab, tt, work, fr, leader, k0, led, ws, wc, wst,
-                on_table, t0, t1, d, c, top,
+                on_table, t0, t1, d, c, bottom, top,
             )  # fmt: skip
             if st[_ABORT]:
                 break
