@@ -56,10 +56,6 @@ def _njit_inline(fn: F) -> F:
     return cast(F, numba.njit(cache=True, inline="always")(fn))
 
 
-class OutOfNodes(Exception):
-    """The node budget is spent; ``args[0]``: the nodes searched."""
-
-
 _INF = 1 << 20
 _PROBES = 8
 
@@ -664,8 +660,9 @@ _generation = [1]
 
 
 def _table_array(entries: int) -> Any:
-    """A reused transposition table of ``entries`` slots (a power of two): per slot the key,
-    the generation, the lower bound, the upper bound and the best lead (``hi << 8 | card``)."""
+    """A reused transposition table of ``entries`` slots (a power of two), four int64 per
+    slot: the key, the generation, the lower bound, and the upper bound with the best lead
+    (``hi << 8 | card``)."""
     got = _buffers.get(entries)
     if got is None:
         got = _buffers[entries] = np.zeros(4 * entries, dtype=np.int64)
