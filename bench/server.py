@@ -227,7 +227,14 @@ def relay_main(port: int) -> None:
         return PlainTextResponse("up")
 
     app = Starlette(routes=[Route("/up", up), WebSocketRoute("/ws/{g}", sock)])
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        ws="websockets-sansio",
+    )
 
 
 # --- a measured run --------------------------------------------------------------------------
