@@ -233,6 +233,10 @@ def test_striche_match_bergpreis_schneider():
     assert game.bergpreis == 0
     # sieg + match + Bergpreis + Schneider (team 1 never reached 150)
     assert game.striche == [3 + 5 + 11 + 13, 0]
+    assert game.striche_kinds == (
+        {"sieg": 3, "match": 5, "bergpreis": 11, "schneider": 13},
+        {},
+    )
 
 
 def test_striche_kontermatsch():
@@ -246,6 +250,7 @@ def test_striche_kontermatsch():
     assert game.hand.is_over
     assert game.winner == 0  # 227 before the match bonus, 327 with it
     assert game.striche == [3 + 7 + 11 + 13, 0]
+    assert game.striche_kinds[0] == {"sieg": 3, "kontermatsch": 7, "bergpreis": 11, "schneider": 13}
 
 
 def test_striche_default_counts():

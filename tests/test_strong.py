@@ -18,7 +18,7 @@ from chibre import CHANCE, Chibre, Choose, Deal, Game, Play, Rules, Thank, parse
 from chibre.bots import make_player
 from chibre.bots.cheat import CheatPlayer
 from chibre.bots.sampling import sample_deals
-from chibre.bots.solver import Position, card_values
+from chibre.bots.solver import Position, card_results, card_values
 from chibre.bots.strong import LEVELS, GameSituation, StrongPlayer, margin
 from chibre.play import CARD_POINTS
 from chibre.rules import PRESETS
@@ -264,7 +264,26 @@ def test_near_the_target_a_deal_is_valued_by_the_game() -> None:
 
 
 def test_margin_counts_a_match_whole() -> None:
-    assert margin(257) == 257 and margin(0) == -257 and margin(100) == 43
+    assert margin(257) == 257 and margin(-100) == -257 and margin(100) == 43
+    assert margin(0) == -157  # a trick without points spoils their match
+
+
+def test_a_conceded_match_ranks_below_a_spoiled_one() -> None:
+    # ♠ trump, team 0 has taken every trick; seat 0 led ♦8. Seat 1 must take it with ♦9:
+    # both cards leave team 1 no points, but ♦7 lets team 0 make match.
+    hands = tuple(parse_cards(h) for h in ("♠6", "♦7 ♦9", "♥6 ♥7", "♣7 ♥8"))
+    position = Position(
+        hands=hands,  # type: ignore[arg-type]
+        contract=2,
+        leader=0,
+        trick=(parse_card("♦8"),),
+        taken=(True, False),
+    )
+    scores = card_results(position).card_scores
+    assert scores[parse_card("♦7")] == -100
+    assert scores[parse_card("♦9")] == 0
+    situation = GameSituation(random_position(Rules(), 3, 30).observation(0))
+    assert situation.value(-100) < situation.value(0)
 
 
 def test_levels_and_names() -> None:

@@ -63,6 +63,7 @@ class Game:
         self.decided_at: tuple[int, int] = (0, 0)
         self.bergpreis = -1  # the team that reached half the target first
         self.striche = [0, 0]
+        self.striche_kinds: tuple[dict[str, int], dict[str, int]] = ({}, {})  # e.g. {"sieg": 2}
         self.record = GameRecord(self.rules)
         self._counted = 0  # credits of the current hand already added to the totals
 
@@ -217,20 +218,28 @@ class Game:
         """Write the Striche of the whole game (RULES.md §8) once the winner is known."""
         s = self.rules.striche
         win, lose = self.winner, 1 - self.winner
-        self.striche[win] += s.sieg
+        self._strich(win, "sieg", s.sieg)
         for hand in self.hands:
             if hand.phase is not Phase.OVER:
                 continue
             winners = {t.winner & 1 for t in hand.tricks}
             if len(winners) == 1:
                 team = winners.pop()
-                ours = team == team_of(hand.contract_seat)
-                self.striche[team] += s.match if ours else s.kontermatsch
+                if team == team_of(hand.contract_seat):
+                    self._strich(team, "match", s.match)
+                else:
+                    self._strich(team, "kontermatsch", s.kontermatsch)
         if self.bergpreis >= 0:
-            self.striche[self.bergpreis] += s.bergpreis
+            self._strich(self.bergpreis, "bergpreis", s.bergpreis)
         if self.decided_at[lose] < self.rules.half_target:
-            self.striche[win] += s.schneider
+            self._strich(win, "schneider", s.schneider)
         return GameWon(win, self.decided_at, (self.striche[0], self.striche[1]))
+
+    def _strich(self, team: int, kind: str, count: int) -> None:
+        if count:
+            self.striche[team] += count
+            kinds = self.striche_kinds[team]
+            kinds[kind] = kinds.get(kind, 0) + count
 
 
 def check_deal(deal: Deal) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from chibre.actions import Action, Choose, Play, Thank
 from chibre.bots.player import choices, may_thank
-from chibre.bots.solver import Position, card_values, solve, warm_up
+from chibre.bots.solver import Position, card_results, solve_exact, warm_up
 from chibre.bots.strong import margin
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
@@ -57,7 +57,7 @@ class CheatPlayer:
             taken=(0 in teams, 1 in teams),
             match_bonus=MATCH_BONUS,
         )
-        values = card_values(position, budget)
+        values = card_results(position, budget).card_scores  # a conceded match counts
         plays = {a.card: a for a in options if isinstance(a, Play)}
         best = max(v for c, v in values.items() if c in plays)
         return plays[min(c for c, v in values.items() if c in plays and v == best)]
@@ -73,8 +73,10 @@ class CheatPlayer:
         for a in options:
             if not isinstance(a, Choose):
                 continue
-            v = solve(Position(hands=hands, contract=a.contract, leader=o.chooser), self.max_nodes)
-            score = margin(v)  # the chooser is on our team
+            position = Position(hands=hands, contract=a.contract, leader=o.chooser)
+            score = margin(
+                solve_exact(position, self.max_nodes).score
+            )  # the chooser is on our team
             sc = STOECK_CARDS[a.contract]
             if o.rules.stoeck and sc and any(hands[s] & sc == sc for s in (ours, ours + 2)):
                 score += STOECK_POINTS

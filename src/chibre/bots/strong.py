@@ -26,7 +26,7 @@ from random import Random
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
 from chibre.bots.sampling import PAR, hand_counts, sample_deals, weighted_deals
-from chibre.bots.solver import Position, card_values, jit_available, solve, warm_up
+from chibre.bots.solver import Position, card_results, jit_available, solve_exact, warm_up
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
 from chibre.weis import STOECK_CARDS, STOECK_POINTS
@@ -134,11 +134,15 @@ class GameSituation:
         reach = (self.left + MATCH_BONUS) * self.factor
         self.matters = min(self.need_us, self.need_them) <= reach
 
-    def value(self, points: int) -> float:
+    def value(self, score: int) -> float:
+        """``score``: our points from here on, or minus the bonus when they make match."""
         if not self.matters:
-            return float(points)
+            return float(score)
+        points = max(score, 0)
         ours = points * self.factor
-        theirs = max(self.left - points, 0) * self.factor
+        theirs = (
+            self.left + MATCH_BONUS if score < 0 else max(self.left - points, 0)
+        ) * self.factor
         win = (1.0 if ours >= self.need_us else 0.0) - (1.0 if theirs >= self.need_them else 0.0)
         return points + WIN_BONUS * (win + 1) / 2
 
@@ -199,7 +203,7 @@ class StrongPlayer:
                 taken=taken,
                 match_bonus=MATCH_BONUS,
             )
-            for c, v in card_values(position, budget).items():
+            for c, v in card_results(position, budget).card_scores.items():
                 if c in totals:
                     totals[c] += situation.value(v)
         best = max(totals.values())
@@ -222,7 +226,7 @@ class StrongPlayer:
             total = 0.0
             for hands in deals:
                 position = Position(hands=hands, contract=k, leader=o.chooser)
-                total += margin(solve(position, 2 * level.contract_nodes))
+                total += margin(solve_exact(position, 2 * level.contract_nodes).score)
             mean = (total / len(deals)) * level.blend + (1 - level.blend) * count_margin(counts[k])
             if k < 4 and o.rules.stoeck and o.hand & STOECK_CARDS[k] == STOECK_CARDS[k]:
                 mean += STOECK_POINTS
@@ -251,11 +255,12 @@ def count_margin(count: int) -> float:
     return CHIBRE_MARGIN + MARGIN_PER_COUNT * (count - PAR)
 
 
-def margin(points: int) -> int:
-    """Our points less theirs in a hand where we take ``points`` (card points, the last
-    trick's 5 and the match bonus): a match counts 257 to 0 either way."""
-    if points >= HAND_POINTS + MATCH_BONUS:
+def margin(score: int) -> int:
+    """Our points less theirs in a hand where we score ``score`` (the solver's zero-sum
+    ``score``: card points, the last trick's 5 and our match bonus, or minus the bonus when
+    they make match): a match counts 257 to 0 either way."""
+    if score > HAND_POINTS:
         return HAND_POINTS + MATCH_BONUS
-    if points <= 0:
+    if score < 0:
         return -(HAND_POINTS + MATCH_BONUS)
-    return 2 * points - HAND_POINTS
+    return 2 * score - HAND_POINTS

@@ -160,12 +160,16 @@ class ViewCache:
             self._seq = seq
 
     def _past_part(self) -> str:
-        """``history`` and ``last_hand``, which change only when a hand or the game ends."""
+        """``history``, ``striche_kinds`` and ``last_hand``, which change only when a hand or
+        the game ends."""
         game = self.game
         hand = game.hand
         key = (len(game.hands), hand is not None and hand.is_over, game.is_over)
         if self._past is None or self._past[0] != key:
-            past: dict[str, Any] = {"history": history(game, self._history)}
+            past: dict[str, Any] = {
+                "history": history(game, self._history),
+                "striche_kinds": list(game.striche_kinds),
+            }
             previous = last_hand(game)
             if previous is not None:
                 past["last_hand"] = previous
