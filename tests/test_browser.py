@@ -176,6 +176,15 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     assert sorted(hand) == sorted(totals)
     shown = [int(page.locator(f"#score [data-team='{t}'] .total").inner_text()) for t in (0, 1)]
     assert shown == totals  # team 0 is the player's
+    # the Jasstafel of the game: the slate of the hand scores, each team's total written on it
+    slate = page.locator("#tafel")
+    slate.wait_for()
+    page.wait_for_function("document.getElementById('tafel').naturalWidth > 0")
+    src = slate.get_attribute("src") or ""
+    assert f"team0={hand[0]}" in src and f"team1={hand[1]}" in src
+    svg = page.request.get(server + src).text()
+    assert f">{totals[0]}<" in svg and f">{totals[1]}<" in svg
+    page.screenshot(path=artifacts() / "table-scored.png", full_page=True)
     assert not page.errors  # type: ignore[attr-defined]
 
     # the spectator saw the game but never a hand: not in the page, not on the wire

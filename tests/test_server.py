@@ -620,6 +620,7 @@ def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
                     for c in game.written_credits()
                 ],
                 "history": history(game),
+                "striche_kinds": list(game.striche_kinds),
             }
             previous = last_hand(game)
             if previous is not None:

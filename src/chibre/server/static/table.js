@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, languageSelect, t } from "./i18n.js";
+import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -698,6 +698,7 @@ function drawSide(view) {
     table.append(row);
   });
   $("history").replaceChildren(table);
+  drawTafel(hist, view.striche_kinds || [{}, {}], order);
   const finished = app.msg.table.status === "finished";
   $("record-box").hidden = !finished;
   const download = `/api/tables/${encodeURIComponent(tableId)}/record?format=text&${auth}`;
@@ -858,3 +859,20 @@ function main() {
 }
 
 main();
+
+// The Jasstafel of this game, drawn by the server from the hand scores and the Striche
+// (the same slate as the calculator's); fetched again only when it changes.
+function drawTafel(hist, kinds, order) {
+  $("tafel-box").hidden = hist.length === 0;
+  if (!hist.length) return;
+  const q = new URLSearchParams({ lang: getLang() });
+  order.forEach((team, i) => {
+    q.set(`team${i}`, hist.map((h) => h[team]).join(","));
+    q.set(`label${i}`, teamLabel(team));
+    const marks = Object.entries(kinds[team] || {}).map(([k, n]) => `${k}:${n}`);
+    if (marks.length) q.set(`striche${i}`, marks.join(","));
+  });
+  const src = `/api/tafel.svg?${q}`;
+  const img = $("tafel");
+  if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+}
