@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chibre import CHANCE, Deal, Game, Play, Rules, Thank
-from chibre.bots.sampling import infer, sample_deals, weakest_weis_worth
+from chibre.bots.sampling import infer, sample_deals, weakest_weis_worth, weis_worth
 from chibre.cards import ALL_CARDS, cards_of
 from chibre.rules import PRESETS
 from chibre.weis import weis_of
@@ -294,39 +294,90 @@ def test_a_seat_that_undertrumped_holds_nothing_but_trumps() -> None:
                 break
 
 
-def test_deals_weighed_by_the_contract_talk_stay_consistent() -> None:
-    """The soft weighting only reweighs consistent deals, and a chooser that named a trump
-    is then dealt more of it than the uniform deals give."""
-    from chibre import Choose
-    from chibre.bots.sampling import hand_counts, weighted_deals
-
-    named = uniform = 0.0
-    for seed in range(6):
-        game = random_position(Rules(), 300 + seed, 1)
-        hand = game.hand
-        assert hand is not None
-        seat = next(s for s in range(4) if s != hand.contract_seat)
-        obs = game.observation(seat)
-        for deal in weighted_deals(obs, Random(seed), 8):
-            assert_consistent(game, seat, deal)
-    # the named trump is held more often than an even share by whom named it
-    rng = Random(1)
-    for _ in range(30):
-        game = Game(Rules(first_chooser="right_of_dealer"))
-        hands = deal_hands(rng)
-        game.apply(Deal(hands, 3))
-        k = max(range(4), key=lambda t: hand_counts(hands[0])[t])
-        game.apply(Choose(k))
-        obs = game.observation(1)
-        for deal in weighted_deals(obs, Random(2), 10):
-            named += (deal[0] >> (9 * k) & 0x1FF).bit_count()
-        for deal in sample_deals(obs, Random(2), 10):
-            uniform += (deal[0] >> (9 * k) & 0x1FF).bit_count()
-    assert named > uniform
-
-
 def deal_hands(rng: Random) -> tuple[int, int, int, int]:
     cards = list(range(36))
     rng.shuffle(cards)
     h = [sum(1 << c for c in cards[9 * i : 9 * i + 9]) for i in range(4)]
     return (h[0], h[1], h[2], h[3])
+
+
+def test_a_call_stops_checking_once_no_deal_agrees() -> None:
+    """When no deal can agree with the weis (here an announced value no hand can hold), the
+    call falls back once and then draws the rest under the play constraints alone: the
+    checks made stay within one rejection round per deal plus one fallback."""
+    from dataclasses import replace
+
+    from chibre import Choose, Play, parse_cards
+    from chibre.bots import sampling
+    from chibre.observation import Observation
+
+    hands = (
+        parse_cards("♦6 ♦7 ♦8 ♦9 ♦10 ♦J ♠6 ♣6 ♥6"),
+        parse_cards("♥8 ♥9 ♥10 ♥J ♥Q ♠7 ♣7 ♦Q ♦K"),
+        parse_cards("♥7 ♥K ♥A ♠8 ♠9 ♠10 ♣8 ♣9 ♦A"),
+        parse_cards("♠J ♠Q ♠K ♠A ♣10 ♣J ♣Q ♣K ♣A"),
+    )
+    game = Game(Rules(first_chooser="right_of_dealer"))
+    game.apply(Deal(hands, 3))
+    game.apply(Choose(4))
+    for c in ("♠6", "♠7", "♠8", "♠J"):
+        game.apply(Play(parse_cards(c).bit_length() - 1))
+    obs = game.observation(2)
+    a = obs.announced
+    impossible = replace(obs, announced=(a[0], 7, a[2], a[3]))
+    calls = 0
+    real = sampling._consistent
+
+    def counted(o: Observation, inf: sampling.Inference, h: sampling.Deal4) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(o, inf, h)
+
+    sampling._consistent = counted
+    try:
+        deals = sample_deals(impossible, Random(3), 12)
+    finally:
+        sampling._consistent = real
+    n = sampling.REJECTION_TRIES
+    # one rejection round, then one fallback (seat 3's weis planted, then long rejection)
+    assert calls == n + 2 * 20 * n
+    assert len(deals) == 12
+    inf = infer(impossible)
+    for deal in deals:
+        assert deal[2] == obs.hand
+        for s in range(4):
+            assert deal[s] & inf.known[s] == inf.known[s]
+            assert (deal[s] & ~inf.known[s]) & ~inf.allowed[s] == 0
+            assert deal[s].bit_count() == inf.counts[s]
+
+
+def test_a_weis_declared_by_hand_that_must_hold_the_stoeck_would_have_shown_them() -> None:
+    """Weis declared by hand, stöck shown with the weis: seat 1 announced 20 and no stöck
+    were shown, so no sampled hand of seat 1 has the stöck in every run worth 20 it holds."""
+    from chibre import Choose, parse_cards
+    from chibre.weis import STOECK_CARDS
+
+    hands = (
+        parse_cards("♦6 ♦7 ♦9 ♦J ♣6 ♣8 ♣10 ♠K ♠A"),
+        parse_cards("♠6 ♠7 ♠8 ♥6 ♥8 ♦K ♦A ♣J ♣A"),
+        parse_cards("♦8 ♦10 ♦Q ♣7 ♣9 ♣Q ♠9 ♠J ♥7"),
+        parse_cards("♣K ♠10 ♠Q ♥9 ♥10 ♥J ♥Q ♥K ♥A"),
+    )
+    rules = Rules(first_chooser="right_of_dealer", auto_weis=False, stoeck_in_weis=True)
+    game = Game(rules)
+    game.apply(Deal(hands, 3))  # seat 0 chooses and leads
+    game.apply(Choose(1))  # ♥ trump: the stöck are ♥Q ♥K
+    card = lambda code: parse_cards(code).bit_length() - 1  # noqa: E731
+    game.apply(Play(card("♦6")))
+    game.apply(Play(card("♦K"), weis=(parse_cards("♠6 ♠7 ♠8"),)))
+    obs = game.observation(2)
+    assert obs.announced[1] == 20 and obs.stoeck_seat < 0
+    sc = STOECK_CARDS[1]
+    holding = 0
+    for deal in sample_deals(obs, Random(5), 300):
+        assert_consistent(game, 2, deal)
+        dealt1 = deal[1] | parse_cards("♦K")
+        if dealt1 & sc == sc:
+            holding += 1
+            assert any(w.cards & sc != sc for w in weis_worth(dealt1, 20, rules))
+    assert holding > 0  # seat 1 may still hold them, beside a run without them

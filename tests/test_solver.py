@@ -255,7 +255,21 @@ def test_match_bonus(backend: Backend) -> None:
 
 
 def test_match_on_a_full_deal() -> None:
+    """A full-deal exact solve does not keep its 128 MiB table."""
     assert solve_exact(Position(MATCH, 2, 0), backend="numba").value == 257
+    assert solver.held_table_bytes() == 0
+    solver.release_tables()
+
+
+def test_budgeted_tables_are_kept_and_small() -> None:
+    """A budgeted call keeps its table for the next (8 MiB at ``strong``'s largest budget);
+    an exact solve from seven tricks left drops the tables."""
+    solver.release_tables()
+    p = random_position(Random(11), 9, 2, in_trick=0)
+    solve_exact(p, 300_000, backend="numba")
+    assert 0 < solver.held_table_bytes() <= 8 << 20
+    solve_exact(random_position(Random(12), 7, 1, in_trick=0), backend="numba")
+    assert solver.held_table_bytes() == 0
 
 
 def test_match_in_a_three_trick_ending_in_obenabe() -> None:

@@ -257,8 +257,14 @@ def test_near_the_target_a_deal_is_valued_by_the_game() -> None:
     game = random_position(Rules(target=1000), 12, 8)
     obs = game.observation(game.current_player or 0)
     far = GameSituation(obs)
+    assert not far.matters and far.value(10) == 10.0  # far from the target a point is a point
+    assert far.left == 88
+    # 150 short of the target with 88 points left: only a match (88 + 100) gets there
+    match_only = GameSituation(dataclasses.replace(obs, totals=(850, 0), seat=0))
+    assert match_only.matters
+    assert match_only.value(10) < match_only.value(30) < match_only.value(88)
+    assert match_only.value(188) > match_only.value(88) + 500
     near = GameSituation(dataclasses.replace(obs, totals=(980, 0), seat=0))
-    assert not far.matters or far.value(10) < far.value(30)
     assert near.matters
     assert near.value(20) > near.value(19) + 500  # 20 points reach the target: the game
 

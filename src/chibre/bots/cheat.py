@@ -10,7 +10,7 @@ from __future__ import annotations
 from chibre.actions import Action, Choose, Play, Thank
 from chibre.bots.player import choices, may_thank
 from chibre.bots.solver import Position, card_results, solve_exact, warm_up
-from chibre.bots.strong import margin
+from chibre.bots.strong import _taken, margin
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
 from chibre.weis import STOECK_CARDS, STOECK_POINTS
@@ -48,13 +48,12 @@ class CheatPlayer:
         if o.phase == "contract":
             return self._contract(o, options, hands)
         budget = None if 9 - len(o.tricks) <= self.exact_tricks else self.max_nodes
-        teams = {t.winner & 1 for t in o.tricks}
         position = Position(
             hands=hands,
             contract=o.contract,
             leader=o.trick_leader,
             trick=o.trick,
-            taken=(0 in teams, 1 in teams),
+            taken=_taken(o),
             match_bonus=MATCH_BONUS,
         )
         values = card_results(position, budget).card_scores  # a conceded match counts

@@ -26,7 +26,6 @@ too slow, a weis of the announced value is planted in that seat's hand first.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -256,23 +255,38 @@ class _Dealer:
 # --- weis and stöck --------------------------------------------------------------------------
 
 
-def weakest_weis_worth(dealt: int, value: int, rules: Rules, contract: int) -> Weis | None:
-    """The weis worth ``value`` a player holding ``dealt`` could declare that ranks lowest at
-    the table (declaring by hand, any part of a run may be declared); ``None`` if none."""
-    found: list[Weis] = []
-    for r in range(9):
-        if dealt & RANK_MASKS[r] == RANK_MASKS[r]:
-            w = weis_of(RANK_MASKS[r], rules) if carre_points(r, rules) == value else None
-            if w is not None:
-                found.append(w)
+def held_weis_sets(cards: int) -> list[int]:
+    """The cards of every carré and every run of three or more (any part of a longer run)
+    within ``cards``: carrés by rank, then runs by suit, lowest card and length."""
+    sets = [RANK_MASKS[r] for r in range(9) if cards & RANK_MASKS[r] == RANK_MASKS[r]]
     for suit in range(4):
         for low in range(7):
             for n in range(3, 10 - low):
-                cards = ((1 << n) - 1) << (9 * suit + low)
-                if dealt & cards != cards:
+                run = ((1 << n) - 1) << (9 * suit + low)
+                if cards & run != run:
                     break
-                if sequence_points(n, rules.big_sequences) == value:
-                    found.append(weis_of(cards, rules))
+                sets.append(run)
+    return sets
+
+
+def weis_worth(dealt: int, value: int, rules: Rules) -> list[Weis]:
+    """Every weis worth ``value`` a player holding ``dealt`` could declare by hand (any part
+    of a run may be declared)."""
+    found: list[Weis] = []
+    for cards in held_weis_sets(dealt):
+        if cards in RANK_MASKS:
+            points = carre_points(RANK_MASKS.index(cards), rules)
+        else:
+            points = sequence_points(cards.bit_count(), rules.big_sequences)
+        if points and points == value:
+            found.append(weis_of(cards, rules))
+    return found
+
+
+def weakest_weis_worth(dealt: int, value: int, rules: Rules, contract: int) -> Weis | None:
+    """The weis worth ``value`` a player holding ``dealt`` could declare that ranks lowest at
+    the table (declaring by hand, any part of a run may be declared); ``None`` if none."""
+    found = weis_worth(dealt, value, rules)
     if not found:
         return None
     return min(found, key=lambda w: weis_key(w, contract, 3, rules))
@@ -284,6 +298,7 @@ def _consistent(o: Observation, inf: Inference, hands: Deal4) -> bool:
     k = inf.contract
     dealt = [hands[s] | inf.played[s] for s in range(4)]
     weis: dict[int, tuple[Weis, ...]] = {}
+    with_stoeck: set[int] = set()  # seats declaring by hand whose weis must hold the stöck
     if rules.weis and inf.announcers:
         shown_team = o.weis_team
         for s in inf.announcers:
@@ -299,17 +314,16 @@ def _consistent(o: Observation, inf: Inference, hands: Deal4) -> bool:
                     if sorted(ws) != shown:
                         return False
             elif o.announced[s] and not (shown_team >= 0 and s & 1 == shown_team):
-                w = weakest_weis_worth(dealt[s], o.announced[s], rules, k)
-                if w is None:
+                worth = weis_worth(dealt[s], o.announced[s], rules)
+                if not worth:
                     return False
+                if 0 <= k < 4 and all(v.cards & STOECK_CARDS[k] == STOECK_CARDS[k] for v in worth):
+                    with_stoeck.add(s)  # whatever it declared holds the stöck
+                w = min(worth, key=lambda v: weis_key(v, k, 3, rules))
                 if shown_team >= 0 and o.tricks:  # it lost the comparison
                     mine = weis_key(w, k, (s - o.chooser) & 3, rules)
-                    if (
-                        any(
-                            weis_key(v, k, (t - o.chooser) & 3, rules) > mine
-                            for t, v in o.shown_weis
-                        )
-                        is False
+                    if not any(
+                        weis_key(v, k, (t - o.chooser) & 3, rules) > mine for t, v in o.shown_weis
                     ):
                         return False
         if rules.auto_weis and o.tricks:
@@ -338,7 +352,7 @@ def _consistent(o: Observation, inf: Inference, hands: Deal4) -> bool:
                 rules.stoeck_in_weis
                 and rules.weis
                 and s in inf.announcers
-                and any(w.cards & sc == sc for w in weis.get(s, ()))
+                and (s in with_stoeck or any(w.cards & sc == sc for w in weis.get(s, ())))
             ):
                 return False
     return True
@@ -354,17 +368,7 @@ def _plant_candidates(o: Observation, inf: Inference) -> list[tuple[int, int]]:
         if s == o.seat or not value or (o.weis_team >= 0 and s & 1 == o.weis_team):
             continue
         possible = inf.played[s] | inf.known[s] | (inf.unknown & inf.allowed[s])
-        sets: list[int] = []
-        for r in range(9):
-            if possible & RANK_MASKS[r] == RANK_MASKS[r]:
-                sets.append(RANK_MASKS[r])
-        for suit in range(4):
-            for low in range(7):
-                for n in range(3, 10 - low):
-                    cards = ((1 << n) - 1) << (9 * suit + low)
-                    if possible & cards == cards:
-                        sets.append(cards)
-        for cards in sets:
+        for cards in held_weis_sets(possible):
             if any(w.points == value for w in best_weis(cards, rules, inf.contract)):
                 out.append((s, cards))
     return out
@@ -395,6 +399,9 @@ def sample_deals(observation: Observation, rng: Random, n: int) -> list[Deal4]:
 
     Each deal gives every seat its current hand (the seat's own hand in its place, the
     others' cards drawn), uniformly among the deals that agree with everything public.
+    Should neither rejection nor a planted weis find a deal that agrees with the weis and
+    stöck, that deal and every later one of the call keep the play constraints only (so a
+    call makes at most ``REJECTION_TRIES`` checks per deal plus one fallback's worth).
     """
     inf = infer(observation)
     dealer = _Dealer(inf)
@@ -403,7 +410,11 @@ def sample_deals(observation: Observation, rng: Random, n: int) -> list[Deal4]:
     check: Callable[[Deal4], bool] = lambda h: _consistent(observation, inf, h)  # noqa: E731
     out: list[Deal4] = []
     planted: list[_Dealer] | None = None
+    exhausted = False
     while len(out) < n:
+        if exhausted:
+            out.append(dealer.deal(rng))
+            continue
         for _ in range(REJECTION_TRIES):
             hands = dealer.deal(rng)
             if check(hands):
@@ -412,7 +423,9 @@ def sample_deals(observation: Observation, rng: Random, n: int) -> list[Deal4]:
         else:
             if planted is None:
                 planted = _planted_dealers(observation, inf)
-            out.append(_deal_planted(planted, dealer, check, rng))
+            found = _deal_planted(planted, dealer, check, rng)
+            exhausted = found is None
+            out.append(dealer.deal(rng) if found is None else found)
     return out
 
 
@@ -431,9 +444,9 @@ def _planted_dealers(o: Observation, inf: Inference) -> list[_Dealer]:
 
 def _deal_planted(
     planted: list[_Dealer], dealer: _Dealer, check: Callable[[Deal4], bool], rng: Random
-) -> Deal4:
-    """A consistent deal drawn with a possible weis planted first; when even that fails,
-    a deal that keeps every play constraint (the weis values aside)."""
+) -> Deal4 | None:
+    """A consistent deal drawn with a possible weis planted first, then by longer rejection;
+    None when neither finds one."""
     if planted:
         for _ in range(20 * REJECTION_TRIES):
             hands = rng.choice(planted).deal(rng)
@@ -443,10 +456,10 @@ def _deal_planted(
         hands = dealer.deal(rng)
         if check(hands):
             return hands
-    return dealer.deal(rng)
+    return None
 
 
-# --- soft information: what the contract says about the hands ---------------------------------
+# --- the hand count: what a club player reads in a hand -----------------------------------------
 
 # A club player's count of a hand for each contract, by natural rank 6 7 8 9 10 J Q K A.
 _TRUMP_COUNT = (5, 5, 5, 19, 6, 25, 7, 10, 15)
@@ -459,8 +472,6 @@ _SUIT_COUNTS = {
 }
 PAR = 68
 """A hand counted below par is usually passed (chibre) to the partner."""
-TEMPERATURE = 8.0
-"""How sharply the count separates the contracts a player names (smaller: sharper)."""
 
 
 def hand_counts(hand: int) -> tuple[int, int, int, int, int, int]:
@@ -478,42 +489,3 @@ def hand_counts(hand: int) -> tuple[int, int, int, int, int, int]:
     counts.append(sum(oben[b] for b in suits))
     counts.append(sum(unden[b] for b in suits))
     return (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
-
-
-def _sigmoid(x: float) -> float:
-    return 1 / (1 + math.exp(-x)) if x > -40 else 0.0
-
-
-def contract_likelihood(observation: Observation, inf: Inference, hands: Deal4) -> float:
-    """How likely the contract talk (a chibre or not, the contract named) is under these
-    hands, up to a constant: a player names contracts its hand counts high in, and passes
-    hands that count below par."""
-    o = observation
-    if o.chooser < 0:
-        return 1.0
-    weight = 1.0
-    chooser = o.chooser
-    if chooser != o.seat and (o.chibres or o.contract >= 0):
-        counts = hand_counts(hands[chooser] | inf.played[chooser])
-        best = max(counts)
-        passed = _sigmoid((PAR - best) / 6)
-        weight *= passed if o.chibres else 1 - passed
-    named = o.contract_seat
-    if o.contract >= 0 and named != o.seat:
-        counts = hand_counts(hands[named] | inf.played[named])
-        top = max(counts)
-        z = sum(math.exp((c - top) / TEMPERATURE) for c in counts)
-        weight *= math.exp((counts[o.contract] - top) / TEMPERATURE) / z
-    return weight
-
-
-def weighted_deals(observation: Observation, rng: Random, n: int, pool: int = 4) -> list[Deal4]:
-    """``n`` deals drawn as ``sample_deals`` does, then resampled by how well each explains
-    the contract talk (``contract_likelihood``): ``pool`` × ``n`` candidates, ``n`` kept
-    with probability proportional to their weight."""
-    candidates = sample_deals(observation, rng, pool * n)
-    inf = infer(observation)
-    weights = [contract_likelihood(observation, inf, h) for h in candidates]
-    if not sum(weights) > 0:
-        return candidates[:n]
-    return rng.choices(candidates, weights, k=n)

@@ -51,6 +51,7 @@ from chibre.play import (
     MATCH_BONUS,
     N_CONTRACTS,
     STRENGTH,
+    legal_cards,
 )
 
 Backend = Literal["auto", "python", "numba"]
@@ -289,18 +290,6 @@ def _python_iteration(
     nodes = 0
     table = 0  # the cards of the current trick
     best_lead = -1  # the lead chosen by the last ``play`` at k == 0
-
-    def legal(hand: int, led: int, win_card: int) -> int:
-        follow = hand & suit_masks[led]
-        if no_trump:
-            return follow or hand
-        trumps = hand & trump_mask
-        if led == contract:
-            return trumps if trumps and trumps != bourg else hand
-        allowed = (follow | trumps) if follow else hand
-        if trumps != hand and win_card // 9 == contract:
-            allowed &= ~lower[win_card]
-        return allowed
 
     def trick_start(first: int, t0: bool, t1: bool, alpha: int, beta: int, d: int) -> int:
         """Value for team 0 of the tricks from here, ``first`` to lead."""
@@ -546,7 +535,7 @@ def _python_iteration(
     if not per_card:
         return bisect(-1), {}, nodes
     values: dict[int, int] = {}
-    for c in cards_of(h[seat0] if k0 == 0 else legal(h[seat0], led, wc)):
+    for c in cards_of(legal_cards(h[seat0], trick, contract)):
         values[c] = bisect(c)
     return (max(values.values()) if seat0 & 1 == 0 else min(values.values())), values, nodes
 
@@ -645,12 +634,24 @@ def warm_up() -> None:
 
 
 def release_tables() -> None:
-    """Free the compiled search's reused transposition tables (they grow with the tricks left:
-    128 MB after an exact full-deal solve, under 1 MB for budgeted calls)."""
+    """Free the compiled search's reused transposition tables. Their size grows with the
+    tricks left, and with a budget, with the budget: 2^18 slots of 32 bytes (8 MiB) for the
+    ``strong`` player's 300,000-node calls; an exact solve takes up to 128 MiB at nine tricks
+    left, and drops its table itself from seven tricks left."""
     if jit_available():
         from chibre.bots import solver_jit
 
         solver_jit.release()
+
+
+def held_table_bytes() -> int:
+    """The memory the compiled search's reused transposition tables hold now (0 without
+    numba)."""
+    if not jit_available():
+        return 0
+    from chibre.bots import solver_jit
+
+    return solver_jit.held_bytes()
 
 
 def _analyse(position: Position, max_nodes: int | None, per_card: bool, backend: Backend) -> Result:

@@ -669,10 +669,21 @@ def _table_array(entries: int) -> Any:
     return got
 
 
+RELEASE_TRICKS = 7
+"""An exact solve with this many tricks left or more drops its table after use (2^18 slots,
+8 MiB, at 7 tricks; 128 MiB at 9), so that a long-lived process does not keep it."""
+
+
 def release() -> None:
-    """Drop the reused transposition tables (a full-deal exact solve keeps 128 MB)."""
+    """Drop the reused transposition tables."""
     with _lock:
         _buffers.clear()
+
+
+def held_bytes() -> int:
+    """The memory the reused transposition tables hold now."""
+    with _lock:
+        return sum(int(a.nbytes) for a in _buffers.values())
 
 
 def search(
@@ -688,7 +699,13 @@ def search(
     """As ``chibre.bots.solver._python_search``: team 0's value, each root card's value (when
     ``per_card``), the nodes and the depth reached (tricks)."""
     with _lock:
-        return _search(hands, contract, leader, trick, taken, bonus, limit, per_card)
+        try:
+            return _search(hands, contract, leader, trick, taken, bonus, limit, per_card)
+        finally:
+            if limit is None and bin(hands[(leader + len(trick)) & 3]).count("1") >= (
+                RELEASE_TRICKS
+            ):
+                _buffers.clear()
 
 
 def _search(

@@ -12,7 +12,10 @@ the blend —; the best is named when it is worth enough, else the player chibre
 where it may; pique double is taken when the doubled value is better.
 
 The levels differ only in budget: ``easy`` looks at few deals with a tiny budget (and so
-errs), ``medium`` decides within about 0.2 s, ``strong`` within about a second.
+errs), ``medium`` decides within about 0.2 s, ``strong`` within about a second. The budgets
+depend on whether numba runs: with it the players take ``LEVELS_COMPILED``, without it the
+far smaller ``LEVELS_PLAIN`` (the plain-Python solver searches far fewer nodes per
+second), so the same seed can decide differently on a machine without numba.
 
 Near the end of a game a deal is valued by whether it wins the game, then by points: a team
 close to the target takes the points that are sure rather than the most points on average.
@@ -25,7 +28,7 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
-from chibre.bots.sampling import PAR, hand_counts, sample_deals, weighted_deals
+from chibre.bots.sampling import PAR, hand_counts, sample_deals
 from chibre.bots.solver import Position, card_results, jit_available, solve_exact, warm_up
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
@@ -55,7 +58,6 @@ class Level:
     contract_nodes: int
     chibre_below: float  # expected margin of the best contract under which to chibre
     blend: float = 0.4  # weight of the search against the hand count in the contract
-    soft: bool = False  # weigh the deals by what the contract talk says of the hands
 
 
 # Budgets for the compiled solver (numba) and for plain Python (about 200,000 nodes/s).
@@ -69,7 +71,7 @@ LEVELS_PLAIN: dict[str, Level] = {
     "medium": Level(6, 1_500, 4, 6_000, 5, 1_000, 50),
     "strong": Level(16, 6_000, 5, 20_000, 10, 3_000, 50),
 }
-LEVELS = LEVELS_PLAIN
+LEVELS = ("easy", "medium", "strong")
 """The level names; the budgets taken depend on whether the compiled solver runs."""
 
 
@@ -179,11 +181,6 @@ class StrongPlayer:
             return self._contract(observation, options, rng)
         return self._card(observation, options, rng)
 
-    def _deals(self, o: Observation, rng: Random, n: int) -> list[tuple[int, int, int, int]]:
-        if self.level.soft:
-            return weighted_deals(o, rng, n)
-        return sample_deals(o, rng, n)
-
     # --- the play -------------------------------------------------------------------------
 
     def _card(self, o: Observation, options: list[Action], rng: Random) -> Action:
@@ -194,7 +191,7 @@ class StrongPlayer:
         situation = GameSituation(o)
         totals = dict.fromkeys(plays, 0.0)
         taken = _taken(o)
-        for hands in self._deals(o, rng, level.samples):
+        for hands in sample_deals(o, rng, level.samples):
             position = Position(
                 hands=hands,
                 contract=o.contract,
@@ -217,7 +214,7 @@ class StrongPlayer:
         our stöck. The contracts the hand counts best in (``hand_counts``, the multiplier
         weighed in) are searched, with twice the budget of searching all six."""
         level = self.level
-        deals = self._deals(o, rng, level.contract_samples)
+        deals = sample_deals(o, rng, level.contract_samples)
         counts = hand_counts(o.hand)
         rules = o.rules
         ranked = sorted(range(6), key=lambda k: -(counts[k] + COUNT_PER_FACTOR * rules.grid[k]))
