@@ -115,6 +115,8 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     # the lobby refuses bad options with a clear message, and creates nothing
     page.goto(server + "/")
     page.locator("#preset option").first.wait_for(state="attached")
+    assert page.locator("#tafel-link").get_attribute("href") == "/tafel"  # the calculator
+    assert "Jasstafel" in page.locator("#tafel-link").inner_text()
     page.locator(".all-options > summary").click()
     page.fill("#options-json", '{"target": -5}')
     page.click("#create")
