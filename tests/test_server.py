@@ -38,7 +38,16 @@ from chibre.server.store import Store, decode_entry
 from chibre.server.tables import MAX_REPLIES, Connection, Settings, Tables
 from chibre.server.thinking import FAST_PLAYERS
 from chibre.server.views import ViewCache, history, last_hand
-from server_support import create_table, http_json, running_server, server_env, ws_url
+from server_support import (
+    create_table,
+    http_json,
+    printed_address,
+    running_server,
+    server_env,
+    stop_server,
+    wait_until_up,
+    ws_url,
+)
 
 Frame = dict[str, Any]
 CODE_RE = re.compile(r"^[DHSC](?:10|[6-9JQKA])$")
@@ -991,3 +1000,28 @@ def test_a_socket_that_floods_the_table_is_closed(server: tuple[str, Path]) -> N
     code, received = asyncio.run(flood_a_socket(base))
     assert code == 1008 and received < 3000
     assert http_json(base, "/api/players")[0] == 200  # the server is fine
+
+
+def test_a_first_start_makes_its_data_folder(tmp_path: Path) -> None:
+    """`chibre serve` with no --db on a machine where it never ran: the default data folder
+    does not exist yet; the server makes it and serves the table and the calculator."""
+    data = tmp_path / "xdg"
+    env = {**server_env(), "XDG_DATA_HOME": str(data)}
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "chibre.cli", "serve", "--port", "0", "--no-browser"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        base = printed_address(process, log, 0)
+        assert base is not None, log.read_text()
+        wait_until_up(base, process, log=log)
+        for page in ("/", "/tafel"):
+            with urllib.request.urlopen(base + page, timeout=10) as r:
+                assert r.status == 200
+        assert (data / "chibre" / "chibre.sqlite").is_file()
+    finally:
+        stop_server(process)

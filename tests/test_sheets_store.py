@@ -55,6 +55,12 @@ def test_store_keeps_lists_changes_and_deletes(tmp_path):
     assert SheetStore(db).load(*first).name == "Freitag"
 
 
+def test_the_store_makes_its_folder_on_a_first_start(tmp_path):
+    db = tmp_path / "new" / "data" / "chibre.sqlite"
+    SheetStore(db)
+    assert db.is_file()
+
+
 def test_a_sheet_opens_only_with_its_key(tmp_path):
     store = SheetStore(tmp_path / "s.sqlite3")
     mine, theirs = store.create(ScoreSheet(name="mine")), store.create(ScoreSheet(name="theirs"))

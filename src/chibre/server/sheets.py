@@ -98,6 +98,7 @@ class SheetStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)  # a first start: no data dir yet
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
