@@ -716,23 +716,6 @@ def test_the_pages_are_served(server: tuple[str, Path]) -> None:
     assert http_json(base, "/api/sheets")[0] == 200
 
 
-async def play_with_search_players(base: str) -> tuple[Client, str]:
-    t = create_table(base, ["human", "easy", "rule", "random"])
-    me = await Client.open(base, t["seats"][0]["link"], 0)
-    rng = Random(7)
-    acted = -1
-    while True:
-        frame = await me.recv(timeout=120)
-        view = frame["view"]
-        if view["history"] or view["phase"] == "over":
-            break
-        if view["legal"] and frame["seq"] != acted:
-            acted = frame["seq"]
-            await me.act(rng.choice(view["legal"]))
-    await me.close()
-    return me, t["table"]
-
-
 def test_search_players_think_in_a_worker_and_the_table_plays_on(
     server: tuple[str, Path],
 ) -> None:
@@ -741,7 +724,7 @@ def test_search_players_think_in_a_worker_and_the_table_plays_on(
     base, db = server
     assert "easy" not in FAST_PLAYERS  # it cannot play on the event loop
     assert not isinstance(make_player("easy", 1), type(make_player("rule", 1)))  # it loads
-    me, table_id = asyncio.run(play_with_search_players(base))
+    me, table_id = asyncio.run(play_one_hand(base, ["human", "easy", "rule", "random"], 120))
     assert me.state is not None and me.view["history"]
     assert len(me.view["tricks"]) == 9  # the whole hand was played
     played = [e for f in me.frames for e in f["events"] if e["type"] == "CardPlayed"]
@@ -917,13 +900,14 @@ def test_a_move_the_store_refuses_is_answered_unavailable_and_retried_for_a_comp
 # --- a search player past its time limit -----------------------------------------------------
 
 
-async def play_one_hand(base: str, seats: list[str]) -> tuple[Client, str]:
+async def play_one_hand(base: str, seats: list[str], timeout: float = 60) -> tuple[Client, str]:
+    """Seat 0 plays random legal actions until the first hand is written."""
     t = create_table(base, seats)
     me = await Client.open(base, t["seats"][0]["link"], 0)
     rng = Random(12)
     acted = -1
     while True:
-        frame = await me.recv(timeout=60)
+        frame = await me.recv(timeout=timeout)
         view = frame["view"]
         if view["history"] or view["phase"] == "over":
             break
