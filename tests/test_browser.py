@@ -21,7 +21,6 @@ from playwright.sync_api import Browser, Page, WebSocket
 from browser_support import (
     artifacts,
     card_codes,
-    chromium,
     hand_mark,
     new_page,
     public_cards,
@@ -40,12 +39,6 @@ from server_support import create_table, running_server, start_server, stop_serv
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("browser")) as base_url:
         yield base_url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def lobby_table(page: Page, server: str, seats: list[str]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from browser_support import artifacts, chromium, new_page
+from browser_support import artifacts, new_page
 from server_support import running_server
 
 
@@ -15,12 +15,6 @@ from server_support import running_server
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("tafel")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def open_page(browser: Browser, server: str) -> tuple[Page, list[str]]:
