@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+from random import Random
+
 from chibre.actions import Chibre, Choose, Deal, Play
 from chibre.arena import duplicate
 from chibre.bots import make_player
-from chibre.bots.rule import CHIBRE_THRESHOLD, RulePlayer, contract_values
+from chibre.bots.random_player import RandomPlayer
+from chibre.bots.rule import CHIBRE_THRESHOLD, Knowledge, RulePlayer, choose_card, contract_values
 from chibre.cards import ALL_CARDS, cards_of, mask, parse_card, parse_cards
-from chibre.game import Game
+from chibre.game import CHANCE, Game
 from chibre.notation import format_deal, parse_hand, parse_record
 from chibre.play import CARD_POINTS
 from chibre.rules import Contract, Rules
@@ -176,3 +180,36 @@ def test_the_same_observation_gets_the_same_decision_whatever_the_seed() -> None
 def test_beats_random_clearly_in_duplicate() -> None:
     result = duplicate("rule", "random", deals=40, seed=9, jobs=1)
     assert result.mean - result.half_width > 40  # about +75 points per hand over many deals
+
+
+def test_near_the_target_it_plays_for_the_trick_that_ends_the_game() -> None:
+    """When the next trick can take a team to the target (the table stops at that moment),
+    the rule player plays the card most likely to take it — for the win, or to stop them."""
+    rng = Random(5)
+    checked = changed = 0
+    for seed in range(60):
+        game = Game(Rules(target=1000))
+        game.deal(Random(seed))
+        stop = rng.randrange(4, 34)
+        while game.current_player != CHANCE and not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            obs = game.observation(seat)
+            legal = tuple(sorted({a.card for a in obs.legal_actions if isinstance(a, Play)}))
+            played = sum(len(t.cards) for t in obs.tricks) + len(obs.trick)
+            if played >= stop and len(legal) > 1:
+                team = seat & 1
+                for needs in (team, 1 - team):  # we are one point short, or they are
+                    totals = [0, 0]
+                    totals[needs] = 999
+                    near = dataclasses.replace(obs, totals=(totals[0], totals[1]))
+                    know = Knowledge(near)
+                    best = max(know.win_chance(c) for c in legal)
+                    card = choose_card(near, legal)
+                    assert know.win_chance(card) == best, (seed, needs, card)
+                    changed += card != choose_card(obs, legal)
+                    checked += 1
+                break
+            game.apply(RandomPlayer(seed).act(obs), seat)
+    assert checked >= 60
+    assert changed > 0  # the situation really changed some decisions

@@ -304,6 +304,7 @@ _UNWANTED_PENALTY = 4.0
 _BOCK_LEAD_BONUS = 10.0  # leading a Bock keeps the lead: it costs nothing kept
 _RESCUE_QUANTILE = 1  # in quarters: which of its possible beaters an opponent is taken to play
 _LOW_TRUMP_LEAD = 2  # who named trumps, without the top one, leads a low one from this many
+_GAME_AT_STAKE = 1000.0  # a trick that can end the game outweighs any hand's points
 
 
 class RulePlayer:
@@ -368,6 +369,8 @@ def _card_score(know: Knowledge, c: int) -> float:
     stake = trick_points + know.points[c] + _PER_CARD_TO_COME * to_come
     p = know.win_chance(c)
     score = (2 * p - 1) * stake - know.keep_value(c)
+    if _trick_decides_the_game(o, stake):
+        score += _GAME_AT_STAKE * p  # this trick can end the game: take it, or stop them
     if not o.trick:
         s = c // 9
         if s == know.trump and (o.contract_seat - know.seat) % 2:
@@ -377,6 +380,16 @@ def _card_score(know: Knowledge, c: int) -> float:
         if s != know.trump and know.is_bock(c):
             score += _BOCK_LEAD_BONUS  # cash the Bock while we hold the lead
     return score
+
+
+def _trick_decides_the_game(o: Observation, points: float) -> bool:
+    """Whether taking this trick (about ``points``) can take either team to the target —
+    where the table stops at that moment (``immediate``): a player then plays for the game,
+    not for the hand's points."""
+    if o.rules.end_mode != "immediate":
+        return False
+    worth = points * max(o.factor, 1)
+    return any(o.rules.target - total <= worth for total in o.totals)
 
 
 def _tie_rank(know: Knowledge, c: int) -> float:
