@@ -41,7 +41,7 @@ from chibre.deal import deal_cards
 from chibre.errors import ChibreError, IllegalAction
 from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_record
-from chibre.options import read_settings
+from chibre.options import add_set_argument, read_settings
 from chibre.options import rules_from as preset_rules
 from chibre.rules import PRESETS, Rules
 
@@ -359,7 +359,7 @@ def add_parser(sub: Any) -> None:
         choices=sorted(PRESETS),
         help="play under this preset (weis, stöck and multipliers as it says)",
     )
-    p.add_argument("--set", action="append", metavar="OPTION=VALUE", help="change an option")
+    add_set_argument(p)
     p.add_argument(
         "--time-per-move",
         type=float,

@@ -41,8 +41,8 @@ from chibre.events import (
 from chibre.game import CHANCE, Game
 from chibre.jasskit import check_hand, load_games
 from chibre.notation import format_deal, format_record, parse_record, record_from_json
-from chibre.options import rules_from
-from chibre.rules import CONTRACT_NAMES, PRESETS
+from chibre.options import add_rules_arguments, rules_from
+from chibre.rules import CONTRACT_NAMES
 from chibre.server import cli as serve_cli
 
 
@@ -146,16 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chibre", description="The chibre (Schieber Jass) table.")
     sub = parser.add_subparsers(dest="command")
 
-    def with_rules(p: argparse.ArgumentParser) -> None:
-        p.add_argument("preset", nargs="?", default="romand", choices=sorted(PRESETS))
-        p.add_argument("--set", action="append", metavar="OPTION=VALUE", help="change an option")
-
     demo = sub.add_parser("demo", help="play one hand between four random players")
-    with_rules(demo)
+    add_rules_arguments(demo)
     demo.add_argument("--seed", type=int)
     demo.set_defaults(func=cmd_demo)
     rules = sub.add_parser("rules", help="print the full option set of a preset")
-    with_rules(rules)
+    add_rules_arguments(rules)
     rules.set_defaults(func=cmd_rules)
     deal = sub.add_parser("deal", help="print a random deal in notation")
     deal.add_argument("--seed", type=int)

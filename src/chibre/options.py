@@ -7,12 +7,24 @@ Each value is read as JSON when it is JSON (``target=2500``, ``weis=false``,
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from chibre.errors import InvalidRules
-from chibre.rules import Rules
+from chibre.rules import PRESETS, Rules
+
+
+def add_set_argument(parser: argparse.ArgumentParser) -> None:
+    """``--set OPTION=VALUE``, as many times as wanted."""
+    parser.add_argument("--set", action="append", metavar="OPTION=VALUE", help="change an option")
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """The optional ``PRESET`` (default ``romand``) and ``--set OPTION=VALUE``."""
+    parser.add_argument("preset", nargs="?", default="romand", choices=sorted(PRESETS))
+    add_set_argument(parser)
 
 
 def read_settings(settings: Sequence[str] | None) -> dict[str, Any]:
@@ -36,4 +48,4 @@ def rules_from(preset: str, settings: Sequence[str] | None = None, **options: An
     return Rules.preset(preset, **{**read_settings(settings), **options})
 
 
-__all__ = ["read_settings", "rules_from"]
+__all__ = ["add_rules_arguments", "add_set_argument", "read_settings", "rules_from"]

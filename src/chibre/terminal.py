@@ -55,9 +55,9 @@ from chibre.events import (
 from chibre.game import CHANCE, Game
 from chibre.hand import HandScore
 from chibre.observation import Observation
-from chibre.options import rules_from
+from chibre.options import add_rules_arguments, rules_from
 from chibre.play import BOURG, highest_trump, why_illegal
-from chibre.rules import PRESETS, Rules
+from chibre.rules import Rules
 from chibre.scoresheet import InvalidEntry, parse_contract
 from chibre.weis import CARRE, Weis, weis_of
 
@@ -952,8 +952,7 @@ def add_parser(sub: Any) -> None:
         description="Play chibre in the terminal: you (bottom) and a computer partner against "
         "two computer opponents. Keys: 1-9 cards, ? help, l last trick, q quit.",
     )
-    p.add_argument("preset", nargs="?", default="romand", choices=sorted(PRESETS))
-    p.add_argument("--set", action="append", metavar="OPTION=VALUE", help="change an option")
+    add_rules_arguments(p)
     p.add_argument("--partner", default="rule", choices=TABLE_PLAYERS, help="partner's level")
     p.add_argument("--opponents", default="rule", choices=TABLE_PLAYERS, help="opponents' level")
     p.add_argument("--seed", type=int, help="reproducible deals and players")
