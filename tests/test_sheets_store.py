@@ -210,7 +210,10 @@ def test_a_sheet_over_http(server):
     assert view["totals"] == [336, 375]
     # bad input: 400 with the message, nothing stored
     for bad, message in [
-        ({"contract": "H", "points": 158}, "from 0 to 157"),
+        ({"contract": "H", "points": 158}, "points: at most 157, not 158"),
+        ({"contract": "H", "points": 10, "team": 2}, "team: "),
+        ({"contract": "H", "points": 10, "weis": [["x" * 200], []]}, "weis[0][0]: at most 120"),
+        ({"contract": "H", "points": 10, "comment": "x"}, "comment: unknown field"),
         ({"contract": "O", "points": 10, "stoeck": 1}, "no stöck in Obenabe"),
         ({"contract": "H", "points": 10, "weis": [[20], [20]]}, "only one team scores weis"),
         ({"contract": "Z", "points": 10}, "unknown contract"),
@@ -281,21 +284,29 @@ def test_without_its_key_a_sheet_is_neither_listed_nor_opened(server):
 
 def test_bad_sheets_are_refused(server):
     for bad, message in [
-        ({"preset": "nowhere"}, "unknown preset"),
-        ({"rules": {"target": -5}}, "positive"),
+        ({"preset": "nowhere"}, "preset: 'nowhere' is not allowed"),
+        ({"rules": {"target": -5}}, "rules.target: at least 1"),
+        ({"name": "x" * 300_000}, "too large"),
+        ({"name": "x" * 81}, "name: at most 80 characters"),
         ({"colour": "red"}, "unknown field"),
         ([1, 2], "JSON object"),
     ]:
         status, answer = call(server, "POST", "/api/sheets", bad)
-        assert status == 400 and message in answer["error"], answer
-    req = urllib.request.Request(server + "/api/sheets", data=b"{oops", method="POST")
+        assert status == (413 if message == "too large" else 400)
+        assert message in answer["error"], answer
+    req = urllib.request.Request(
+        server + "/api/sheets",
+        data=b"{oops",
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(req, timeout=5)
     assert err.value.code == 400 and "not valid JSON" in err.value.read().decode()
 
 
 def test_a_large_body_is_refused_before_it_is_all_read(server):
-    """The server answers 400 as soon as the body passes the limit: the client sends twice
+    """The server answers 413 as soon as the body passes the limit: the client sends twice
     the limit (chunked, so no Content-Length tells it in advance) and then nothing more, and
     still gets its answer — a server that waited for the end of the body would not answer."""
     url = urlsplit(server)
@@ -309,7 +320,7 @@ def test_a_large_body_is_refused_before_it_is_all_read(server):
         for _ in range(2 * MAX_BODY // len(chunk)):
             conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
         answer = conn.getresponse()  # the body is not finished: no last chunk was sent
-        assert answer.status == 400
+        assert answer.status == 413
         assert "too large" in json.loads(answer.read())["error"]
     finally:
         conn.close()

@@ -58,6 +58,14 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 _STRICHE = ("sieg", "match", "kontermatsch", "bergpreis", "schneider")
 
+MAX_TARGET = 10_000
+"""The highest target a table may set: Swiss games go to 500–3000 (RULES.md §7); a target far
+beyond them would make a game that never ends."""
+MAX_FACTOR = 12
+"""The highest multiplier a table may give a contract (the published grids go to 6, §6)."""
+MAX_STRICHE = 10
+"""The most Striche one kind of mark may be worth (the defaults are 1 and 2, §8)."""
+
 
 @dataclass(frozen=True)
 class Striche:
@@ -110,8 +118,14 @@ class Rules:
         for f in dataclasses.fields(self):
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
                 raise InvalidRules(f"{f.name} must be true or false, not {getattr(self, f.name)!r}")
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target <= 0:
-            raise InvalidRules(f"target = {self.target!r}: must be a positive whole number")
+        if (
+            not isinstance(self.target, int)
+            or isinstance(self.target, bool)
+            or not 0 < self.target <= MAX_TARGET
+        ):
+            raise InvalidRules(
+                f"target = {_short(self.target)}: must be a whole number from 1 to {MAX_TARGET}"
+            )
         if type(self.first_chooser_card) is not int or not 0 <= self.first_chooser_card < 36:
             raise InvalidRules(f"first_chooser_card = {self.first_chooser_card!r}: not a card")
         self._check_multipliers()
@@ -146,10 +160,13 @@ class Rules:
         if (
             not isinstance(m, tuple)
             or len(m) != 6
-            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in m)
+            or not all(
+                isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= MAX_FACTOR for x in m
+            )
         ):
             raise InvalidRules(
-                f"multipliers = {m!r}: six whole factors ≥ 1 for ♦ ♥ ♠ ♣ Obenabe Undenufe"
+                f"multipliers = {_short(m)}: six whole factors from 1 to {MAX_FACTOR} "
+                "for ♦ ♥ ♠ ♣ Obenabe Undenufe"
             )
 
     def _check_striche(self) -> None:
@@ -157,8 +174,11 @@ class Rules:
             raise InvalidRules(f"striche = {self.striche!r}: give the counts {', '.join(_STRICHE)}")
         for k in _STRICHE:
             v = getattr(self.striche, k)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise InvalidRules(f"striche.{k} = {v!r}: must be a whole number ≥ 0 (0 = off)")
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_STRICHE:
+                raise InvalidRules(
+                    f"striche.{k} = {_short(v)}: must be a whole number from 0 to {MAX_STRICHE} "
+                    "(0 = off)"
+                )
 
     # --- derived -------------------------------------------------------------------------
 
@@ -255,6 +275,18 @@ class Rules:
         except json.JSONDecodeError as e:
             raise InvalidRules(f"rules are not valid JSON: {e}") from e
         return cls.from_dict(d)
+
+
+def _short(value: object) -> str:
+    """A refused value as a message shows it: never more than a few dozen characters (a
+    4,000-digit number is not repeated back)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a number of more than 12 digits"
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's limit on digits
+        return "a number too long to show"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -9,24 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from starlette.applications import Starlette
+from fastapi import APIRouter, FastAPI, Query
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
-from starlette.responses import (
-    FileResponse,
-    HTMLResponse,
-    JSONResponse,
-    PlainTextResponse,
-    Response,
-)
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -35,44 +29,45 @@ from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
 from chibre.server import sheets
+from chibre.server.http import (
+    STATIC,
+    bounded_route,
+    error,
+    http_refusal,
+    invalid_request,
+    page,
+    server_error,
+)
 from chibre.server.lobby import InvalidTable
+from chibre.server.models import TableRequest
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables
 
 log = logging.getLogger("chibre.server")
 
-STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
 CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
+Token = Annotated[str | None, Query(max_length=64)]
+
+api = APIRouter(route_class=bounded_route(MAX_BODY))
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+@api.get("/", include_in_schema=False)
+async def lobby() -> Response:
+    return page("index.html")
 
 
-def _page(name: str) -> Response:
-    path = STATIC / name
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    return HTMLResponse(
-        f"<!doctype html><title>chibre</title><p>The page {name} is not installed.</p>",
-        status_code=404,
-    )
+@api.get("/t/{id}", include_in_schema=False)
+async def table_page(id: str) -> Response:
+    return page("table.html")
 
 
-async def lobby(request: Request) -> Response:
-    return _page("index.html")
-
-
-async def table_page(request: Request) -> Response:
-    return _page("table.html")
-
-
-async def presets(request: Request) -> Response:
+@api.get("/api/presets", summary="The presets and every option with its default")
+async def presets() -> Response:
     return JSONResponse(
         {
             "presets": {name: Rules.preset(name).to_dict() for name in PRESETS},
@@ -82,7 +77,8 @@ async def presets(request: Request) -> Response:
     )
 
 
-async def players(request: Request) -> Response:
+@api.get("/api/players", summary="The computer players a seat can be given")
+async def players() -> Response:
     return JSONResponse({"players": list(TABLE_PLAYERS)})
 
 
@@ -91,18 +87,10 @@ def _tables(request: Request | WebSocket) -> Tables:
     return tables
 
 
-async def create_table(request: Request) -> Response:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return error(400, f"the request is too large (at most {MAX_BODY} bytes)")
+@api.post("/api/tables", summary="Open a table: a preset, options, and who sits where")
+async def create_table(request: Request, body: TableRequest) -> Response:
     try:
-        data = json.loads(body)
-    except ValueError:
-        return error(400, "the request is not valid JSON")
-    try:
-        table = _tables(request).create(data)
+        table = _tables(request).create(body)
     except InvalidTable as e:
         return error(400, str(e))
     except StoreUnavailable:
@@ -119,22 +107,26 @@ async def create_table(request: Request) -> Response:
     )
 
 
-def _authorised(request: Request) -> tuple[Table, int | None] | Response:
+def _authorised(
+    request: Request, table_id: str, token: str | None, watch: str | None
+) -> tuple[Table, int | None] | Response:
     """The table and the seat (``None``: spectator) the query's token opens, or an error."""
-    table = _tables(request).get(request.path_params["id"])
+    table = _tables(request).get(table_id)
     if table is None:
         return error(404, "there is no such table")
-    token = request.query_params.get("token")
     seat = table.seat_of(token)
     if seat is not None:
         return table, seat
-    if table.watches(request.query_params.get("watch")):
+    if table.watches(watch):
         return table, None
     return error(403, "this link does not open this table: ask for a new invitation")
 
 
-async def table_summary(request: Request) -> Response:
-    found = _authorised(request)
+@api.get("/api/tables/{id}", summary="A table as a seat (token) or a spectator (watch) sees it")
+async def table_summary(
+    request: Request, id: str, token: Token = None, watch: Token = None
+) -> Response:
+    found = _authorised(request, id, token, watch)
     if isinstance(found, Response):
         return found
     table, seat = found
@@ -143,14 +135,19 @@ async def table_summary(request: Request) -> Response:
     return JSONResponse(summary)
 
 
-async def table_record(request: Request) -> Response:
-    found = _authorised(request)
+@api.get("/api/tables/{id}/record", summary="The record of a finished game")
+async def table_record(
+    request: Request,
+    id: str,
+    token: Token = None,
+    watch: Token = None,
+    format: Literal["text", "json"] = "text",
+) -> Response:
+    found = _authorised(request, id, token, watch)
     if isinstance(found, Response):
         return found
     table, _ = found
-    fmt = request.query_params.get("format", "text")
-    if fmt not in ("text", "json"):
-        return error(400, f"format {fmt!r}: choose text or json")
+    fmt = format
     if not table.game.is_over:
         return error(403, "the record shows every hand: it is available once the game is over")
     record = table.game.record
@@ -180,13 +177,16 @@ def _card_svg(deck: str, code: str, mapping: str) -> tuple[str, str] | None:
     return svg, f'"{tag}"'
 
 
-async def card(request: Request) -> Response:
+@api.get("/cards/{deck}/{name}", summary="A card as SVG, in either deck")
+async def card(
+    request: Request,
+    deck: str,
+    name: str,
+    mapping: Annotated[str, Query(max_length=40)] = "swisslos",
+) -> Response:
     """``/cards/{deck}/{code}.svg[?mapping=…]``: a Swiss card's suit follows the table's suit
     mapping (``chibre.cards.SUIT_MAPPINGS``, default ``swisslos``)."""
-    deck = request.path_params["deck"]
-    name: str = request.path_params["name"]
     code = name.removesuffix(".svg")
-    mapping = request.query_params.get("mapping", "swisslos")
     if deck not in ("french", "swiss") or not name.endswith(".svg"):
         return error(404, "cards are /cards/french/CODE.svg or /cards/swiss/CODE.svg")
     if code != "back" and code not in CODES:
@@ -237,12 +237,12 @@ async def table_socket(ws: WebSocket) -> None:
         _tables(ws).release(table)
 
 
-def create_app(db_path: Path | str, settings: Settings | None = None) -> Starlette:
+def create_app(db_path: Path | str, settings: Settings | None = None) -> FastAPI:
     """The application, storing everything in the SQLite file ``db_path``."""
     db_path = Path(db_path)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_path)
         tables = Tables(store, settings)
         app.state.store = store
@@ -254,17 +254,21 @@ def create_app(db_path: Path | str, settings: Settings | None = None) -> Starlet
             tables.close()
             store.close()
 
-    routes: list[BaseRoute] = [
-        Route("/", lobby),
-        Route("/t/{id}", table_page),
-        Route("/api/presets", presets),
-        Route("/api/players", players),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{id}", table_summary),
-        Route("/api/tables/{id}/record", table_record),
-        Route("/cards/{deck}/{name}", card),
-        WebSocketRoute("/ws/{id}", table_socket),
-        *sheets.routes(db_path),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = FastAPI(
+        title="chibre",
+        version="1",
+        description="The chibre (Schieber Jass) table server: tables, seats and score sheets. "
+        'Every refusal is {"error": message} with a 4xx status.',
+        lifespan=lifespan,
+        openapi_url="/api/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StarletteHTTPException, http_refusal)
+    app.add_exception_handler(Exception, server_error)
+    app.include_router(api)
+    app.include_router(sheets.router(db_path))
+    app.add_api_websocket_route("/ws/{id}", table_socket)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app

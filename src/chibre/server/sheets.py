@@ -11,7 +11,7 @@ by its token: whoever has the link ``/tafel#ID.KEY`` can read and write on the s
 else. The server lists no sheets of its own accord; the page keeps the links of "my sheets"
 in the browser and asks for their summaries.
 
-Routes (``routes(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's key:
+Routes (``router(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's key:
 
 - ``GET /tafel`` — the calculator's page.
 - ``GET /api/sheets?mine=ID.KEY,ID.KEY`` — the summaries of those sheets (the ones whose key
@@ -35,31 +35,35 @@ The rules' presets are ``GET /api/presets`` of the server. Bad input is answered
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
-from starlette.requests import Request
+from fastapi import APIRouter, Query
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from chibre.errors import ChibreError, InvalidRules
 from chibre.rules import Rules
 from chibre.scoresheet import STRICHE_KINDS, InvalidEntry, ScoreSheet
+from chibre.server.http import bounded_route, error, page
+from chibre.server.models import HandRequest, SheetImport, SheetRename, SheetRequest
 from chibre.tafel import jasstafel_svg, tafel_svg
+
+log = logging.getLogger("chibre.server")
 
 MAX_BODY = 256 * 1024  # an exported sheet of a long game fits easily
 MAX_SLATE_HANDS = 500
 MAX_SLATE_POINTS = 100_000
 MAX_STRICHE = 99
 MAX_LISTED = 200  # sheets asked for at once by ``GET /api/sheets``
-LANGS = ("de", "fr", "en")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS score_sheets (
@@ -141,7 +145,7 @@ class SheetStore:
             return self._open(db, sheet_id, key)
 
     def change(
-        self, sheet_id: str, key: str | None, edit: Callable[[ScoreSheet], None]
+        self, sheet_id: str, key: str | None, edit: Callable[[ScoreSheet], object]
     ) -> ScoreSheet:
         """Apply ``edit`` to the stored sheet and keep the result; if ``edit`` raises,
         nothing is written."""
@@ -219,26 +223,6 @@ def _same_key(known: str, given: str | None) -> bool:
 # --- HTTP ----------------------------------------------------------------------------------
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON, read piece by piece and refused once it passes ``MAX_BODY``."""
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise InvalidEntry(f"the request is too large (at most {MAX_BODY} bytes)")
-    if not raw.strip():
-        return {}
-    try:
-        return json.loads(raw)
-    except ValueError as e:
-        raise InvalidEntry("the request is not valid JSON") from e
-
-
-def _lang(request: Request) -> str:
-    lang = request.query_params.get("lang", "de")
-    return lang if lang in LANGS else "de"
-
-
 def _view(opened: SheetKey, sheet: ScoreSheet, lang: str) -> dict[str, Any]:
     return {
         "id": opened.id,
@@ -250,21 +234,11 @@ def _view(opened: SheetKey, sheet: ScoreSheet, lang: str) -> dict[str, Any]:
     }
 
 
-def new_sheet(data: Any) -> ScoreSheet:
+def new_sheet(data: SheetRequest) -> ScoreSheet:
     """A sheet from ``{"name", "teams", "preset", "rules": {option: value}}``."""
-    if not isinstance(data, dict):
-        raise InvalidEntry("a new sheet is a JSON object: name, teams, preset, rules")
-    unknown = sorted(set(data) - {"name", "teams", "preset", "rules"})
-    if unknown:
-        raise InvalidEntry(f"unknown field {unknown[0]!r}: give name, teams, preset, rules")
-    options = data.get("rules") or {}
-    if not isinstance(options, dict):
-        raise InvalidEntry("rules are a JSON object of options")
-    preset = data.get("preset") or "romand"
-    if not isinstance(preset, str):
-        raise InvalidEntry("the preset is a name, such as romand")
-    rules = Rules.preset(preset, **options)
-    return ScoreSheet(rules, (), data.get("name") or "", data.get("teams") or ("A", "B"))
+    options = data.rules.changes() if data.rules else {}
+    rules = Rules.preset(data.preset or "romand", **options)
+    return ScoreSheet(rules, (), data.name, data.teams or ("A", "B"))
 
 
 _WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: "²" and "١" are digits to str.isdigit
@@ -325,139 +299,141 @@ def hand_number(text: str) -> int:
     return int(text)
 
 
-def routes(db_path: Path) -> list[BaseRoute]:
-    """The HTTP routes of the calculator."""
-    from chibre.server.app import _page as page  # the server's own helpers (app imports us)
-    from chibre.server.app import error
+Key = Annotated[str, Query(max_length=64)]
+Lang = Literal["de", "fr", "en"]
+Scores = Annotated[str | None, Query(max_length=MAX_SLATE_HANDS * 8)]
+Marks = Annotated[str | None, Query(max_length=200)]
+Label = Annotated[str, Query(max_length=200)]
 
+
+def router(db_path: Path) -> APIRouter:
+    """The HTTP routes of the calculator."""
     store = SheetStore(db_path)
+    api = APIRouter(route_class=bounded_route(MAX_BODY))
 
     def guarded(
-        handler: Callable[[Request], Any],
-    ) -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
+        handler: Callable[..., Awaitable[Response]],
+    ) -> Callable[..., Awaitable[Response]]:
+        @functools.wraps(handler)
+        async def endpoint(*args: Any, **kwargs: Any) -> Response:
             try:
-                result: Response = await handler(request)
-                return result
+                return await handler(*args, **kwargs)
             except NoSuchSheet as e:
                 return error(404, str(e))
             except WrongKey as e:
                 return error(403, str(e))
             except (InvalidEntry, InvalidRules, ChibreError) as e:
                 return error(400, str(e))
+            except sqlite3.Error:
+                log.exception("the score sheets' store refused a request")
+                return error(503, "the score sheet could not be read or saved: try again later")
 
         return endpoint
 
-    def opened(request: Request) -> SheetKey:
-        return SheetKey(request.path_params["id"], request.query_params.get("key", ""))
-
-    async def tafel_page(request: Request) -> Response:
+    @api.get("/tafel", include_in_schema=False)
+    async def tafel_page() -> Response:
         return page("tafel.html")
 
-    async def list_sheets(request: Request) -> Response:
-        return JSONResponse(
-            {"sheets": store.summaries(parse_mine(request.query_params.get("mine")))}
-        )
+    @api.get("/api/sheets", summary="The summaries of the sheets whose links are given")
+    @guarded
+    async def list_sheets(mine: Annotated[str | None, Query(max_length=20_000)] = None) -> Response:
+        return JSONResponse({"sheets": store.summaries(parse_mine(mine))})
 
-    async def create(request: Request) -> Response:
-        sheet = new_sheet(await _body(request))
-        return JSONResponse(_view(store.create(sheet), sheet, _lang(request)), status_code=201)
+    @api.post("/api/sheets", status_code=201, summary="A new score sheet")
+    @guarded
+    async def create(body: SheetRequest, lang: Lang = "de") -> Response:
+        sheet = new_sheet(body)
+        return JSONResponse(_view(store.create(sheet), sheet, lang), status_code=201)
 
-    async def import_sheet(request: Request) -> Response:
-        sheet = ScoreSheet.from_dict(await _body(request))
-        return JSONResponse(_view(store.create(sheet), sheet, _lang(request)), status_code=201)
+    @api.post("/api/sheets/import", status_code=201, summary="A new sheet from an exported one")
+    @guarded
+    async def import_sheet(body: SheetImport, lang: Lang = "de") -> Response:
+        sheet = ScoreSheet.from_dict(body.sheet())
+        return JSONResponse(_view(store.create(sheet), sheet, lang), status_code=201)
 
-    async def show(request: Request) -> Response:
-        o = opened(request)
-        return JSONResponse(_view(o, store.load(*o), _lang(request)))
+    @api.get("/api/sheets/{id}", summary="A sheet, counted, with its slate")
+    @guarded
+    async def show(id: str, key: Key = "", lang: Lang = "de") -> Response:
+        o = SheetKey(id, key)
+        return JSONResponse(_view(o, store.load(*o), lang))
 
-    async def rename(request: Request) -> Response:
-        data = await _body(request)
-        if not isinstance(data, dict) or set(data) - {"name", "teams"}:
-            raise InvalidEntry("a sheet's name and teams can be changed: give name, teams")
-
+    @api.patch("/api/sheets/{id}", summary="A sheet's name and teams")
+    @guarded
+    async def rename(id: str, body: SheetRename, key: Key = "", lang: Lang = "de") -> Response:
         def edit(sheet: ScoreSheet) -> None:
             renamed = ScoreSheet(
                 sheet.rules,
                 sheet.hands,
-                data.get("name", sheet.name),
-                data.get("teams", sheet.teams),
+                sheet.name if body.name is None else body.name,
+                sheet.teams if body.teams is None else body.teams,
             )
             sheet.name, sheet.teams = renamed.name, renamed.teams
 
-        o = opened(request)
-        return JSONResponse(_view(o, store.change(*o, edit), _lang(request)))
+        o = SheetKey(id, key)
+        return JSONResponse(_view(o, store.change(*o, edit), lang))
 
-    async def remove(request: Request) -> Response:
-        o = opened(request)
-        store.delete(*o)
-        return JSONResponse({"deleted": o.id})
+    @api.delete("/api/sheets/{id}", summary="Remove a sheet")
+    @guarded
+    async def remove(id: str, key: Key = "") -> Response:
+        store.delete(id, key)
+        return JSONResponse({"deleted": id})
 
-    async def export(request: Request) -> Response:
-        o = opened(request)
+    @api.get("/api/sheets/{id}/export", summary="A sheet as JSON, without its key")
+    @guarded
+    async def export(id: str, key: Key = "") -> Response:
         return Response(
-            store.load(*o).to_json(),
+            store.load(id, key).to_json(),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="jasstafel-{o.id}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="jasstafel-{id}.json"'},
         )
 
-    async def add_hand(request: Request) -> Response:
-        data = await _body(request)
-        o = opened(request)
+    @api.post("/api/sheets/{id}/hands", status_code=201, summary="Write the next hand")
+    @guarded
+    async def add_hand(id: str, body: HandRequest, key: Key = "", lang: Lang = "de") -> Response:
+        o = SheetKey(id, key)
+        sheet = store.change(*o, lambda sheet: sheet.add(body.entry()))
+        return JSONResponse(_view(o, sheet, lang), status_code=201)
 
-        def edit(sheet: ScoreSheet) -> None:
-            sheet.add(data)
+    @api.put("/api/sheets/{id}/hands/{n}", summary="Correct hand n")
+    @guarded
+    async def replace_hand(
+        id: str, n: str, body: HandRequest, key: Key = "", lang: Lang = "de"
+    ) -> Response:
+        number = hand_number(n)
+        o = SheetKey(id, key)
+        sheet = store.change(*o, lambda sheet: sheet.replace(number, body.entry()))
+        return JSONResponse(_view(o, sheet, lang))
 
-        sheet = store.change(*o, edit)
-        return JSONResponse(_view(o, sheet, _lang(request)), status_code=201)
+    @api.delete("/api/sheets/{id}/hands/{n}", summary="Strike hand n")
+    @guarded
+    async def delete_hand(id: str, n: str, key: Key = "", lang: Lang = "de") -> Response:
+        number = hand_number(n)
+        o = SheetKey(id, key)
+        sheet = store.change(*o, lambda sheet: sheet.delete(number))
+        return JSONResponse(_view(o, sheet, lang))
 
-    async def replace_hand(request: Request) -> Response:
-        data = await _body(request)
-        n = hand_number(request.path_params["n"])
-        o = opened(request)
+    @api.get("/api/sheets/{id}/tafel.svg", summary="A sheet's slate")
+    @guarded
+    async def sheet_svg(id: str, key: Key = "", lang: Lang = "de") -> Response:
+        sheet = store.load(id, key)
+        return Response(jasstafel_svg(sheet, lang), media_type="image/svg+xml")
 
-        def edit(sheet: ScoreSheet) -> None:
-            sheet.replace(n, data)
-
-        sheet = store.change(*o, edit)
-        return JSONResponse(_view(o, sheet, _lang(request)))
-
-    async def delete_hand(request: Request) -> Response:
-        n = hand_number(request.path_params["n"])
-        o = opened(request)
-        sheet = store.change(*o, lambda sheet: sheet.delete(n))
-        return JSONResponse(_view(o, sheet, _lang(request)))
-
-    async def sheet_svg(request: Request) -> Response:
-        sheet = store.load(*opened(request))
-        return Response(jasstafel_svg(sheet, _lang(request)), media_type="image/svg+xml")
-
-    async def any_svg(request: Request) -> Response:
-        q = request.query_params
-        scores = (parse_scores(q.get("team0"), "team0"), parse_scores(q.get("team1"), "team1"))
+    @api.get("/api/tafel.svg", summary="A slate for any hand scores")
+    @guarded
+    async def any_svg(
+        team0: Scores = None,
+        team1: Scores = None,
+        striche0: Marks = None,
+        striche1: Marks = None,
+        label0: Label = "A",
+        label1: Label = "B",
+        lang: Lang = "de",
+    ) -> Response:
+        scores = (parse_scores(team0, "team0"), parse_scores(team1, "team1"))
         marks = None
-        if "striche0" in q or "striche1" in q:
-            marks = (
-                parse_striche(q.get("striche0"), "striche0"),
-                parse_striche(q.get("striche1"), "striche1"),
-            )
-        labels = (q.get("label0", "A")[:40], q.get("label1", "B")[:40])
-        return Response(
-            tafel_svg(scores, marks, labels, _lang(request)), media_type="image/svg+xml"
-        )
+        if striche0 is not None or striche1 is not None:
+            marks = (parse_striche(striche0, "striche0"), parse_striche(striche1, "striche1"))
+        labels = (label0[:40], label1[:40])
+        return Response(tafel_svg(scores, marks, labels, lang), media_type="image/svg+xml")
 
-    return [
-        Route("/tafel", tafel_page),
-        Route("/api/tafel.svg", guarded(any_svg)),
-        Route("/api/sheets", guarded(list_sheets)),
-        Route("/api/sheets", guarded(create), methods=["POST"]),
-        Route("/api/sheets/import", guarded(import_sheet), methods=["POST"]),
-        Route("/api/sheets/{id}", guarded(show)),
-        Route("/api/sheets/{id}", guarded(rename), methods=["PATCH"]),
-        Route("/api/sheets/{id}", guarded(remove), methods=["DELETE"]),
-        Route("/api/sheets/{id}/export", guarded(export)),
-        Route("/api/sheets/{id}/tafel.svg", guarded(sheet_svg)),
-        Route("/api/sheets/{id}/hands", guarded(add_hand), methods=["POST"]),
-        Route("/api/sheets/{id}/hands/{n}", guarded(replace_hand), methods=["PUT"]),
-        Route("/api/sheets/{id}/hands/{n}", guarded(delete_hand), methods=["DELETE"]),
-    ]
+    return api

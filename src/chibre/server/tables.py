@@ -29,6 +29,7 @@ from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
 from chibre.game import CHANCE, Game
 from chibre.server.lobby import HUMAN, table_request
+from chibre.server.models import TableRequest
 from chibre.server.protocol import (
     PONG,
     ProtocolError,
@@ -551,7 +552,7 @@ class Tables:
             table.close()
             del self.tables[table.id]
 
-    def create(self, request: Any) -> Table:
+    def create(self, request: TableRequest) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
         request is not right."""
         stored = table_request(request)

@@ -1,0 +1,184 @@
+"""What the HTTP API accepts, as typed models (pydantic): every body is read into one of these
+before anything else looks at it, and they are what the OpenAPI document describes.
+
+The models bound everything a client can send — string lengths, list lengths, number ranges
+(targets, factors and Striche as ``chibre.rules`` bounds them) — and refuse unknown fields, so
+that a refusal names the field. What the rules say about the values (a target that a preset
+allows, a weis that the cards make) is still checked by the engine: ``chibre.rules.Rules`` and
+``chibre.scoresheet``, whose errors are as clear.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from chibre.bots import TABLE_PLAYERS
+from chibre.rules import END_ORDERS, MAX_FACTOR, MAX_STRICHE, MAX_TARGET, MULTIPLIER_GRIDS, PRESETS
+from chibre.scoresheet import HAND_POINTS
+
+MAX_NAME = 40
+"""The longest name of a player, a team or a seat, in characters."""
+MAX_SHEET_NAME = 80
+MAX_SHEET_HANDS = 400
+"""The most hands a score sheet may hold (a game to 10,000 at 157 a hand needs about 65)."""
+
+
+def _printable(text: str) -> str:
+    """Refuse what cannot be shown or stored: lone surrogates and control characters."""
+    for ch in text:
+        if "\ud800" <= ch <= "\udfff":
+            raise ValueError("the text holds a lone surrogate (not a character)")
+        if unicodedata.category(ch) in ("Cc", "Cf") and ch not in "\u200d":
+            raise ValueError("the text holds a control character")
+    return text
+
+
+Name = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_printable)]
+Word = Annotated[str, Field(max_length=40), AfterValidator(_printable)]
+Team = Annotated[int, Field(ge=0, le=1)] | Literal["A", "B", "a", "b"]
+
+if TYPE_CHECKING:
+    Preset: TypeAlias = str
+    Grid: TypeAlias = str
+    EndOrder: TypeAlias = str
+    SeatKind: TypeAlias = str
+else:  # the choices, as the engine lists them
+    Preset = Literal[tuple(PRESETS)]
+    Grid = Literal[tuple(MULTIPLIER_GRIDS)]
+    EndOrder = Literal[END_ORDERS]
+    SeatKind = Literal[("human", *TABLE_PLAYERS)]
+Factor = Annotated[int, Field(ge=1, le=MAX_FACTOR)]
+Marks = Annotated[int, Field(ge=0, le=MAX_STRICHE)]
+
+
+class Strict(BaseModel):
+    """Unknown fields are refused; numbers are numbers and flags are flags (no "1" for 1)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class StricheOptions(Strict):
+    """The Striche each mark is worth (RULES.md §8); 0 switches one off."""
+
+    sieg: Marks | None = None
+    match: Marks | None = None
+    kontermatsch: Marks | None = None
+    bergpreis: Marks | None = None
+    schneider: Marks | None = None
+
+
+class RulesOptions(Strict):
+    """Table options changed from the preset (RULES.md §1–§11; ``GET /api/presets`` lists
+    them with their values)."""
+
+    deck: Literal["french", "swiss"] | None = None
+    suit_mapping: Word | None = None
+    target: Annotated[int, Field(ge=1, le=MAX_TARGET)] | None = None
+    multipliers: Grid | Annotated[list[Factor], Field(min_length=6, max_length=6)] | None = None
+    pique_double: Literal["off", "always", "choice"] | None = None
+    first_chooser: Literal["card", "right_of_dealer"] | None = None
+    first_chooser_card: Word | Annotated[int, Field(ge=0, le=35)] | None = None
+    chibre_back: bool | None = None
+    weis: bool | None = None
+    stoeck: bool | None = None
+    big_sequences: bool | None = None
+    low_carres_100: bool | None = None
+    kreuzweis: bool | None = None
+    undenufe_low_weis: bool | None = None
+    stoeck_in_weis: bool | None = None
+    auto_weis: bool | None = None
+    auto_stoeck: bool | None = None
+    end_mode: Literal["immediate", "end_of_hand"] | None = None
+    claim: Literal["auto", "thank"] | None = None
+    end_order: EndOrder | None = None
+    striche: StricheOptions | None = None
+
+    def changes(self) -> dict[str, Any]:
+        """The options given, as ``chibre.rules.Rules.replace`` takes them."""
+        return self.model_dump(exclude_none=True)
+
+
+class TableRequest(Strict):
+    """``POST /api/tables``: a preset, any option changed, and who sits at each seat."""
+
+    preset: Preset = "romand"
+    options: RulesOptions = RulesOptions()
+    seats: Annotated[list[SeatKind], Field(min_length=4, max_length=4)] = [
+        "human",
+        "rule",
+        "rule",
+        "rule",
+    ]
+    names: Annotated[list[Name | None], Field(min_length=4, max_length=4)] | None = None
+
+
+# --- the calculator --------------------------------------------------------------------
+
+
+class SheetRequest(Strict):
+    """``POST /api/sheets``: a new score sheet."""
+
+    name: Annotated[str, Field(max_length=MAX_SHEET_NAME), AfterValidator(_printable)] = ""
+    teams: Annotated[list[Name], Field(min_length=2, max_length=2)] | None = None
+    preset: Preset | None = None
+    rules: RulesOptions | None = None
+
+
+class SheetRename(Strict):
+    """``PATCH /api/sheets/{id}``: the sheet's name and teams."""
+
+    name: Annotated[str, Field(max_length=MAX_SHEET_NAME), AfterValidator(_printable)] | None = None
+    teams: Annotated[list[Name], Field(min_length=2, max_length=2)] | None = None
+
+
+class WeisCards(Strict):
+    """A weis written with its cards (``"H6 H7 H8"`` or a list of codes) and its value."""
+
+    cards: Annotated[str, Field(max_length=120)] | Annotated[list[Word], Field(max_length=9)]
+    points: Annotated[int, Field(ge=0, le=1000)] | None = None
+
+
+WeisItem = Annotated[int, Field(ge=0, le=1000)] | Annotated[str, Field(max_length=120)] | WeisCards
+TeamWeis = Annotated[list[WeisItem], Field(max_length=9)] | None
+
+
+class HandRequest(Strict):
+    """A hand as the scorer writes it (``chibre.scoresheet.hand_entry`` checks it against
+    the sheet's rules)."""
+
+    contract: Annotated[int, Field(ge=0, le=5)] | Word
+    chooser: Team = 0
+    points: Annotated[int, Field(ge=0, le=HAND_POINTS)] | None = None
+    team: Team = 0
+    match: Team | None = None
+    weis: Annotated[list[TeamWeis], Field(min_length=2, max_length=2)] | None = None
+    stoeck: Team | None = None
+    double: bool = False
+    first_out: Team | None = None
+    berg_first: Team | None = None
+
+    def entry(self) -> dict[str, Any]:
+        """The hand as ``chibre.scoresheet`` reads it."""
+        return self.model_dump(exclude_unset=True)
+
+
+class SheetImport(Strict):
+    """``POST /api/sheets/import``: an exported sheet (``GET /api/sheets/{id}/export``)."""
+
+    format: Word
+    version: Annotated[int, Field(ge=1, le=99)] = 1
+    name: Annotated[str, Field(max_length=MAX_SHEET_NAME), AfterValidator(_printable)] = ""
+    teams: Annotated[list[Name], Field(min_length=2, max_length=2)] = ["A", "B"]
+    rules: RulesOptions = RulesOptions()
+    hands: Annotated[list[HandRequest], Field(max_length=MAX_SHEET_HANDS)] = []
+
+    def sheet(self) -> dict[str, Any]:
+        """The sheet as ``chibre.scoresheet.ScoreSheet.from_dict`` reads it (its rules are
+        checked there, as the export wrote them: every option by name)."""
+        d = self.model_dump(exclude={"hands", "rules"})
+        d["rules"] = self.rules.changes()
+        d["hands"] = [h.entry() for h in self.hands]
+        return d
