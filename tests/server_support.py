@@ -41,7 +41,8 @@ def server_command(port: int, db: Path, *extra_args: str) -> list[str]:
     """The command line of a test server (delays 0 unless ``extra_args`` say otherwise)."""
     return [
         sys.executable, "-m", "chibre.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-        "--db", str(db), "--no-browser", "--bot-delay", "0", "--deal-delay", "0", *extra_args,
+        "--db", str(db), "--no-browser", "--bot-delay", "0", "--deal-delay", "0",
+        "--tables-per-minute", "100000", *extra_args,
     ]  # fmt: skip
 
 

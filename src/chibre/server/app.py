@@ -41,8 +41,9 @@ from chibre.server.http import (
 from chibre.server.lobby import InvalidTable
 from chibre.server.models import TableRequest
 from chibre.server.protocol import CODES, error_frame
+from chibre.server.quota import Quota
 from chibre.server.store import Store, StoreUnavailable
-from chibre.server.tables import Settings, Table, Tables
+from chibre.server.tables import Settings, Table, Tables, TooManyTables
 
 log = logging.getLogger("chibre.server")
 
@@ -89,10 +90,21 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 @api.post("/api/tables", summary="Open a table: a preset, options, and who sits where")
 async def create_table(request: Request, body: TableRequest) -> Response:
+    address = request.client.host if request.client else "?"
+    wait = request.app.state.table_quota.allow(address)
+    if wait is not None:
+        per_minute = request.app.state.table_quota.per_minute
+        return JSONResponse(
+            {"error": f"at most {per_minute} new tables a minute: try again in {wait:.0f} s"},
+            status_code=429,
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
     try:
         table = _tables(request).create(body)
     except InvalidTable as e:
         return error(400, str(e))
+    except TooManyTables as e:
+        return error(503, str(e))
     except StoreUnavailable:
         log.exception("a new table could not be stored")
         return error(503, "the table could not be saved: try again in a moment")
@@ -247,6 +259,7 @@ def create_app(db_path: Path | str, settings: Settings | None = None) -> FastAPI
         tables = Tables(store, settings)
         app.state.store = store
         app.state.tables = tables
+        app.state.table_quota = Quota(tables.settings.tables_per_minute)
         tables.restore()
         try:
             yield

@@ -20,8 +20,10 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from chibre.server.guard import Door, guarded_protocol
 from chibre.server.tables import Settings
 
+WS_PING = 20.0
 WS_MAX_SIZE = 64 * 1024
 """Frames larger than this close the socket; up to it, a frame over 4 KiB is answered with a
 ``too_large`` error."""
@@ -72,7 +74,57 @@ def add_parser(sub: Any) -> None:
         help="seconds a search player may think before rule plays its seat "
         f"({Settings.think_limit})",
     )  # fmt: skip
+    limits = p.add_argument_group("limits (for a server open to the internet)")
+    limits.add_argument(
+        "--max-tables", type=_count, default=Settings.max_open_tables,
+        help=f"unfinished tables in play at once ({Settings.max_open_tables})",
+    )  # fmt: skip
+    limits.add_argument(
+        "--tables-per-minute", type=_count, default=Settings.tables_per_minute,
+        help=f"new tables one address may open a minute ({Settings.tables_per_minute})",
+    )  # fmt: skip
+    limits.add_argument(
+        "--unwatched-rest", type=_seconds, default=Settings.unwatched_rest,
+        help="seconds after which a table of computer players that nobody watches is put to "
+        f"rest ({Settings.unwatched_rest:g}; it pauses at once)",
+    )  # fmt: skip
+    limits.add_argument(
+        "--idle-rest", type=_days, default=Settings.idle_rest, metavar="DAYS",
+        help="days after which an unfinished table nobody played or opened is put to rest "
+        f"({Settings.idle_rest / 86400:g}; it goes on when opened again)",
+    )  # fmt: skip
+    limits.add_argument(
+        "--max-connections", type=_count, default=Door.max_connections,
+        help=f"open connections, WebSockets included ({Door.max_connections})",
+    )  # fmt: skip
+    limits.add_argument(
+        "--max-connections-per-address", type=_count, default=Door.max_per_address,
+        help=f"open connections from one address ({Door.max_per_address})",
+    )  # fmt: skip
+    limits.add_argument(
+        "--request-timeout", type=_seconds, default=Door.request_timeout,
+        help=f"seconds for a request's headers and body to arrive ({Door.request_timeout:g})",
+    )  # fmt: skip
+    limits.add_argument(
+        "--idle-timeout", type=_seconds, default=Door.idle_timeout,
+        help=f"seconds an HTTP connection may stay silent ({Door.idle_timeout:g})",
+    )  # fmt: skip
+    limits.add_argument(
+        "--ws-ping", type=_seconds, default=WS_PING,
+        help=f"seconds between WebSocket pings; a client that does not answer one within as "
+        f"long is closed ({WS_PING:g})",
+    )  # fmt: skip
     p.set_defaults(func=run)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of at least 1")
+    return int(text)
+
+
+def _days(text: str) -> float:
+    return _seconds(text) * 86400
 
 
 def may_open_browser() -> bool:
@@ -95,6 +147,16 @@ def run(args: argparse.Namespace) -> int:
         deal_delay=args.deal_delay,
         grace=args.grace,
         think_limit=args.think_limit,
+        max_open_tables=args.max_tables,
+        tables_per_minute=args.tables_per_minute,
+        unwatched_rest=args.unwatched_rest,
+        idle_rest=args.idle_rest,
+    )
+    door = Door(
+        max_connections=args.max_connections,
+        max_per_address=args.max_connections_per_address,
+        request_timeout=args.request_timeout,
+        idle_timeout=args.idle_timeout,
     )
     app = create_app(db, settings)
     try:  # bound here, so that the address printed names the port really in use
@@ -118,7 +180,12 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         ws="websockets-sansio",  # about 1.7× the moves/s of the default implementation
+        ws_ping_interval=args.ws_ping or None,
+        ws_ping_timeout=args.ws_ping or None,
+        timeout_keep_alive=max(1, round(args.idle_timeout)),
         lifespan="on",
     )
+    config.load()  # the HTTP protocol class, wrapped in the guard's limits
+    config.http_protocol_class = guarded_protocol(config.http_protocol_class, door)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

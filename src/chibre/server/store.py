@@ -85,6 +85,7 @@ class StoredTable:
     preset: str = "romand"
     created: float = field(default_factory=time.time)
     finished: bool = False
+    resting: bool = False  # put to rest unfinished (``Store.rest``)
     entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
 
     def replay(self) -> Game:
@@ -166,19 +167,38 @@ class Store:
             )
 
     def append(
-        self, table_id: str, n: int, seat: int, entry: Deal | Action, finished: bool = False
+        self,
+        table_id: str,
+        n: int,
+        seat: int,
+        entry: Deal | Action,
+        finished: bool = False,
+        awake: bool = False,
     ) -> None:
         """Write entry number ``n`` of a table's record (and, when it ends the game, that the
-        table is finished) in one transaction."""
+        table is finished; ``awake``: that a resting table plays again) in one transaction."""
         statements = list(self._entry_rows(table_id, n, [(seat, entry)]))
         try:
-            if not finished:
+            if not finished and not awake:
                 self.db.execute(*statements[0])  # one statement: a transaction of its own
                 return
-            statements.append(("UPDATE game_tables SET finished = 1 WHERE id = ?", (table_id,)))
+            state = 1 if finished else 0  # over, or awake again after a rest
+            statements.append(
+                ("UPDATE game_tables SET finished = ? WHERE id = ?", (state, table_id))
+            )
             self._transaction(statements)
         except sqlite3.Error as e:
             raise StoreUnavailable(f"entry {n} of table {table_id} was not saved: {e}") from e
+
+    def rest(self, table_id: str) -> None:
+        """Mark an unfinished table as resting (``finished`` = 2): kept, but not restored at
+        start; its next entry makes it unfinished (0) again."""
+        try:
+            self.db.execute(
+                "UPDATE game_tables SET finished = 2 WHERE id = ? AND finished = 0", (table_id,)
+            )
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"table {table_id} could not be put to rest: {e}") from e
 
     def load(self, table_id: str) -> StoredTable | None:
         """A table with its record, or ``None``."""
@@ -211,6 +231,7 @@ class Store:
             watch=str(watch),
             preset=str(preset),
             created=float(created),  # type: ignore[arg-type]
-            finished=bool(finished),
+            finished=finished == 1,
+            resting=finished == 2,
             entries=self.entries(table_id),
         )

@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from random import SystemRandom
@@ -55,10 +56,26 @@ class Settings:
     grace: float = 60.0
     think_limit: float = 30.0
     """How long a search player may think; then ``rule`` plays the seat."""
+    max_open_tables: int = 1000
+    """Unfinished tables in play at once; a new one past this is refused (503)."""
+    tables_per_minute: int = 10
+    """Tables one client address may open in a minute; past this, 429."""
+    unwatched_rest: float = 600.0
+    """A table of computer players only pauses as soon as nobody watches it, and is put to
+    rest (unloaded; it goes on when someone opens it again) after this many seconds."""
+    idle_rest: float = 21 * 86400.0
+    """An unfinished table with players that nobody has played or opened for this long (three
+    weeks) is put to rest the same way: kept in the store, no longer restored at start."""
+
+
+class TooManyTables(ChibreError):
+    """The server holds as many tables in play as it may (``Settings.max_open_tables``)."""
 
 
 RETRY = 1.0
 """Seconds before a deal or a computer move the store refused is tried again."""
+REST_SWEEP = 30.0
+"""Seconds between two looks for tables to put to rest (less when a rest is shorter)."""
 MAX_REPLIES = 32
 """Replies (errors, pongs) a connection may have waiting; one more closes it."""
 
@@ -170,6 +187,8 @@ class Table:
         self._pending: asyncio.Handle | None = None  # the next deal or computer move
         self._thinking = False
         self._deadline: asyncio.TimerHandle | None = None  # the time limit of a search player
+        self.active = time.time()
+        """When a move was last made or a client last came or went (wall clock)."""
 
     # --- reading -------------------------------------------------------------------------
 
@@ -181,6 +200,11 @@ class Table:
     @property
     def status(self) -> str:
         return "finished" if self.game.is_over else "playing"
+
+    @property
+    def unattended(self) -> bool:
+        """Computer players only, and nobody watching: the table waits for a spectator."""
+        return not self.connections and not any(s.human for s in self.seats)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens, or ``None``."""
@@ -267,6 +291,9 @@ class Table:
         """A client arrives; a human back at their seat takes it over from the computer."""
         conn = Connection(self, seat, send)
         self.connections.add(conn)
+        self.active = time.time()
+        if self._pending is None and not self._thinking:
+            self.schedule()  # a table that waited for someone (or was resting) goes on
         if seat is not None:
             s = self.seats[seat]
             s.connections += 1
@@ -283,6 +310,7 @@ class Table:
         conn.closed = True
         conn.wake.set()
         self.connections.discard(conn)
+        self.active = time.time()
         if conn.seat is None:
             return
         s = self.seats[conn.seat]
@@ -383,10 +411,13 @@ class Table:
     def _committed(self, events: list[Event]) -> None:
         """The game accepted an entry: write it, then broadcast, then plan what follows."""
         game = self.game
+        self.active = time.time()
         n = self.seq - 1
         seat, entry = game.record.entries[n]
         try:
-            self.store.append(self.id, n, seat, entry, finished=game.is_over)
+            self.store.append(
+                self.id, n, seat, entry, finished=game.is_over, awake=self.stored.resting
+            )
         except BaseException:
             # Not stored: undo by replaying the record without it, and refuse.
             del game.record.entries[n]
@@ -394,6 +425,7 @@ class Table:
             self.game = self.stored.replay()
             self.views = ViewCache(self.game)
             raise
+        self.stored.resting = False
         if game.is_over:
             self._table_json = None
             for s in self.seats:
@@ -414,8 +446,8 @@ class Table:
             self._pending = None
         game = self.game
         to_act = game.current_player
-        if to_act is None:
-            return
+        if to_act is None or self.unattended:
+            return  # over, or nobody to see it: it goes on when a spectator comes
         loop = asyncio.get_running_loop()
         seq = self.seq
         if to_act == CHANCE:
@@ -517,6 +549,12 @@ class Tables:
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self.thinkers = Thinkers()
+        self._resting: asyncio.TimerHandle | None = None
+
+    @property
+    def playing(self) -> int:
+        """How many tables in memory have a game that is not over."""
+        return sum(not t.game.is_over for t in self.tables.values())
 
     def restore(self) -> int:
         """Load every unfinished table and let its game go on; returns how many. A table
@@ -526,7 +564,33 @@ class Tables:
             table = self._load(table_id)
             if table is not None:
                 table.start()
+        self._resting = asyncio.get_running_loop().call_later(self._sweep, self.rest)
         return len(self.tables)
+
+    def rest(self) -> None:
+        """Put to rest the tables nobody has used for a while (``Settings.unwatched_rest``,
+        ``Settings.idle_rest``): unloaded, marked resting in the store, not restored at the
+        next start; opening one again brings it back where it was."""
+        now = time.time()
+        for table in list(self.tables.values()):
+            if table.connections or table.game.is_over:
+                continue
+            humans = any(s.human for s in table.seats)
+            limit = self.settings.idle_rest if humans else self.settings.unwatched_rest
+            if now - table.active >= limit:
+                try:
+                    self.store.rest(table.id)
+                except StoreUnavailable:
+                    log.exception("table %s could not be put to rest", table.id)
+                    continue
+                table.close()
+                del self.tables[table.id]
+        self._resting = asyncio.get_running_loop().call_later(self._sweep, self.rest)
+
+    @property
+    def _sweep(self) -> float:
+        shortest = min(self.settings.unwatched_rest, self.settings.idle_rest)
+        return max(0.5, min(REST_SWEEP, shortest / 2))
 
     def _load(self, table_id: str) -> Table | None:
         """A table read from the store, or ``None`` (no such table, or unreadable)."""
@@ -555,6 +619,11 @@ class Tables:
     def create(self, request: TableRequest) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
         request is not right."""
+        if self.playing >= self.settings.max_open_tables:
+            raise TooManyTables(
+                f"the server has {self.settings.max_open_tables} tables in play, as many as it "
+                "may: try again later"
+            )
         stored = table_request(request)
         game = Game(stored.rules)
         game.deal(SystemRandom())
@@ -566,6 +635,8 @@ class Tables:
         return table
 
     def close(self) -> None:
+        if self._resting is not None:
+            self._resting.cancel()
         for table in self.tables.values():
             table.close()
         self.thinkers.close()
