@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pydantic_core
+
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.cards import card_code, cards_of
 from chibre.errors import ChibreError
@@ -136,10 +138,10 @@ def read_message(text: str | bytes | None) -> dict[str, Any]:
         raise ProtocolError("too_large", f"a message may be at most {MAX_FRAME} bytes, not {size}")
     if isinstance(text, bytes):
         raise ProtocolError("malformed", "frames are JSON text, not binary")
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise ProtocolError("malformed", "the message is not valid JSON") from None
+    try:  # pydantic's parser: a depth limit, no lone surrogates, no 5,000-digit numbers
+        message = pydantic_core.from_json(text)
+    except ValueError as e:
+        raise ProtocolError("malformed", f"the message is not valid JSON: {e}") from None
     if not isinstance(message, dict):
         raise ProtocolError("malformed", 'a message is a JSON object such as {"type": "ping"}')
     kind = message.get("type")

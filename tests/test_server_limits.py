@@ -1,0 +1,190 @@
+"""A server facing the internet: its limits and timeouts, against a real server subprocess.
+
+Table floods get 429 while an unrelated table plays on; half-sent and silent connections are
+closed within the configured timeouts; connections past the caps get 503; a table of computer
+players nobody watches stops playing (and using CPU) until someone watches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sqlite3
+import statistics
+import time
+from pathlib import Path
+
+import websockets
+
+from server_support import create_table, http_json, start_server, stop_server, ws_url
+
+
+def _entries(db: Path, table: str) -> int:
+    with sqlite3.connect(db) as c:
+        return int(
+            c.execute("SELECT COUNT(*) FROM game_entries WHERE table_id = ?", (table,)).fetchone()[
+                0
+            ]
+        )
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in clock ticks
+
+
+async def _ping_latencies(base: str, link: str, count: int) -> list[float]:
+    """Round trips of ``ping`` on a table's socket, in seconds."""
+    async with websockets.connect(ws_url(base, link)) as ws:
+        await ws.recv()  # the first state
+        out = []
+        for _ in range(count):
+            start = time.perf_counter()
+            await ws.send('{"type":"ping"}')
+            while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "pong":
+                pass
+            out.append(time.perf_counter() - start)
+            await asyncio.sleep(0.01)
+        return out
+
+
+def _p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100)[98]
+
+
+def test_a_table_flood_gets_429_and_another_table_plays_on(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--tables-per-minute", "5")
+    try:
+        honest = create_table(base, ["human", "rule", "rule", "rule"])
+        link = honest["seats"][0]["link"]
+        quiet = asyncio.run(_ping_latencies(base, link, 200))
+
+        async def flood_while_measuring() -> tuple[list[int], list[float]]:
+            async def flood() -> list[int]:
+                statuses = []
+                for _ in range(300):
+                    status, answer = await asyncio.to_thread(
+                        http_json, base, "/api/tables", {"seats": ["rule"] * 4}
+                    )
+                    statuses.append(status)
+                    if status == 429:
+                        assert "at most 5 new tables a minute" in answer["error"]
+                return statuses
+
+            flooded, latencies = await asyncio.gather(
+                flood(), _ping_latencies(base, link, 200)
+            )
+            return flooded, latencies
+
+        statuses, loaded = asyncio.run(flood_while_measuring())
+    finally:
+        stop_server(process)
+    assert statuses.count(200) == 4  # five a minute: the honest table was the first
+    assert statuses.count(429) == len(statuses) - 4
+    # the unrelated table's latency, as the issue's bound (with a floor for a noisy machine)
+    assert _p99(loaded) <= max(2 * _p99(quiet), _p99(quiet) + 0.05), (_p99(quiet), _p99(loaded))
+
+
+def test_half_sent_and_silent_connections_are_closed_in_time(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--request-timeout", "1", "--idle-timeout", "1.5")
+    host, port = base.removeprefix("http://").rstrip("/").split(":")
+    try:
+        silent = [socket.create_connection((host, int(port)), timeout=10) for _ in range(20)]
+        half = [socket.create_connection((host, int(port)), timeout=10) for _ in range(20)]
+        for s in half:
+            s.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        started = time.monotonic()
+        answers = []
+        for s in silent + half:
+            chunks = b""
+            while chunk := s.recv(4096):  # until the server closes it
+                chunks += chunk
+            answers.append(chunks)
+            s.close()
+        took = time.monotonic() - started
+        status, _ = http_json(base, "/api/presets")  # the server still answers
+    finally:
+        stop_server(process)
+    assert status == 200
+    assert all(a == b"" for a in answers[:20])  # silent: closed without a word
+    assert all(a.startswith(b"HTTP/1.1 408") for a in answers[20:])
+    assert took < 5  # 1 s and 1.5 s, and one sweep a second
+
+
+def test_connections_past_the_cap_of_an_address_get_503(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--max-connections-per-address", "4")
+    host, port = base.removeprefix("http://").rstrip("/").split(":")
+    try:
+        held = [socket.create_connection((host, int(port)), timeout=10) for _ in range(4)]
+        time.sleep(0.2)
+        extra = socket.create_connection((host, int(port)), timeout=10)
+        answer = extra.recv(4096)
+        extra.close()
+        for s in held:
+            s.close()
+        time.sleep(0.2)
+        status, _ = http_json(base, "/api/presets")  # room again once they are closed
+    finally:
+        stop_server(process)
+    assert answer.startswith(b"HTTP/1.1 503") and b"too many connections" in answer
+    assert status == 200
+
+
+def test_a_computer_table_nobody_watches_waits_and_uses_no_cpu(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        table = create_table(base, ["rule"] * 4)
+        time.sleep(0.5)
+        before, cpu = _entries(db, table["table"]), _cpu_seconds(process.pid)
+        time.sleep(2)
+        still, cpu_after = _entries(db, table["table"]), _cpu_seconds(process.pid)
+
+        async def watch() -> int:
+            async with websockets.connect(ws_url(base, table["watch"])) as ws:
+                seqs = []
+                for _ in range(5):
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    seqs.append(frame.get("seq", 0))
+                return max(seqs)
+
+        watched = asyncio.run(watch())
+    finally:
+        stop_server(process)
+    assert still == before == 1  # only its first deal: nobody watched, nobody played
+    assert cpu_after - cpu < 0.2
+    assert watched > before  # a spectator came: it plays
+
+
+def test_an_unwatched_computer_table_is_put_to_rest_and_wakes_when_opened(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--unwatched-rest", "1")
+    try:
+        table = create_table(base, ["rule"] * 4)
+        time.sleep(2.5)
+        with sqlite3.connect(db) as c:
+            state = c.execute(
+                "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
+            ).fetchone()[0]
+
+        async def watch() -> int:
+            async with websockets.connect(ws_url(base, table["watch"])) as ws:
+                last = 0
+                for _ in range(6):
+                    last = json.loads(await asyncio.wait_for(ws.recv(), 10)).get("seq", last)
+                return last
+
+        watched = asyncio.run(watch())
+        time.sleep(0.2)
+        with sqlite3.connect(db) as c:
+            awake = c.execute(
+                "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
+            ).fetchone()[0]
+    finally:
+        stop_server(process)
+    assert state == 2  # resting: kept, not restored at start
+    assert watched > 1 and awake == 0
