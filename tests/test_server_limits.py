@@ -73,9 +73,7 @@ def test_a_table_flood_gets_429_and_another_table_plays_on(tmp_path: Path) -> No
                         assert "at most 5 new tables a minute" in answer["error"]
                 return statuses
 
-            flooded, latencies = await asyncio.gather(
-                flood(), _ping_latencies(base, link, 200)
-            )
+            flooded, latencies = await asyncio.gather(flood(), _ping_latencies(base, link, 200))
             return flooded, latencies
 
         statuses, loaded = asyncio.run(flood_while_measuring())

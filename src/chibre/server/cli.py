@@ -24,6 +24,8 @@ from chibre.server.guard import Door, guarded_protocol
 from chibre.server.tables import Settings
 
 WS_PING = 20.0
+MAX_HEAD = 64 * 1024
+"""The longest request line and headers, in bytes (past it: 400, and the connection closed)."""
 WS_MAX_SIZE = 64 * 1024
 """Frames larger than this close the socket; up to it, a frame over 4 KiB is answered with a
 ``too_large`` error."""
@@ -178,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         log_level="warning",
         access_log=False,
         ws_max_size=WS_MAX_SIZE,
+        h11_max_incomplete_event_size=MAX_HEAD,
         ws_per_message_deflate=False,
         ws="websockets-sansio",  # about 1.7× the moves/s of the default implementation
         ws_ping_interval=args.ws_ping or None,

@@ -300,6 +300,7 @@ def hand_number(text: str) -> int:
 
 
 Key = Annotated[str, Query(max_length=64)]
+Mine = Annotated[str | None, Query(max_length=MAX_LISTED * 40, pattern=r"^[A-Za-z0-9_.,-]*$")]
 Lang = Literal["de", "fr", "en"]
 Scores = Annotated[str | None, Query(max_length=MAX_SLATE_HANDS * 8)]
 Marks = Annotated[str | None, Query(max_length=200)]
@@ -336,7 +337,7 @@ def router(db_path: Path) -> APIRouter:
 
     @api.get("/api/sheets", summary="The summaries of the sheets whose links are given")
     @guarded
-    async def list_sheets(mine: Annotated[str | None, Query(max_length=20_000)] = None) -> Response:
+    async def list_sheets(mine: Mine = None) -> Response:
         return JSONResponse({"sheets": store.summaries(parse_mine(mine))})
 
     @api.post("/api/sheets", status_code=201, summary="A new score sheet")
