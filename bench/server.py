@@ -329,7 +329,9 @@ def main() -> None:
             [
                 sys.executable, "-m", "chibre.cli", "serve", "--port", str(port),
                 "--db", str(tmp / "bench.sqlite"), "--no-browser", "--bot-delay", "0",
-                "--deal-delay", "0",
+                "--deal-delay", "0", "--tables-per-minute", "1000000",
+                "--max-connections-per-address", "100000", "--max-tables", "100000",
+                "--max-connections", "100000",
             ],
             env=env,
         )  # fmt: skip
@@ -339,7 +341,7 @@ def main() -> None:
             urls: list[tuple[str, int]] = []
             for _ in range(args.tables):
                 table = post_json(
-                    base + "/api/tables", {"seats": ["human"] * 4, "options": {"target": 10**6}}
+                    base + "/api/tables", {"seats": ["human"] * 4, "options": {"target": 10_000}}
                 )
                 for s in table["seats"]:
                     token = s["link"].partition("=")[2]

@@ -44,6 +44,7 @@ from chibre.server.protocol import CODES, error_frame
 from chibre.server.quota import Quota
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables, TooManyTables
+from chibre.server.upkeep import Checkpointer, Collector
 
 log = logging.getLogger("chibre.server")
 
@@ -261,10 +262,14 @@ def create_app(db_path: Path | str, settings: Settings | None = None) -> FastAPI
         app.state.tables = tables
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
         tables.restore()
+        checkpointer = Checkpointer(store.db, db_path)
+        collector = Collector()
         try:
             yield
         finally:
+            collector.close()
             tables.close()
+            checkpointer.close()
             store.close()
 
     app = FastAPI(
