@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -91,7 +92,12 @@ async def run_clients(
     for i in range(0, len(urls), 50):  # in batches: the server's listen backlog is finite
         batch = urls[i : i + 50]
         sockets += await asyncio.gather(
-            *(websockets.connect(u, max_size=2**20, compression=None) for u, _ in batch)
+            *(
+                websockets.connect(
+                    u, max_size=2**20, compression=None, local_addr=(player_address(k // 4), 0)
+                )
+                for k, (u, _) in enumerate(batch, i)
+            )
         )
     connected = time.monotonic() - connect_start
     playing.write_text("")  # tells the first process that the measured run starts
@@ -134,6 +140,84 @@ def client_main(args: argparse.Namespace) -> None:
     Path(args.out).write_text(json.dumps(result))
 
 
+def player_address(table: int) -> str:
+    """The loopback address the players of a table come from: one per table, as players on
+    the internet come from addresses of their own (the whole of 127.0.0.0/8 is this machine)."""
+    return f"127.0.{1 + table // 250}.{1 + table % 250}"
+
+
+ATTACKER = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
+"""Where the attack comes from: one address floods table creations, one opens idle
+connections, one sends requests a byte at a time."""
+
+
+async def attack(port: int, seconds: float) -> dict[str, Any]:
+    """Flood the server from 127.0.0.2–4 for ``seconds``: table creations as fast as they are
+    answered, idle connections, and half-sent requests; count what the server answered."""
+    counts: dict[str, int] = {}
+    body = json.dumps({"seats": ["rule"] * 4, "options": {"target": 10_000}}).encode()
+    request = (
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    )
+    stop = time.monotonic() + seconds
+
+    def count(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+
+    async def flood() -> None:
+        while time.monotonic() < stop:
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(ATTACKER[0], 0)
+                )
+                writer.write(request)
+                status = (await asyncio.wait_for(reader.readline(), 10)).split(b" ")[1:2]
+                count(f"create {status[0].decode() if status else 'closed'}")
+                writer.close()
+            except (TimeoutError, OSError):
+                count("create refused")
+
+    async def idle(address: str, trickle: bool) -> None:
+        while time.monotonic() < stop:
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(address, 0)
+                )
+            except OSError:
+                count("connect refused")
+                await asyncio.sleep(0.2)
+                continue
+            count("half-sent opened" if trickle else "idle opened")
+            try:
+                while time.monotonic() < stop:
+                    if trickle:
+                        writer.write(b"GET / HTTP/1.1\r\nX: ")
+                    data = await asyncio.wait_for(reader.read(1024), 0.5 if trickle else 60)
+                    if not data or data.startswith(b"HTTP/1.1 "):
+                        count("closed by the server")
+                        break
+            except TimeoutError:
+                continue
+            except OSError:
+                count("closed by the server")
+            finally:
+                writer.close()
+            await asyncio.sleep(0.2)  # then again: the attacker's own CPU is not the server's
+
+    await asyncio.gather(
+        *(flood() for _ in range(4)),
+        *(idle(ATTACKER[1], False) for _ in range(300)),
+        *(idle(ATTACKER[2], True) for _ in range(300)),
+    )
+    return counts
+
+
+def attacker_main(args: argparse.Namespace) -> None:
+    result = asyncio.run(attack(args.attack, args.seconds))
+    Path(args.out).write_text(json.dumps(result))
+
+
 # --- the server and the measurement (first process) ------------------------------------------
 
 
@@ -143,14 +227,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def post_json(url: str, body: Any) -> Any:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as r:
-        return json.loads(r.read())
 
 
 def wait_up(url: str, process: subprocess.Popen[bytes]) -> None:
@@ -242,10 +318,10 @@ def relay_main(port: int) -> None:
 
 def measure(
     server: subprocess.Popen[bytes], urls: list[tuple[str, int]], args: argparse.Namespace,
-    tmp: Path, env: dict[str, str],
+    tmp: Path, env: dict[str, str], attack_port: int | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play the seats ``urls`` from a client process; the server's CPU and memory measured
-    while they play."""
+    while they play (and, with ``attack_port``, while an attacker floods it)."""
     links, out = tmp / f"links-{server.pid}.json", tmp / f"result-{server.pid}.json"
     links.write_text(json.dumps(urls))
     rss_start = rss_mb(server.pid)
@@ -259,13 +335,26 @@ def measure(
     rss_max = rss_start
     cpu_start = None
     playing = Path(str(out) + ".playing")
+    attacker = None
+    attacked = tmp / f"attack-{server.pid}.json"
     while client.poll() is None:
         if cpu_start is None and playing.exists():
             cpu_start = _cpu_seconds(server.pid)
+            if attack_port is not None:
+                attacker = subprocess.Popen(
+                    [
+                        sys.executable, __file__, "--attack", str(attack_port),
+                        "--out", str(attacked), "--seconds", str(args.seconds),
+                    ],
+                    env=env,
+                )  # fmt: skip
         rss_max = max(rss_max, rss_mb(server.pid))
         time.sleep(0.1)
     cpu_end = _cpu_seconds(server.pid)
     result: dict[str, Any] = json.loads(out.read_text())
+    if attacker is not None:
+        attacker.wait(timeout=60)
+        result["attack"] = json.loads(attacked.read_text())
     result["server_cpu"] = None if cpu_start is None or cpu_end is None else cpu_end - cpu_start
     result["rss_start"], result["rss_max"] = rss_start, rss_max
     return result
@@ -308,6 +397,13 @@ def main() -> None:
         "--think", type=float, default=0.0, help="seconds before each move, on average"
     )
     parser.add_argument("--no-reference", action="store_true", help="skip the bare relay")
+    parser.add_argument(
+        "--abuse",
+        action="store_true",
+        help="with the default limits, play once quietly and once while an attacker floods "
+        "table creations and opens idle and half-sent connections; compare",
+    )
+    parser.add_argument("--attack", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--relay", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--links", help=argparse.SUPPRESS)
@@ -319,56 +415,19 @@ def main() -> None:
     if args.relay:
         relay_main(args.relay)
         return
+    if args.attack:
+        attacker_main(args)
+        return
 
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
-        port = free_port()
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "chibre.cli", "serve", "--port", str(port),
-                "--db", str(tmp / "bench.sqlite"), "--no-browser", "--bot-delay", "0",
-                "--deal-delay", "0", "--tables-per-minute", "1000000",
-                "--max-connections-per-address", "100000", "--max-tables", "100000",
-                "--max-connections", "100000",
-            ],
-            env=env,
-        )  # fmt: skip
-        try:
-            base = f"http://127.0.0.1:{port}"
-            wait_up(base + "/api/players", server)
-            urls: list[tuple[str, int]] = []
-            for _ in range(args.tables):
-                table = post_json(
-                    base + "/api/tables", {"seats": ["human"] * 4, "options": {"target": 10_000}}
-                )
-                for s in table["seats"]:
-                    token = s["link"].partition("=")[2]
-                    urls.append(
-                        (f"ws://127.0.0.1:{port}/ws/{table['table']}?token={token}", s["seat"])
-                    )
-            chibre = measure(server, urls, args, tmp, env)
-        finally:
-            server.terminate()
-            server.wait(timeout=20)
-        reference = None
-        if not args.no_reference:
-            port = free_port()
-            relay = subprocess.Popen([sys.executable, __file__, "--relay", str(port)], env=env)
-            try:
-                wait_up(f"http://127.0.0.1:{port}/up", relay)
-                relay_urls = [
-                    (f"ws://127.0.0.1:{port}/ws/{t}?seat={s}", s)
-                    for t in range(args.tables)
-                    for s in range(4)
-                ]
-                reference = measure(relay, relay_urls, args, tmp, env)
-            finally:
-                relay.terminate()
-                relay.wait(timeout=20)
+        chibre = run_chibre(args, tmp, env, attacked=False)
+        under_attack = run_chibre(args, tmp, env, attacked=True) if args.abuse else None
+        reference = None if args.no_reference or args.abuse else run_reference(args, tmp, env)
     print(
-        f"{args.tables} tables, four human seats each ({len(urls)} WebSockets), "
+        f"{args.tables} tables, four human seats each ({4 * args.tables} WebSockets), "
         f"think {args.think} s, {args.seconds:.0f} s of play; load average {load:.1f} "
         f"on {os.cpu_count()} cores at the start"
     )
@@ -376,10 +435,95 @@ def main() -> None:
     if reference is not None:
         report("reference: bare Starlette/uvicorn relay, same clients, same frame size", reference)
     ok = p99 <= GOAL_P99_MS and chibre["rss_max"] <= GOAL_RSS_MB
-    print(
-        f"goal: p99 <= {GOAL_P99_MS:.0f} ms and < {GOAL_RSS_MB:.0f} MB: "
-        f"{'met' if ok else 'not met'}"
+    if under_attack is None:
+        print(
+            f"goal: p99 <= {GOAL_P99_MS:.0f} ms and < {GOAL_RSS_MB:.0f} MB: "
+            f"{'met' if ok else 'not met'}"
+        )
+        return
+    attacked_p99 = report(
+        "chibre serve under attack (table floods, idle and half-sent connections)", under_attack
     )
+    print(
+        "  the attack       "
+        + ", ".join(f"{k}: {v}" for k, v in sorted(under_attack["attack"].items()))
+    )
+    lat = [x * 1000 for x in chibre["latencies"]]
+    hit = [x * 1000 for x in under_attack["latencies"]]
+    print(
+        f"side by side      p50 {statistics.median(lat):.1f} -> {statistics.median(hit):.1f} ms, "
+        f"p99 {p99:.1f} -> {attacked_p99:.1f} ms ({attacked_p99 / p99:.2f}x), "
+        f"memory {under_attack['rss_max']:.0f} MB"
+    )
+    ok = attacked_p99 <= 2 * p99 and under_attack["rss_max"] <= GOAL_RSS_MB
+    verdict = "met" if ok else "not met"
+    print(f"goal: p99 under attack <= 2x p99 without, < {GOAL_RSS_MB:.0f} MB: {verdict}")
+
+
+def run_chibre(
+    args: argparse.Namespace, tmp: Path, env: dict[str, str], attacked: bool
+) -> dict[str, Any]:
+    """A chibre server on a fresh file, its tables created and played (and attacked)."""
+    port = free_port()
+    db = tmp / f"bench-{'attacked' if attacked else 'quiet'}.sqlite"
+    limits = (
+        []  # the default limits: the players come from addresses of their own
+        if args.abuse
+        else [
+            "--tables-per-minute", "1000000", "--max-connections-per-address", "100000",
+            "--max-tables", "100000", "--max-connections", "100000",
+        ]
+    )  # fmt: skip
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "chibre.cli", "serve", "--port", str(port), "--db", str(db),
+            "--no-browser", "--bot-delay", "0", "--deal-delay", "0", *limits,
+        ],
+        env=env,
+    )  # fmt: skip
+    try:
+        wait_up(f"http://127.0.0.1:{port}/api/players", server)
+        urls: list[tuple[str, int]] = []
+        for n in range(args.tables):
+            table = create(port, player_address(n))
+            for s in table["seats"]:
+                token = s["link"].partition("=")[2]
+                urls.append((f"ws://127.0.0.1:{port}/ws/{table['table']}?token={token}", s["seat"]))
+        return measure(server, urls, args, tmp, env, attack_port=port if attacked else None)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def create(port: int, address: str) -> Any:
+    """A table of four human seats, asked for from ``address``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(address, 0))
+    try:
+        body = json.dumps({"seats": ["human"] * 4, "options": {"target": 10_000}})
+        conn.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        if answer.status != 200:
+            raise SystemExit(f"a table could not be created: {answer.status} {answer.read()!r}")
+        return json.loads(answer.read())
+    finally:
+        conn.close()
+
+
+def run_reference(args: argparse.Namespace, tmp: Path, env: dict[str, str]) -> dict[str, Any]:
+    """The bare relay, played by the same clients."""
+    port = free_port()
+    relay = subprocess.Popen([sys.executable, __file__, "--relay", str(port)], env=env)
+    try:
+        wait_up(f"http://127.0.0.1:{port}/up", relay)
+        relay_urls = [
+            (f"ws://127.0.0.1:{port}/ws/{t}?seat={s}", s)
+            for t in range(args.tables)
+            for s in range(4)
+        ]
+        return measure(relay, relay_urls, args, tmp, env)
+    finally:
+        relay.terminate()
+        relay.wait(timeout=20)
 
 
 def _cpu_seconds(pid: int) -> float | None:
