@@ -37,6 +37,7 @@ from chibre.rules import PRESETS, Rules
 from chibre.server import sheets
 from chibre.server.lobby import InvalidTable
 from chibre.server.protocol import CODES, error_frame
+from chibre.server.recovery import prepare_once
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables
 
@@ -48,6 +49,7 @@ CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
+DAMAGED = "this table was damaged and could not be restored"
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -122,6 +124,8 @@ async def create_table(request: Request) -> Response:
 def _authorised(request: Request) -> tuple[Table, int | None] | Response:
     """The table and the seat (``None``: spectator) the query's token opens, or an error."""
     table = _tables(request).get(request.path_params["id"])
+    if table is None and _tables(request).is_damaged(request.path_params["id"]):
+        return error(410, DAMAGED)
     if table is None:
         return error(404, "there is no such table")
     token = request.query_params.get("token")
@@ -212,6 +216,10 @@ async def table_socket(ws: WebSocket) -> None:
     if table is not None:
         seat = table.seat_of(ws.query_params.get("token"))
         allowed = seat is not None or table.watches(ws.query_params.get("watch"))
+    if table is None and _tables(ws).is_damaged(ws.path_params["id"]):
+        await ws.send_text(error_frame("damaged", DAMAGED))
+        await ws.close(CLOSE_BAD_TOKEN)
+        return
     if table is None or not allowed:
         what = "there is no such table" if table is None else "this link does not open this table"
         await ws.send_text(error_frame("bad_token", what + ": ask for a new invitation"))
@@ -243,6 +251,8 @@ def create_app(db_path: Path | str, settings: Settings | None = None) -> Starlet
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for note in prepare_once(db_path):  # a damaged file saved, a read-only one said
+            log.warning("%s", note)
         store = Store(db_path)
         tables = Tables(store, settings)
         app.state.store = store

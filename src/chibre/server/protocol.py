@@ -32,6 +32,7 @@ ERROR_CODES = (
     "spectator",
     "finished",
     "unavailable",
+    "damaged",
 )
 
 

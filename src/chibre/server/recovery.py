@@ -1,0 +1,675 @@
+"""A damaged SQLite file of the server: found at start, said plainly, and what can be read
+saved.
+
+At start (``chibre serve``), :func:`prepare` looks at the file before anything uses it:
+
+- SQLite's ``PRAGMA quick_check``, and the tables its version must have
+  (``chibre.server.migrations``): on damage the file is copied aside
+  (``chibre.sqlite.damaged-YYYYmmdd-HHMMSS``, with its ``-wal`` and ``-shm``), every table,
+  record entry and score sheet that can still be read is copied, row by row, into a fresh file
+  that takes its place, and one paragraph says what was found, what was saved and what was
+  lost. A table whose record could not be read whole is kept in ``damaged_tables``: its players
+  are told that it was damaged, not that it does not exist.
+- A file none of whose rows can be read (not a database at all) is refused
+  (``StoreRefused``) and left as it is.
+- A read-only file is served as it is, with a warning: games cannot be saved.
+
+The rows are read the way SQLite's ``.recover`` reads them, without the ``sqlite3`` program:
+each table is walked by rowid (its primary key for the record), a walk that meets a damaged
+page goes on past it, and each row is then read on its own; whatever raises is skipped. A
+header that no longer says SQLite is rewritten (on a copy) from the fields that can be
+inferred.
+
+:func:`examine` is ``chibre store check``; :func:`backup` is ``chibre store backup``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import struct
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chibre.errors import ChibreError
+from chibre.server import migrations
+from chibre.server.store import SeatInfo, StoredTable, decode_entry
+
+MAGIC = b"SQLite format 3\x00"
+SIDES = ("-wal", "-shm")
+MAX_PROBLEMS = 3
+"""Problems of ``quick_check`` quoted in the report (the others are counted)."""
+HIGHEST_ROWID = 2**63 - 1
+
+TABLE_COLUMNS = ("id", "created", "preset", "rules", "seats", "watch", "finished")
+SHEET_COLUMNS = ("id", "key", "name", "created", "updated", "sheet")
+DAMAGED_COLUMNS = ("id", "noted", "reason")
+
+
+class StoreRefused(ChibreError):
+    """The file cannot be served: nothing could be read from it, it was written by a newer
+    chibre, or it is damaged and cannot be replaced. The message says what to do."""
+
+
+@dataclass
+class Health:
+    """What :func:`examine` found in a file."""
+
+    path: Path
+    exists: bool = True
+    readable: bool = True
+    """SQLite opens it and reads its schema."""
+    problems: list[str] = field(default_factory=list)
+    read_only: bool = False
+    version: int | None = None
+    too_new: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.exists and self.readable and not self.problems and not self.too_new
+
+    def describe(self) -> str:
+        """The problems in one sentence: the first few quoted, the others counted."""
+        shown = "; ".join(self.problems[:MAX_PROBLEMS])
+        more = len(self.problems) - MAX_PROBLEMS
+        return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+    if read_only:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    return sqlite3.connect(path, isolation_level=None, timeout=10)
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def examine(path: Path | str, thorough: bool = False) -> Health:
+    """The file's health: SQLite's ``quick_check`` (``integrity_check`` when ``thorough``)
+    and the tables its version must have. Reads only."""
+    path = Path(path)
+    health = Health(path)
+    if not path.is_file():
+        health.exists = health.readable = False
+        health.problems.append("there is no such file" if not path.exists() else "not a file")
+        return health
+    health.read_only = not _writable(path)
+    if path.stat().st_size == 0:  # SQLite's empty database: a first start
+        health.version = 0
+        return health
+    with path.open("rb") as f:
+        head = f.read(len(MAGIC))
+    if head != MAGIC:
+        health.readable = False
+        health.problems.append("its header does not say it is an SQLite database")
+        return health
+    try:
+        db = _connect(path, read_only=health.read_only)
+    except sqlite3.Error as e:
+        health.readable = False
+        health.problems.append(f"SQLite cannot open it ({e})")
+        return health
+    try:
+        try:
+            db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlite3.DatabaseError as e:
+            health.readable = False
+            health.problems.append(f"SQLite cannot read its schema ({e})")
+            return health
+        try:
+            pragma = "integrity_check" if thorough else "quick_check"
+            lines = [str(r[0]) for r in db.execute(f"PRAGMA {pragma}(100)")]
+        except sqlite3.DatabaseError as e:
+            lines = [str(e)]
+        if lines != ["ok"]:
+            health.problems += lines
+        health.version = migrations.version_of(db)
+        health.too_new = health.version > migrations.SCHEMA_VERSION
+        if not health.too_new:
+            missing = migrations.missing_tables(db)
+            if missing:
+                health.problems.append(
+                    f"the table{'s' if len(missing) > 1 else ''} {', '.join(missing)} of "
+                    f"schema version {health.version} {'are' if len(missing) > 1 else 'is'} "
+                    "missing"
+                )
+        for table in ("game_tables", "score_sheets", "damaged_tables"):
+            with suppress(sqlite3.DatabaseError):
+                (count,) = db.execute(f"SELECT count(*) FROM {table}").fetchone()
+                health.counts[table] = int(count)
+    finally:
+        db.close()
+    return health
+
+
+# --- reading what can be read ----------------------------------------------------------------
+
+
+def _scan(db: sqlite3.Connection, table: str, descending: bool) -> tuple[set[int], bool]:
+    """The rowids of ``table`` a walk in one direction reads, and whether it met damage: on
+    a damaged page, the walk starts again further on, ever further until a start reads."""
+    found: set[int] = set()
+    damaged = False
+    op, order = ("<", "DESC") if descending else (">", "ASC")
+    bound: int | None = None
+    while True:
+        where = "" if bound is None else f"WHERE rowid {op} ?"
+        last = bound
+        try:
+            cursor = db.execute(
+                f"SELECT rowid FROM {table} NOT INDEXED {where} ORDER BY rowid {order}",
+                () if bound is None else (bound,),
+            )
+            for (rowid,) in cursor:
+                found.add(int(rowid))
+                last = int(rowid)
+            return found, damaged
+        except sqlite3.DatabaseError:
+            damaged = True
+        bound = _past(db, table, last, descending)
+        if bound is None:
+            return found, damaged
+
+
+def _past(db: sqlite3.Connection, table: str, last: int | None, descending: bool) -> int | None:
+    """A rowid beyond ``last`` from which a walk reads again; ``None`` if there is none."""
+    sign = -1 if descending else 1
+    start = (-HIGHEST_ROWID if not descending else HIGHEST_ROWID) if last is None else last
+    op = "<" if descending else ">"
+    for power in range(64):
+        bound = start + sign * (1 << power)
+        if abs(bound) > HIGHEST_ROWID:
+            return None
+        try:
+            db.execute(
+                f"SELECT rowid FROM {table} NOT INDEXED WHERE rowid {op} ? "
+                f"ORDER BY rowid {'DESC' if descending else 'ASC'} LIMIT 1",
+                (bound,),
+            ).fetchall()
+            return bound
+        except sqlite3.DatabaseError:
+            continue
+    return None
+
+
+def _index_ids(db: sqlite3.Connection, table: str) -> set[str]:
+    """The ids the primary key's index of ``table`` still knows (from both ends)."""
+    ids: set[str] = set()
+    for order in ("ASC", "DESC"):
+        try:
+            for (key,) in db.execute(
+                f"SELECT id FROM {table} INDEXED BY sqlite_autoindex_{table}_1 ORDER BY id {order}"
+            ):
+                ids.add(str(key))
+        except sqlite3.DatabaseError:
+            continue
+    return ids
+
+
+@dataclass
+class Rows:
+    """The rows of one table that could be read, and what is known of the others."""
+
+    rows: list[tuple[object, ...]] = field(default_factory=list)
+    lost_ids: set[str] = field(default_factory=set)
+    """Ids the index still knows whose row could not be read."""
+    damaged: bool = False
+    """Some part of the table could not be read."""
+
+
+def _columns(db: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> list[str] | None:
+    """The columns to select, ``''`` for one an older file lacks; ``None`` without the table."""
+    try:
+        have = {str(r[1]) for r in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.DatabaseError:
+        return None
+    if not have:
+        return None
+    return [c if c in have else "''" for c in wanted]
+
+
+def _read_rows(db: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> Rows:
+    """Every row of a rowid table that can be read, one at a time."""
+    out = Rows()
+    columns = _columns(db, table, wanted)
+    if columns is None:
+        return out
+    forward, damaged_forward = _scan(db, table, descending=False)
+    rowids = forward
+    if damaged_forward:
+        backward, _ = _scan(db, table, descending=True)
+        rowids = forward | backward
+    out.damaged = damaged_forward
+    index_ids = _index_ids(db, table)
+    select = f"SELECT {', '.join(columns)} FROM {table} NOT INDEXED WHERE rowid = ?"
+    for rowid in sorted(rowids):
+        try:
+            row = db.execute(select, (rowid,)).fetchone()
+        except sqlite3.DatabaseError:
+            out.damaged = True
+            continue
+        if row is not None:
+            out.rows.append(tuple(row))
+    read = {str(r[0]) for r in out.rows}
+    for key in sorted(index_ids - read):  # the index knows it: one more try by its id
+        try:
+            row = db.execute(
+                f"SELECT {', '.join(columns)} FROM {table} WHERE id = ?", (key,)
+            ).fetchone()
+        except sqlite3.DatabaseError:
+            row = None
+        if row is None:
+            out.lost_ids.add(key)
+            out.damaged = True
+        else:
+            out.rows.append(tuple(row))
+    return out
+
+
+def _entry_table_ids(db: sqlite3.Connection) -> set[str]:
+    """The table ids the record's rows name, read from both ends until damage stops it."""
+    ids: set[str] = set()
+    for order in ("ASC", "DESC"):
+        try:
+            rows = db.execute(f"SELECT table_id FROM game_entries ORDER BY table_id {order}")
+            for (key,) in rows:
+                ids.add(str(key))
+        except sqlite3.DatabaseError:
+            continue
+    return ids
+
+
+def _read_entries(db: sqlite3.Connection, table_id: str) -> tuple[list[tuple[int, str]], bool]:
+    """A table's record entries ``(seat, entry)`` from the first on, and whether it is whole
+    (no entry after the last one read is left unread)."""
+    entries: list[tuple[int, str]] = []
+    try:
+        while True:
+            row = db.execute(
+                "SELECT seat, entry FROM game_entries WHERE table_id = ? AND n = ?",
+                (table_id, len(entries)),
+            ).fetchone()
+            if row is None:
+                break
+            entries.append((int(row[0]), str(row[1])))
+        beyond = db.execute(
+            "SELECT n FROM game_entries WHERE table_id = ? AND n >= ? ORDER BY n LIMIT 1",
+            (table_id, len(entries)),
+        ).fetchone()
+    except (sqlite3.DatabaseError, ValueError, TypeError):
+        return entries, False
+    return entries, beyond is None
+
+
+def _replays(row: tuple[object, ...], entries: list[tuple[int, str]]) -> bool:
+    """Whether a table's row and record make a game that can be played on."""
+    from chibre.rules import Rules
+
+    try:
+        table_id, created, preset, rules, seats, watch, finished = row
+        stored = StoredTable(
+            id=str(table_id),
+            rules=Rules.from_json(str(rules)),
+            seats=tuple(SeatInfo.from_json(s) for s in json.loads(str(seats))),
+            watch=str(watch),
+            preset=str(preset),
+            created=float(created),  # type: ignore[arg-type]
+            finished=bool(finished),
+            entries=[(seat, decode_entry(seat, text)) for seat, text in entries],
+        )
+        game = stored.replay()
+    except (ChibreError, ValueError, TypeError, KeyError, RecursionError):
+        return False
+    return len(stored.seats) == 4 and (game.is_over or not stored.finished)
+
+
+def _sheet_readable(row: tuple[object, ...]) -> bool:
+    try:
+        return isinstance(json.loads(str(row[5])), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+@dataclass
+class Salvage:
+    """What :func:`salvage` saved into the fresh file, and what it lost."""
+
+    tables: int = 0
+    entries: int = 0
+    sheets: int = 0
+    lost_tables: list[str] = field(default_factory=list)
+    """Tables their players will be told were damaged."""
+    lost_sheets: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+    """The tables of the file of which some rows could not be read (ids unknown)."""
+    aside: Path | None = None
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.tables or self.sheets)
+
+
+def _repaired_header(path: Path) -> Iterator[None]:
+    """Rewrite, in place, the header of the copy ``path`` from what can be inferred, once
+    for each page size that may be the file's; yields after each rewrite."""
+    size = path.stat().st_size
+    with path.open("r+b") as f:
+        original = f.read(100)
+        stated = struct.unpack(">H", original[16:18])[0] if len(original) >= 18 else 0
+        stated = 65536 if stated == 1 else stated
+        sizes = [stated] if stated in [2**p for p in range(9, 17)] else []
+        sizes += [s for s in (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512) if s not in sizes]
+        for page_size in sizes:
+            if size < page_size or size % page_size:
+                continue
+            version = struct.unpack(">I", original[60:64])[0] if len(original) >= 64 else 0
+            header = bytearray(100)
+            header[0:16] = MAGIC
+            header[16:18] = struct.pack(">H", page_size if page_size < 65536 else 1)
+            header[18:24] = bytes((1, 1, 0, 64, 32, 32))
+            struct.pack_into(">I", header, 24, 1)  # change counter
+            struct.pack_into(">I", header, 28, size // page_size)
+            struct.pack_into(">I", header, 44, 4)  # schema format
+            struct.pack_into(">I", header, 56, 1)  # UTF-8
+            if version <= migrations.SCHEMA_VERSION:
+                struct.pack_into(">I", header, 60, version)
+            struct.pack_into(">I", header, 92, 1)
+            struct.pack_into(">I", header, 96, sqlite3.sqlite_version_info[0] * 1_000_000)
+            f.seek(0)
+            f.write(header)
+            f.flush()
+            yield
+
+
+def _open_copy(copy: Path) -> sqlite3.Connection | None:
+    """A connection to the working copy whose schema reads, its header rewritten if need be;
+    ``None`` when SQLite can read nothing of it."""
+
+    def opened() -> sqlite3.Connection | None:
+        try:
+            db = _connect(copy)
+        except sqlite3.Error:
+            return None
+        try:
+            db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            return None
+        return db
+
+    db = opened()
+    if db is not None:
+        return db
+    for side in SIDES:  # the header's page size must agree with no log of another size
+        Path(f"{copy}{side}").unlink(missing_ok=True)
+    for _ in _repaired_header(copy):
+        db = opened()
+        if db is not None:
+            return db
+    return None
+
+
+def salvage(path: Path | str) -> Salvage:
+    """Copy the damaged file aside and replace it by a fresh file holding every row that can
+    still be read; ``StoreRefused`` (the file left as it is) when nothing can be."""
+    path = Path(path)
+    work = Path(tempfile.mkdtemp(prefix=".chibre-recover-", dir=path.parent))
+    fresh = path.with_name(path.name + ".recovering")
+    try:
+        copy = work / "damaged.sqlite"
+        shutil.copyfile(path, copy)
+        if Path(f"{path}-wal").is_file():
+            shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+        db = _open_copy(copy)
+        if db is None:
+            raise StoreRefused(
+                f"the store {path} is not a database chibre can read, and nothing could be "
+                "saved from it. It is left as it is. To start with an empty store, move it "
+                f"away (mv {path} {path}.bad) or give another --db; `chibre store check "
+                f"{path}` says what is wrong with it."
+            )
+        try:
+            result = _copy_rows(db, fresh)
+        finally:
+            db.close()
+        if not result.anything:
+            raise StoreRefused(
+                f"the store {path} is damaged and not one table or score sheet could be read "
+                "from it. It is left as it is. To start with an empty store, move it away "
+                f"(mv {path} {path}.bad) or give another --db."
+            )
+        result.aside = _set_aside(path)
+        for side in SIDES:
+            Path(f"{path}{side}").unlink(missing_ok=True)
+        os.replace(fresh, path)
+        return result
+    finally:
+        for name in (fresh, *(Path(f"{fresh}{side}") for side in SIDES)):
+            name.unlink(missing_ok=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _set_aside(path: Path) -> Path:
+    """Copy the damaged file and its ``-wal``, ``-shm`` to ``NAME.damaged-YYYYmmdd-HHMMSS``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    shutil.copy2(path, aside)
+    for side in SIDES:
+        if Path(f"{path}{side}").is_file():
+            shutil.copy2(f"{path}{side}", f"{aside}{side}")
+    return aside
+
+
+def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
+    """Read what can be read from ``db`` and write it into the new file ``fresh``."""
+    result = Salvage()
+    tables = _read_rows(db, "game_tables", TABLE_COLUMNS)
+    sheets = _read_rows(db, "score_sheets", SHEET_COLUMNS)
+    noted = _read_rows(db, "damaged_tables", DAMAGED_COLUMNS)
+    has_entries = _columns(db, "game_entries", ("table_id",)) is not None
+    by_id = {str(r[0]): r for r in tables.rows}
+    damaged = {str(r[0]) for r in noted.rows} | tables.lost_ids
+    known = set(by_id) | tables.lost_ids | (_entry_table_ids(db) if has_entries else set())
+    records: dict[str, list[tuple[int, str]]] = {}
+    for table_id in sorted(known):
+        entries, whole = _read_entries(db, table_id) if has_entries else ([], False)
+        records[table_id] = entries
+        row = by_id.get(table_id)
+        if row is None or not whole or not _replays(row, entries):
+            damaged.add(table_id)
+    good_sheets = [r for r in sheets.rows if _sheet_readable(r)]
+    result.lost_sheets = sorted(
+        {str(r[0]) for r in sheets.rows if not _sheet_readable(r)} | sheets.lost_ids
+    )
+    result.unread = [
+        name
+        for name, rows in (("game_tables", tables), ("score_sheets", sheets))
+        if rows.damaged and not rows.lost_ids
+    ]
+    if has_entries and not _entries_read_whole(db):
+        result.unread.append("game_entries")
+    out = sqlite3.connect(fresh, isolation_level=None)
+    try:
+        out.execute("PRAGMA journal_mode=WAL")
+        migrations.bring_up_to_date(out)
+        out.execute("BEGIN IMMEDIATE")
+        out.executemany(
+            f"INSERT INTO game_tables ({', '.join(TABLE_COLUMNS)}) VALUES (?,?,?,?,?,?,?)",
+            tables.rows,
+        )
+        for table_id, entries in records.items():
+            if table_id in by_id:
+                out.executemany(
+                    "INSERT INTO game_entries (table_id, n, seat, entry) VALUES (?, ?, ?, ?)",
+                    [(table_id, n, seat, text) for n, (seat, text) in enumerate(entries)],
+                )
+                result.entries += len(entries)
+        out.executemany(
+            f"INSERT INTO score_sheets ({', '.join(SHEET_COLUMNS)}) VALUES (?,?,?,?,?,?)",
+            good_sheets,
+        )
+        reasons = {str(r[0]): str(r[2]) for r in noted.rows}
+        out.executemany(
+            "INSERT INTO damaged_tables (id, noted, reason) VALUES (?, ?, ?)",
+            [
+                (t, time.time(), reasons.get(t, "its record was damaged in the store"))
+                for t in sorted(damaged)
+            ],
+        )
+        out.execute("COMMIT")
+    finally:
+        out.close()
+    result.tables = len(set(by_id) - damaged)
+    result.sheets = len(good_sheets)
+    result.lost_tables = sorted(damaged - {str(r[0]) for r in noted.rows})
+    return result
+
+
+def _entries_read_whole(db: sqlite3.Connection) -> bool:
+    try:
+        db.execute("SELECT count(*) FROM game_entries").fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return True
+
+
+# --- at start --------------------------------------------------------------------------------
+
+
+def _listed(kind: str, ids: list[str], most: int = 10) -> str:
+    shown = ", ".join(ids[:most]) + (f" and {len(ids) - most} more" if len(ids) > most else "")
+    return f"{len(ids)} {kind}{'s' if len(ids) != 1 else ''} ({shown})"
+
+
+def report(path: Path, health: Health, saved: Salvage) -> str:
+    """The paragraph that says what was found, what was done, what was saved and lost."""
+    lost = []
+    if saved.lost_tables:
+        lost.append(
+            _listed("table", saved.lost_tables)
+            + ", whose players will be told that the table was damaged and could not be restored"
+        )
+    if saved.lost_sheets:
+        lost.append(_listed("score sheet", saved.lost_sheets))
+    if saved.unread:
+        lost.append(
+            "rows of " + ", ".join(saved.unread) + " that could not be read (their ids are unknown)"
+        )
+    return (
+        f"the store {path} is damaged: {health.describe()}. It was copied aside to "
+        f"{saved.aside} (with its -wal and -shm, if any), and what could still be read was "
+        f"saved into a fresh {path.name}: {saved.tables} table{'s' if saved.tables != 1 else ''} "
+        f"({saved.entries} record entries) and {saved.sheets} score "
+        f"sheet{'s' if saved.sheets != 1 else ''}. "
+        + ("Lost: " + "; ".join(lost) + ". " if lost else "Nothing else seems lost. ")
+        + "The server starts with what was saved."
+    )
+
+
+READ_ONLY = (
+    "the store {path} is read-only: games cannot be saved. Its tables and score "
+    "sheets can be looked at, but new tables, moves and changes are refused until the file "
+    "can be written again."
+)
+
+
+def prepare(path: Path | str) -> list[str]:
+    """Make the file ready to be served: check it, save what can be saved when it is damaged,
+    bring it up to date. Returns what the operator is to read (nothing when all is well);
+    ``StoreRefused`` when it cannot be served."""
+    path = Path(path)
+    health = examine(path)
+    if not health.exists and not path.exists():
+        return []  # a first start: the stores make the file
+    if health.too_new:
+        raise StoreRefused(
+            f"the store {path} was written by a newer version of chibre (schema version "
+            f"{health.version}; this one knows versions up to {migrations.SCHEMA_VERSION}): "
+            "update chibre, or give another --db."
+        )
+    notes: list[str] = []
+    if not health.ok:
+        if health.read_only:
+            raise StoreRefused(
+                f"the store {path} is damaged ({health.describe()}) and read-only, so it cannot "
+                f"be repaired in place. Make it writable and start again, or copy it "
+                f"(`chibre store backup {path} COPY`) and serve the copy."
+            )
+        saved = salvage(path)
+        notes.append(report(path, health, saved))
+    elif health.read_only:
+        if (health.version or 0) < migrations.SCHEMA_VERSION:
+            raise StoreRefused(
+                f"the store {path} is read-only and from an older version of chibre (schema "
+                f"version {health.version}): it must be brought up to date, which needs to "
+                "write it. Make it writable and start again."
+            )
+        return [READ_ONLY.format(path=path)]
+    db = _connect(path)
+    try:
+        applied = migrations.bring_up_to_date(db)
+    except (migrations.StoreDamaged, migrations.StoreTooNew) as e:
+        raise StoreRefused(f"the store {path} cannot be used: {e}") from e
+    except sqlite3.Error as e:
+        raise StoreRefused(f"the store {path} cannot be brought up to date: {e}") from e
+    finally:
+        db.close()
+    if applied:
+        notes.append(
+            f"the store {path} was brought up to schema version "
+            f"{migrations.SCHEMA_VERSION} ({'; '.join(m.does for m in applied)})."
+        )
+    return notes
+
+
+_PREPARED: set[Path] = set()
+
+
+def prepare_once(path: Path | str) -> list[str]:
+    """:func:`prepare`, once a process for each file (``chibre serve`` prepares the file before
+    it starts the application, whose start prepares it too when it runs on its own)."""
+    key = Path(path).resolve()
+    if key in _PREPARED:
+        return []
+    notes = prepare(path)
+    _PREPARED.add(key)
+    return notes
+
+
+def backup(path: Path | str, dest: Path | str) -> Health:
+    """Copy the store to ``dest`` with SQLite's online backup (safe while the server writes);
+    returns the copy's health. ``StoreRefused`` when there is nothing to copy or ``dest``
+    exists."""
+    path, dest = Path(path), Path(dest)
+    if not path.is_file():
+        raise StoreRefused(f"there is no store {path} to back up")
+    if dest.exists():
+        raise StoreRefused(f"{dest} exists already: give the backup a new name")
+    try:
+        source = sqlite3.connect(path, timeout=10)
+    except sqlite3.Error as e:
+        raise StoreRefused(f"the store {path} cannot be opened: {e}") from e
+    try:
+        target = sqlite3.connect(dest)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    except sqlite3.Error as e:
+        dest.unlink(missing_ok=True)
+        raise StoreRefused(f"the store {path} could not be backed up: {e}") from e
+    finally:
+        source.close()
+    return examine(dest, thorough=True)
