@@ -351,6 +351,9 @@ class Salvage:
     unread: list[str] = field(default_factory=list)
     """The tables of the file of which some rows could not be read (ids unknown)."""
     aside: Path | None = None
+    """Where the damaged file was copied."""
+    aside_sides: list[str] = field(default_factory=list)
+    """Its ``-wal`` and ``-shm``, when it had them, copied beside it."""
 
     @property
     def anything(self) -> bool:
@@ -446,7 +449,7 @@ def salvage(path: Path | str) -> Salvage:
                 "from it. It is left as it is. To start with an empty store, move it away "
                 f"(mv {path} {path}.bad) or give another --db."
             )
-        result.aside = _set_aside(path)
+        result.aside, result.aside_sides = _set_aside(path)
         for side in SIDES:
             Path(f"{path}{side}").unlink(missing_ok=True)
         os.replace(fresh, path)
@@ -457,7 +460,7 @@ def salvage(path: Path | str) -> Salvage:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _set_aside(path: Path) -> Path:
+def _set_aside(path: Path) -> tuple[Path, list[str]]:
     """Copy the damaged file and its ``-wal``, ``-shm`` to ``NAME.damaged-YYYYmmdd-HHMMSS``."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = path.with_name(f"{path.name}.damaged-{stamp}")
@@ -466,10 +469,10 @@ def _set_aside(path: Path) -> Path:
         n += 1
         aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
     shutil.copy2(path, aside)
-    for side in SIDES:
-        if Path(f"{path}{side}").is_file():
-            shutil.copy2(f"{path}{side}", f"{aside}{side}")
-    return aside
+    sides = [side for side in SIDES if Path(f"{path}{side}").is_file()]
+    for side in sides:
+        shutil.copy2(f"{path}{side}", f"{aside}{side}")
+    return aside, sides
 
 
 def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
@@ -555,6 +558,7 @@ def _listed(kind: str, ids: list[str], most: int = 10) -> str:
 
 def report(path: Path, health: Health, saved: Salvage) -> str:
     """The paragraph that says what was found, what was done, what was saved and lost."""
+    sides = f" (with its {' and '.join(saved.aside_sides)})" if saved.aside_sides else ""
     lost = []
     if saved.lost_tables:
         lost.append(
@@ -569,12 +573,13 @@ def report(path: Path, health: Health, saved: Salvage) -> str:
         )
     return (
         f"the store {path} is damaged: {health.describe()}. It was copied aside to "
-        f"{saved.aside} (with its -wal and -shm, if any), and what could still be read was "
-        f"saved into a fresh {path.name}: {saved.tables} table{'s' if saved.tables != 1 else ''} "
+        f"{saved.aside}{sides}, and what could still be read was saved into a fresh "
+        f"{path.name}: {saved.tables} table{'s' if saved.tables != 1 else ''} "
         f"({saved.entries} record entries) and {saved.sheets} score "
         f"sheet{'s' if saved.sheets != 1 else ''}. "
         + ("Lost: " + "; ".join(lost) + ". " if lost else "Nothing else seems lost. ")
-        + "The server starts with what was saved."
+        + "The server starts with what was saved; the damaged copy is kept for a closer "
+        "look and may be deleted when nothing more is wanted from it."
     )
 
 
