@@ -300,13 +300,14 @@ def _read_entries(db: sqlite3.Connection, table_id: str) -> tuple[list[tuple[int
             if row is None:
                 break
             entries.append((int(row[0]), str(row[1])))
-        beyond = db.execute(
-            "SELECT n FROM game_entries WHERE table_id = ? AND n >= ? ORDER BY n LIMIT 1",
-            (table_id, len(entries)),
+        # the last entry, reached from the end of the table's entries (which reads no
+        # further page than that end)
+        (last,) = db.execute(
+            "SELECT max(n) FROM game_entries WHERE table_id = ?", (table_id,)
         ).fetchone()
     except (sqlite3.DatabaseError, ValueError, TypeError):
         return entries, False
-    return entries, beyond is None
+    return entries, last is not None and last == len(entries) - 1
 
 
 def _replays(row: tuple[object, ...], entries: list[tuple[int, str]]) -> bool:
