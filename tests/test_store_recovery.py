@@ -212,9 +212,8 @@ def test_a_bad_header_is_rewritten_and_everything_is_kept(
     end = 16 if damage == "magic" else 100
     data[:end] = bytes((b * 7 + 1) % 256 for b in range(end))
     db.write_bytes(bytes(data))
-    with pytest.raises(sqlite3.DatabaseError):
-        with sqlite3.connect(db) as c:
-            c.execute("SELECT count(*) FROM game_tables").fetchone()
+    with pytest.raises(sqlite3.DatabaseError), sqlite3.connect(db) as c:
+        c.execute("SELECT count(*) FROM game_tables").fetchone()
 
     seen = start_and_look(db, made)
 
@@ -271,9 +270,7 @@ def test_a_lost_table_tells_its_players_over_the_socket(made: Made, db: Path) ->
 
 
 @pytest.mark.parametrize("damage", ["text", "every page but the header"])
-def test_a_file_nothing_can_be_read_from_is_refused(
-    made: Made, db: Path, damage: str
-) -> None:
+def test_a_file_nothing_can_be_read_from_is_refused(made: Made, db: Path, damage: str) -> None:
     data = db.read_bytes()
     if damage == "text":
         db.write_bytes(b"not a database at all\n" * 400)
