@@ -12,6 +12,7 @@ import os
 import sqlite3
 import subprocess
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,16 @@ from server_support import (
 
 TABLES = 40
 SHEETS = 40
+
+
+@contextmanager
+def opened(db: Path) -> Iterator[sqlite3.Connection]:
+    """A connection of the test's own, in autocommit, closed (its log written back) after."""
+    c = sqlite3.connect(db, isolation_level=None)
+    try:
+        yield c
+    finally:
+        c.close()
 
 
 @dataclass
@@ -180,7 +191,7 @@ def test_a_page_of_garbage_loses_only_what_was_on_it(made: Made, db: Path) -> No
         assert lost in seen.log  # the report names every table it lost
     (aside,) = aside_files(db)
     assert aside.read_bytes()[: (table_page - 1) * size] == data[: (table_page - 1) * size]
-    with sqlite3.connect(db) as c:
+    with opened(db) as c:
         assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     again = start_and_look(db, made)  # the fresh file is sound: no second recovery
     assert "is damaged" not in again.log and len(aside_files(db)) == 1
@@ -212,7 +223,7 @@ def test_a_bad_header_is_rewritten_and_everything_is_kept(
     end = 16 if damage == "magic" else 100
     data[:end] = bytes((b * 7 + 1) % 256 for b in range(end))
     db.write_bytes(bytes(data))
-    with pytest.raises(sqlite3.DatabaseError), sqlite3.connect(db) as c:
+    with pytest.raises(sqlite3.DatabaseError), opened(db) as c:
         c.execute("SELECT count(*) FROM game_tables").fetchone()
 
     seen = start_and_look(db, made)
@@ -228,7 +239,7 @@ def test_a_bad_header_is_rewritten_and_everything_is_kept(
 def test_a_dropped_record_is_damage_not_a_fresh_start(
     made: Made, db: Path, before_versions: bool
 ) -> None:
-    with sqlite3.connect(db) as c:
+    with opened(db) as c:
         c.execute("DROP TABLE game_entries")
         if before_versions:  # the file as the server wrote it before versions were kept
             c.execute("DROP TABLE damaged_tables")
@@ -245,7 +256,7 @@ def test_a_dropped_record_is_damage_not_a_fresh_start(
 
 
 def test_a_lost_table_tells_its_players_over_the_socket(made: Made, db: Path) -> None:
-    with sqlite3.connect(db) as c:
+    with opened(db) as c:
         c.execute("DROP TABLE game_entries")
     process, base = start_server(db)
 

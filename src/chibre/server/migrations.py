@@ -31,6 +31,11 @@ class StoreTooNew(ChibreError):
     know."""
 
 
+class StoreRefused(ChibreError):
+    """The file cannot be served: nothing could be read from it, it was written by a newer
+    chibre, or it is damaged and cannot be replaced. The message says what to do."""
+
+
 GAME_TABLES = """
 CREATE TABLE IF NOT EXISTS game_tables (
     id TEXT PRIMARY KEY,
