@@ -180,6 +180,8 @@ def prepare(path: Path | str) -> list[str]:
     health = examine(path)
     if not health.exists and not path.exists():
         return []  # a first start: the stores make the file
+    if not health.exists:
+        raise StoreRefused(f"{path} is not a file: give --db the path of an SQLite file")
     if health.too_new:
         raise StoreRefused(
             f"the store {path} was written by a newer version of chibre (schema version "

@@ -553,6 +553,7 @@ class Tables:
         return table
 
     def _damaged(self, table_id: str, reason: str) -> None:
+        """Keep, in memory and in the store, that a table could not be restored."""
         log.exception("table %s cannot be read from the store: it is left out", table_id)
         self.damaged.add(table_id)
         try:
