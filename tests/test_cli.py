@@ -15,8 +15,15 @@ import pytest
 
 from chibre import CHANCE, Game, Rules
 from chibre.deal import deal_cards
-from chibre.errors import InvalidRules
-from chibre.notation import format_deal, format_record, parse_deal, record_to_json
+from chibre.errors import InvalidRules, NotationError
+from chibre.jasskit import load_games
+from chibre.notation import (
+    format_deal,
+    format_record,
+    parse_deal,
+    record_from_json,
+    record_to_json,
+)
 from chibre.options import read_settings, rules_from
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -190,7 +197,7 @@ def test_rules_bad_option_exits_2(tmp_path: Path, item: str, named: str) -> None
         ("target", "--set 'target': write OPTION=VALUE"),
         ("=5", "--set '=5': write OPTION=VALUE"),
         ("bogus=1", "unknown option 'bogus'"),
-        ("target=-5", "target = -5: must be a positive whole number"),
+        ("target=-5", "target = -5: must be a whole number from 1 to 10000"),
     ],
 )
 def test_every_command_reads_set_alike(
@@ -339,6 +346,49 @@ def test_replay_errors_exit_2(tmp_path: Path) -> None:
     assert f"position {position}" in run.stderr
     missing = chibre("replay", str(tmp_path / "none.txt"), cwd=tmp_path)
     assert missing.returncode == 2
+
+
+UNREADABLE = {
+    "deep array": b"[" * 100_000 + b"]" * 100_000,
+    "deep record": b'{"format": "chibre-record", "rules": ' + b"[" * 99_999 + b"]" * 99_999 + b"}",
+    "deep line": b"game " + b'{"a":' * 100_000 + b"1" + b"}" * 100_000 + b"\n",
+    "huge number": b'{"format": "chibre-record", "rules": {"target": ' + b"9" * 5000 + b"}}",
+    "huge number in a rules line": b'rules {"target": ' + b"9" * 5000 + b"}\n",
+    "bad UTF-8": b'{"format": "chibre-record", "name": "\xff\xfe"}',
+    "binary": bytes(range(256)) * 64,
+    "zero bytes": b"\0" * 4096,
+}
+
+
+@pytest.mark.parametrize("content", list(UNREADABLE.values()), ids=list(UNREADABLE))
+@pytest.mark.parametrize("command", ["check", "replay"])
+def test_unreadable_input_exits_2_with_one_line(
+    tmp_path: Path, command: str, content: bytes
+) -> None:
+    path = tmp_path / "input.json"
+    path.write_bytes(content)
+    run = chibre(command, str(path), cwd=tmp_path)
+    assert run.returncode == 2, run.stderr[-500:]
+    assert "Traceback" not in run.stderr and run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1 and len(run.stderr) < 300, run.stderr[:300]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"format": "chibre-record", "rules": {"target": ' + "9" * 5000 + "}}",
+        '{"format": "chibre-record", "hands": ' + "[" * 900 + "]" * 900 + "}",
+        '{"format": "chibre-record", "hands": 5}',
+    ],
+    ids=["deep", "huge number", "deep hands", "hands a number"],
+)
+def test_unreadable_json_raises_a_notation_error(text: str) -> None:
+    with pytest.raises(NotationError):
+        record_from_json(text)
+    if "hands" not in text:
+        with pytest.raises(NotationError):
+            load_games(text)
 
 
 def test_options_alone_run_the_demo(tmp_path: Path) -> None:

@@ -225,7 +225,7 @@ def test_an_unreadable_table_is_left_out_and_the_others_are_restored(tmp_path: P
         stop_server(process)
     assert after["seq"] == before["seq"] and after["view"] == before["view"]
     assert status == 200 and summary["status"] == "playing"
-    assert gone == 404 and "no such table" in answer["error"]
+    assert gone == 410 and answer["error"] == "this table was damaged and could not be restored"
     log = db.with_suffix(".log").read_text()
     assert f"table {damaged['table']} cannot be read from the store" in log
 

@@ -57,7 +57,9 @@ def test_store_keeps_lists_changes_and_deletes(tmp_path):
 
 def test_the_store_makes_its_folder_on_a_first_start(tmp_path):
     db = tmp_path / "new" / "data" / "chibre.sqlite"
-    SheetStore(db)
+    store = SheetStore(db)
+    assert db.parent.is_dir() and not db.exists()  # the file is opened when first used
+    store.create(ScoreSheet())
     assert db.is_file()
 
 

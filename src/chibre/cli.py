@@ -7,6 +7,7 @@ chibre deal [--seed N] [--dealer D]            a deal in the engine's notation
 chibre replay FILE          replay a game record (notation or JSON), print the scores
 chibre check FILE…          check jass-kit (V0.2) hands against the rules
 chibre serve                the table in the browser (see ``chibre serve --help``)
+chibre store check|backup   check or back up the server's SQLite file
 chibre play                 a game in the terminal against three computer players
 chibre arena A B            duplicate deals between two computer players
 chibre tafel                the Jasstafel and the calculator
@@ -25,7 +26,7 @@ from random import Random
 from chibre import arena, tafel_cli, terminal
 from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
 from chibre.deal import deal_cards
-from chibre.errors import ChibreError
+from chibre.errors import ChibreError, NotationError
 from chibre.events import (
     CardPlayed,
     Chibred,
@@ -44,6 +45,7 @@ from chibre.notation import format_deal, format_record, parse_record, record_fro
 from chibre.options import add_rules_arguments, rules_from
 from chibre.rules import CONTRACT_NAMES
 from chibre.server import cli as serve_cli
+from chibre.server import store_cli
 
 
 def _describe(event: Event) -> str | None:
@@ -111,8 +113,17 @@ def cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_text(name: str) -> str:
+    """A file's text; ``NotationError`` when it is not UTF-8 (a binary file)."""
+    data = Path(name).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise NotationError(f"not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") from None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    text = Path(args.file).read_text(encoding="utf-8")
+    text = read_text(args.file)
     record = record_from_json(text) if text.lstrip().startswith("{") else parse_record(text)
     game, events = record.replay()
     for event in events:
@@ -128,8 +139,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     status = 0
     for name in args.files:
         try:
-            games = load_games(Path(name).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ChibreError) as e:
+            games = load_games(read_text(name))
+        except (OSError, ChibreError) as e:
             print(f"{name}: cannot read: {e}", file=sys.stderr)
             status = 2
             continue
@@ -164,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check jass-kit V0.2 game files")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=cmd_check)
-    for command in (serve_cli, terminal, arena, tafel_cli):
+    for command in (serve_cli, store_cli, terminal, arena, tafel_cli):
         command.add_parser(sub)
     return parser
 
@@ -172,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     words = sys.argv[1:] if argv is None else argv
-    commands = {"demo", "rules", "deal", "replay", "check", "serve", "play", "arena", "tafel"}
+    commands = {"demo", "rules", "deal", "replay", "check", "serve", "store", "play", "arena"}
+    commands |= {"tafel"}
     commands |= {"-h", "--help"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo

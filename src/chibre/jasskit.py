@@ -58,31 +58,45 @@ def _contract_text(trump: int) -> str:
 
 
 def load_games(text: str) -> list[dict[str, Any]]:
-    """Every hand (state dict) in a file's text; ``NotationError`` when it cannot be read."""
+    """Every hand (state dict) in a file's text; ``NotationError`` when it cannot be read
+    (not JSON, nested too deeply, a number of too many digits)."""
     text = text.strip()
     if not text:
         raise NotationError("empty file")
-    try:
-        docs: list[Any] = [json.loads(text)]
-    except json.JSONDecodeError:
-        docs = []
-        for n, line in enumerate(text.splitlines(), 1):
-            line = line.strip()
-            if not line:
-                continue
-            brace = line.find("{")
-            if brace < 0:
-                raise NotationError(f"line {n} holds no JSON object") from None
-            try:
-                docs.append(json.loads(line[brace:]))
-            except json.JSONDecodeError as e:
-                raise NotationError(f"line {n}: not JSON ({e.msg})", line, brace + e.pos) from None
     games: list[dict[str, Any]] = []
-    for doc in docs:
-        _collect(doc, games)
+    try:
+        for doc in _documents(text):
+            _collect(doc, games)
+    except NotationError:
+        raise
+    except RecursionError:
+        raise NotationError("the JSON is nested too deeply to be read") from None
+    except ValueError:  # json refuses an integer of more than 4300 digits
+        raise NotationError("a number has too many digits to be read") from None
     if not games:
         raise NotationError("no jass-kit game found")
     return games
+
+
+def _documents(text: str) -> list[Any]:
+    """The JSON documents of a file: one, or one object a line (after any prefix)."""
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError:
+        pass
+    docs = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        brace = line.find("{")
+        if brace < 0:
+            raise NotationError(f"line {n} holds no JSON object")
+        try:
+            docs.append(json.loads(line[brace:]))
+        except json.JSONDecodeError as e:
+            raise NotationError(f"line {n}: not JSON ({e.msg})", line, brace + e.pos) from None
+    return docs
 
 
 def _collect(doc: Any, out: list[dict[str, Any]]) -> None:

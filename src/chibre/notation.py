@@ -197,13 +197,18 @@ def parse_record(text: str) -> GameRecord:
                 rules = Rules.from_json(rest)
             except InvalidRules as e:
                 raise NotationError(f"rules: {e}", text, start + indent + 6) from e
+            except (ValueError, TypeError, AttributeError, RecursionError):
+                raise NotationError(
+                    "rules: not a JSON object of options", text, start + indent + 6
+                ) from None
             game = Game(rules)
         elif word == "hand":
             if game is None:
                 raise NotationError("a record starts with its rules line", text, start + indent)
             _read_hand(game, body, start, text)
         else:
-            raise NotationError(f"a line starts with 'rules' or 'hand', not {word!r}", text, start)
+            shown = word if len(word) <= 24 else word[:24] + "…"
+            raise NotationError(f"a line starts with 'rules' or 'hand', not {shown!r}", text, start)
     if game is None:
         raise NotationError("empty record: no rules line", text, 0)
     return game.record
@@ -331,12 +336,30 @@ def record_to_json(record: GameRecord) -> str:
     return json.dumps(record_to_dict(record), ensure_ascii=False)
 
 
-def record_from_json(text: str) -> GameRecord:
+def read_json(text: str) -> Any:
+    """JSON text read, or ``NotationError`` for anything that cannot be: not JSON, nested
+    deeper than Python's recursion allows, a number of more digits than ``int`` reads."""
     try:
-        d = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise NotationError(f"not JSON: {e.msg}", text, e.pos) from e
-    return record_from_dict(d)
+    except RecursionError:
+        raise NotationError("the JSON is nested too deeply to be read", text, 0) from None
+    except ValueError:  # json refuses an integer of more than 4300 digits
+        raise NotationError("a number has too many digits to be read", text, 0) from None
+
+
+def record_from_json(text: str) -> GameRecord:
+    """Read a JSON record and replay it; ``NotationError`` for anything unreadable."""
+    d = read_json(text)
+    try:
+        return record_from_dict(d)
+    except RecursionError:
+        raise NotationError("the record is nested too deeply to be read", text, 0) from None
+    except (ValueError, TypeError, AttributeError) as e:
+        if isinstance(e, ChibreError):
+            raise
+        raise NotationError(f"not a chibre record: {e}", text, 0) from None
 
 
 __all__ = [
@@ -348,6 +371,7 @@ __all__ = [
     "parse_deal",
     "parse_hand",
     "parse_record",
+    "read_json",
     "record_from_dict",
     "record_from_json",
     "record_to_dict",

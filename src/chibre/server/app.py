@@ -42,6 +42,7 @@ from chibre.server.lobby import InvalidTable
 from chibre.server.models import TableRequest
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.quota import Quota
+from chibre.server.recovery import prepare_once
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables, TooManyTables
 from chibre.server.upkeep import Checkpointer, Collector
@@ -53,6 +54,7 @@ CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
+DAMAGED = "this table was damaged and could not be restored"
 Token = Annotated[str | None, Query(max_length=64)]
 
 api = APIRouter(route_class=bounded_route(MAX_BODY))
@@ -125,6 +127,8 @@ def _authorised(
 ) -> tuple[Table, int | None] | Response:
     """The table and the seat (``None``: spectator) the query's token opens, or an error."""
     table = _tables(request).get(table_id)
+    if table is None and _tables(request).is_damaged(table_id):
+        return error(410, DAMAGED)
     if table is None:
         return error(404, "there is no such table")
     seat = table.seat_of(token)
@@ -225,6 +229,10 @@ async def table_socket(ws: WebSocket) -> None:
     if table is not None:
         seat = table.seat_of(ws.query_params.get("token"))
         allowed = seat is not None or table.watches(ws.query_params.get("watch"))
+    if table is None and _tables(ws).is_damaged(ws.path_params["id"]):
+        await ws.send_text(error_frame("damaged", DAMAGED))
+        await ws.close(CLOSE_BAD_TOKEN)
+        return
     if table is None or not allowed:
         what = "there is no such table" if table is None else "this link does not open this table"
         await ws.send_text(error_frame("bad_token", what + ": ask for a new invitation"))
@@ -256,6 +264,8 @@ def create_app(db_path: Path | str, settings: Settings | None = None) -> FastAPI
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        for note in prepare_once(db_path):  # a damaged file saved, a read-only one said
+            log.warning("%s", note)
         store = Store(db_path)
         tables = Tables(store, settings)
         app.state.store = store

@@ -6,6 +6,8 @@
 
 Everything is kept in one SQLite file, by default ``$XDG_DATA_HOME/chibre/chibre.sqlite``
 (``~/.local/share/chibre/chibre.sqlite``); unfinished games go on when the server restarts.
+The file is checked first (``chibre.server.recovery``): a damaged one is saved as far as it can
+be, and what was lost is said; one from which nothing can be read is refused (exit status 2).
 ``--port 0`` takes a free port; the address printed names the port in use.
 """
 
@@ -142,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from chibre.server.app import create_app
+    from chibre.server.recovery import StoreRefused, prepare_once
 
     db = args.db or default_db()
     settings = Settings(
@@ -160,6 +163,13 @@ def run(args: argparse.Namespace) -> int:
         request_timeout=args.request_timeout,
         idle_timeout=args.idle_timeout,
     )
+    try:  # a damaged file is saved from here, before anything else opens it
+        notes = prepare_once(db)
+    except (StoreRefused, OSError) as e:
+        print(f"chibre serve: {e}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(f"chibre serve: {note}", file=sys.stderr, flush=True)
     app = create_app(db, settings)
     try:  # bound here, so that the address printed names the port really in use
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET

@@ -34,6 +34,7 @@ ERROR_CODES = (
     "spectator",
     "finished",
     "unavailable",
+    "damaged",
 )
 
 

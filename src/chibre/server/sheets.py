@@ -53,8 +53,10 @@ from starlette.responses import JSONResponse, Response
 from chibre.errors import ChibreError, InvalidRules
 from chibre.rules import Rules
 from chibre.scoresheet import STRICHE_KINDS, InvalidEntry, ScoreSheet
+from chibre.server import migrations
 from chibre.server.http import bounded_route, error, page
 from chibre.server.models import HandRequest, SheetImport, SheetRename, SheetRequest
+from chibre.server.store import StoreUnavailable
 from chibre.tafel import jasstafel_svg, tafel_svg
 
 log = logging.getLogger("chibre.server")
@@ -64,17 +66,6 @@ MAX_SLATE_HANDS = 500
 MAX_SLATE_POINTS = 100_000
 MAX_STRICHE = 99
 MAX_LISTED = 200  # sheets asked for at once by ``GET /api/sheets``
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS score_sheets (
-    id TEXT PRIMARY KEY,
-    key TEXT NOT NULL DEFAULT '',
-    name TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    sheet TEXT NOT NULL
-);
-"""
 
 
 class NoSuchSheet(ChibreError, LookupError):
@@ -101,21 +92,30 @@ class SheetStore:
     read and changed with its key; ``WrongKey`` when the key is not the sheet's."""
 
     def __init__(self, path: Path | str) -> None:
+        """The store of the file ``path``; the file is opened (and brought up to date,
+        ``chibre.server.migrations``) when a sheet is first asked for."""
         self.path = str(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)  # a first start: no data dir yet
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
-            columns = {row[1] for row in db.execute("PRAGMA table_info(score_sheets)")}
-            if "key" not in columns:  # a file from before sheets had keys: they open no more
-                db.execute("ALTER TABLE score_sheets ADD COLUMN key TEXT NOT NULL DEFAULT ''")
+        self._ready = False
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        """A connection to the file; SQLite's refusals (a full disk, a read-only or damaged
+        file) become ``StoreUnavailable``, and nothing is changed."""
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the score sheets cannot be opened: {e}") from e
         try:
             db.execute("PRAGMA synchronous=NORMAL")
+            if not self._ready:
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode=WAL")
+                migrations.bring_up_to_date(db)
+                self._ready = True
             yield db
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the score sheets cannot be read or written: {e}") from e
         finally:
             db.close()
 
@@ -177,40 +177,68 @@ class SheetStore:
 
     def summaries(self, opened: Iterable[SheetKey]) -> list[dict[str, Any]]:
         """The sheets among ``opened`` whose key is right, the most recently changed first,
-        with their teams, totals and end; the others are left out."""
+        with their teams, totals and end; the others are left out. A sheet whose row cannot
+        be read is listed with ``"damaged": true`` (and its id only), so that one damaged
+        row does not hide the others."""
         keys = {o.id: o.key for o in opened}
         if not keys:
             return []
+        columns = "SELECT id, key, created, updated, sheet FROM score_sheets "
+        unreadable: list[str] = []
         with self._connect() as db:
-            rows = db.execute(
-                "SELECT id, key, created, updated, sheet FROM score_sheets "
-                f"WHERE id IN ({','.join('?' * len(keys))}) ORDER BY updated DESC",
-                tuple(keys),
-            ).fetchall()
+            try:
+                rows = db.execute(
+                    columns + f"WHERE id IN ({','.join('?' * len(keys))})", tuple(keys)
+                ).fetchall()
+            except sqlite3.DatabaseError:  # a damaged page: each sheet on its own
+                rows = []
+                for sheet_id in keys:
+                    try:
+                        rows += db.execute(columns + "WHERE id = ?", (sheet_id,)).fetchall()
+                    except sqlite3.DatabaseError:
+                        unreadable.append(sheet_id)
         out = []
         for sheet_id, key, created, updated, text in rows:
             if not _same_key(key, keys[sheet_id]):
                 continue
-            d = json.loads(text)
             try:
-                s = ScoreSheet.from_dict(d)
-                totals, winner = list(s.totals), s.winner
-            except ChibreError:  # stored by an older version with other rules
-                totals, winner = [0, 0], -1
-            out.append(
-                {
-                    "id": sheet_id,
-                    "name": d.get("name", ""),
-                    "teams": d.get("teams", ["A", "B"]),
-                    "hands": len(d.get("hands", [])),
-                    "target": d.get("rules", {}).get("target"),
-                    "totals": totals,
-                    "winner": winner,
-                    "created": created,
-                    "updated": updated,
-                }
-            )
-        return out
+                out.append(_summary(sheet_id, text, created, updated))
+            except (ValueError, TypeError, AttributeError, RecursionError):
+                unreadable.append(sheet_id)
+        out.sort(key=lambda d: d["updated"], reverse=True)
+        return out + [_damaged(sheet_id) for sheet_id in unreadable]
+
+
+def _summary(sheet_id: str, text: str, created: float, updated: float) -> dict[str, Any]:
+    """A sheet's summary from its stored JSON (``ValueError``, ``TypeError`` when damaged)."""
+    d = json.loads(text)
+    if not isinstance(d, dict):
+        raise TypeError(f"sheet {sheet_id} is not a JSON object")
+    try:
+        s = ScoreSheet.from_dict(d)
+        totals, winner = list(s.totals), s.winner
+    except ChibreError:  # stored by an older version with other rules
+        totals, winner = [0, 0], -1
+    return {
+        "id": sheet_id,
+        "name": d.get("name", ""),
+        "teams": d.get("teams", ["A", "B"]),
+        "hands": len(d.get("hands", [])),
+        "target": d.get("rules", {}).get("target"),
+        "totals": totals,
+        "winner": winner,
+        "created": float(created),
+        "updated": float(updated),
+    }
+
+
+def _damaged(sheet_id: str) -> dict[str, Any]:
+    """What the list says of a sheet whose row cannot be read."""
+    return {
+        "id": sheet_id,
+        "damaged": True,
+        "error": "this score sheet was damaged and cannot be read",
+    }
 
 
 def _same_key(known: str, given: str | None) -> bool:
@@ -323,11 +351,11 @@ def router(db_path: Path) -> APIRouter:
                 return error(404, str(e))
             except WrongKey as e:
                 return error(403, str(e))
-            except (InvalidEntry, InvalidRules, ChibreError) as e:
-                return error(400, str(e))
-            except sqlite3.Error:
+            except StoreUnavailable:
                 log.exception("the score sheets' store refused a request")
                 return error(503, "the score sheet could not be read or saved: try again later")
+            except (InvalidEntry, InvalidRules, ChibreError) as e:
+                return error(400, str(e))
 
         return endpoint
 

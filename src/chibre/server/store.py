@@ -4,8 +4,11 @@ Two tables of the database: ``game_tables`` (one row per table: its full option 
 seats with their tokens, the spectators' token, finished or not) and ``game_entries`` (the
 record, one row per deal or action, in the engine's notation — ``chibre.notation``). An entry
 is written, in its own transaction, *before* anyone is told of it, so a table can always be
-restored by replaying its entries. WAL mode with ``synchronous=NORMAL``: a commit does not wait
-for the disk, and a crash of the server process loses nothing that was committed.
+restored by replaying its entries. A third, ``damaged_tables``, keeps the ids of the tables
+that were damaged and could not be restored, so that their players are told so after a restart
+too. The schema and its versions are ``chibre.server.migrations``. WAL mode with
+``synchronous=NORMAL``: a commit does not wait for the disk, and a crash of the server process
+loses nothing that was committed.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,31 +26,18 @@ from chibre.errors import ChibreError
 from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_deal, parse_action, parse_deal
 from chibre.rules import Rules
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS game_tables (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    preset TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    watch TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS game_entries (
-    table_id TEXT NOT NULL,
-    n INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    PRIMARY KEY (table_id, n)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS game_tables_open ON game_tables (finished);
-"""
+from chibre.server import migrations
 
 
 class StoreUnavailable(ChibreError):
     """The SQLite file refused a write (a full disk, a file made read-only, a damaged
     database…); the table's record is unchanged."""
+
+    @property
+    def damaged(self) -> bool:
+        """SQLite found the file damaged (rather than busy, full or read-only)."""
+        cause = self.__cause__
+        return getattr(cause, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 
 
 @dataclass(frozen=True)
@@ -114,12 +105,23 @@ class Store:
     """The SQLite file of the server (``chibre serve --db PATH``)."""
 
     def __init__(self, path: Path | str) -> None:
+        """Open the file (made when there is none) and bring it up to date:
+        ``migrations.StoreDamaged`` or ``StoreTooNew`` when it cannot be used,
+        ``StoreUnavailable`` when SQLite refuses it."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        try:
+            if self.db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                with suppress(sqlite3.OperationalError):  # a read-only file keeps its mode
+                    self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            migrations.bring_up_to_date(self.db)
+        except (ChibreError, sqlite3.Error) as e:
+            self.db.close()
+            if isinstance(e, ChibreError):
+                raise
+            raise StoreUnavailable(f"the store {self.path} cannot be opened: {e}") from e
 
     def close(self) -> None:
         self.db.close()
@@ -202,17 +204,25 @@ class Store:
 
     def load(self, table_id: str) -> StoredTable | None:
         """A table with its record, or ``None``."""
-        row = self.db.execute(
-            "SELECT id, created, preset, rules, seats, watch, finished FROM game_tables "
-            "WHERE id = ?",
-            (table_id,),
-        ).fetchone()
-        return None if row is None else self._table(row)
+        try:
+            row = self.db.execute(
+                "SELECT id, created, preset, rules, seats, watch, finished FROM game_tables "
+                "WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+            return None if row is None else self._table(row)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"table {table_id} cannot be read: {e}") from e
 
     def unfinished(self) -> list[str]:
         """The ids of every table whose game is not over, oldest first (each is then read
         with :meth:`load`, so that one unreadable table does not hide the others)."""
-        rows = self.db.execute("SELECT id FROM game_tables WHERE finished = 0 ORDER BY created")
+        try:
+            rows = self.db.execute(
+                "SELECT id FROM game_tables WHERE finished = 0 ORDER BY created"
+            ).fetchall()
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the unfinished tables cannot be read: {e}") from e
         return [str(r[0]) for r in rows]
 
     def entries(self, table_id: str) -> list[tuple[int, Deal | Action]]:
@@ -220,6 +230,23 @@ class Store:
             "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (table_id,)
         )
         return [(seat, decode_entry(seat, text)) for seat, text in rows]
+
+    def damaged(self) -> set[str]:
+        """The ids of the tables that were damaged and could not be restored."""
+        try:
+            return {str(r[0]) for r in self.db.execute("SELECT id FROM damaged_tables")}
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the damaged tables cannot be read: {e}") from e
+
+    def mark_damaged(self, table_id: str, reason: str) -> None:
+        """Keep that a table could not be restored (its rows stay as they are)."""
+        try:
+            self.db.execute(
+                "INSERT OR REPLACE INTO damaged_tables (id, noted, reason) VALUES (?, ?, ?)",
+                (table_id, time.time(), reason),
+            )
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"table {table_id} could not be marked damaged: {e}") from e
 
     def _table(self, row: tuple[object, ...]) -> StoredTable:
         table_id, created, preset, rules, seats, watch, finished = row

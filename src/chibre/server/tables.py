@@ -550,6 +550,8 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.thinkers = Thinkers()
         self._resting: asyncio.TimerHandle | None = None
+        self.damaged: set[str] = set()
+        """Tables that were damaged and could not be restored (kept in the store)."""
 
     @property
     def playing(self) -> int:
@@ -558,8 +560,9 @@ class Tables:
 
     def restore(self) -> int:
         """Load every unfinished table and let its game go on; returns how many. A table
-        that cannot be read back (a damaged entry) is logged and left out; the others play
-        on."""
+        that cannot be read back (a damaged entry) is logged, kept as damaged and left out;
+        the others play on."""
+        self.damaged = self.store.damaged()
         for table_id in self.store.unfinished():
             table = self._load(table_id)
             if table is not None:
@@ -593,22 +596,44 @@ class Tables:
         return max(0.5, min(REST_SWEEP, shortest / 2))
 
     def _load(self, table_id: str) -> Table | None:
-        """A table read from the store, or ``None`` (no such table, or unreadable)."""
+        """A table read from the store, or ``None`` (no such table, damaged, or unreadable
+        now)."""
+        if table_id in self.damaged:
+            return None
         try:
             stored = self.store.load(table_id)
             if stored is None:
                 return None
             table = Table(stored, self.store, self.settings, self.thinkers)
-        except Exception:
-            log.exception("table %s cannot be read from the store: it is left out", table_id)
+        except StoreUnavailable as e:
+            if e.damaged:
+                self._damaged(table_id, str(e))
+            else:
+                log.exception("table %s cannot be read from the store now", table_id)
+            return None
+        except Exception as e:
+            self._damaged(table_id, f"its record does not replay: {e}")
             return None
         self.tables[table_id] = table
         return table
 
+    def _damaged(self, table_id: str, reason: str) -> None:
+        """Keep, in memory and in the store, that a table could not be restored."""
+        log.exception("table %s cannot be read from the store: it is left out", table_id)
+        self.damaged.add(table_id)
+        try:
+            self.store.mark_damaged(table_id, reason)
+        except StoreUnavailable:
+            log.warning("table %s: that it is damaged could not be stored", table_id)
+
     def get(self, table_id: str) -> Table | None:
         """A table in play, or a finished one loaded from the store; ``None`` if there is
-        none (or it cannot be read)."""
+        none (or it cannot be read: :meth:`is_damaged` says whether it was damaged)."""
         return self.tables.get(table_id) or self._load(table_id)
+
+    def is_damaged(self, table_id: str) -> bool:
+        """Whether the table was damaged in the store and could not be restored."""
+        return table_id in self.damaged
 
     def release(self, table: Table) -> None:
         """Forget a finished table nobody watches any more (the store keeps it)."""

@@ -148,6 +148,7 @@ function connect() {
       app.pending = false;
       toast(msg.message || msg.code, "error");
       if (msg.code === "bad_token") app.closedForGood = true;
+      if (msg.code === "damaged") app.closedForGood = msg.message; // said instead of no_table
       render();
     }
   });
@@ -156,8 +157,8 @@ function connect() {
     app.ws = null;
     app.pending = false;
     if (event.code === 4403 || app.closedForGood) {
+      toast(typeof app.closedForGood === "string" ? app.closedForGood : t("no_table"), "sticky");
       app.closedForGood = true;
-      toast(t("no_table"), "sticky");
       $("table").dataset.phase = "closed";
       return;
     }

@@ -198,10 +198,15 @@ async function loadHome() {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = linkOf(s.id, keys[s.id]);
-    a.textContent = (s.name || s.teams.join(" – ")) + " ";
     const small = document.createElement("span");
     small.className = "muted";
-    small.textContent = `${s.teams[0]} ${s.totals[0]} : ${s.totals[1]} ${s.teams[1]} · ${t("hands", { n: s.hands })}`;
+    if (s.damaged) {
+      a.textContent = s.id + " ";
+      small.textContent = s.error; // its row in the server's file cannot be read
+    } else {
+      a.textContent = (s.name || s.teams.join(" – ")) + " ";
+      small.textContent = `${s.teams[0]} ${s.totals[0]} : ${s.totals[1]} ${s.teams[1]} · ${t("hands", { n: s.hands })}`;
+    }
     const del = document.createElement("button");
     del.type = "button";
     del.className = "small delete";

@@ -1,0 +1,188 @@
+"""The versions of the server's SQLite file, and the migrations from one to the next.
+
+The tables' store (``chibre.server.store``) and the score sheets' store
+(``chibre.server.sheets``) share one file, and both open it through :func:`bring_up_to_date`.
+The file's version is SQLite's ``PRAGMA user_version``; ``MIGRATIONS`` lists, in order, what
+each version adds. A file is brought up to date in one transaction per migration, the version
+written with it, so a migration is done entirely or not at all.
+
+Version 0 is a file from before versions were kept: its tables are those of version 1, except
+that it may lack the score sheets (older still) or their ``key`` column. Every table a version
+has must be there: a file of a known version that lacks one is damaged (``StoreDamaged``) — it
+is never silently given an empty table in its place, which would deal every game again from
+scratch. A file of a version newer than this program knows is refused (``StoreTooNew``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chibre.errors import ChibreError
+
+
+class StoreDamaged(ChibreError):
+    """The file lacks a table its version has, or SQLite finds it damaged."""
+
+
+class StoreTooNew(ChibreError):
+    """The file was written by a newer version of chibre, with a schema this one does not
+    know."""
+
+
+class StoreRefused(ChibreError):
+    """The file cannot be served: nothing could be read from it, it was written by a newer
+    chibre, or it is damaged and cannot be replaced. The message says what to do."""
+
+
+GAME_TABLES = """
+CREATE TABLE IF NOT EXISTS game_tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    preset TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    watch TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS game_entries (
+    table_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_tables_open ON game_tables (finished);
+"""
+
+SCORE_SHEETS = """
+CREATE TABLE IF NOT EXISTS score_sheets (
+    id TEXT PRIMARY KEY,
+    key TEXT NOT NULL DEFAULT '',
+    name TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    sheet TEXT NOT NULL
+);
+"""
+
+DAMAGED_TABLES = """
+CREATE TABLE IF NOT EXISTS damaged_tables (
+    id TEXT PRIMARY KEY,
+    noted REAL NOT NULL,
+    reason TEXT NOT NULL
+);
+"""
+
+
+def _run(db: sqlite3.Connection, script: str) -> None:
+    """The statements of ``script``, one by one, inside the transaction under way
+    (``executescript`` would commit it first)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+
+
+def _first(db: sqlite3.Connection) -> None:
+    """Version 1: the tables, their record, and the score sheets with their keys."""
+    _run(db, GAME_TABLES + SCORE_SHEETS)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(score_sheets)")}
+    if "key" not in columns:  # a file from before sheets had keys: they open no more
+        db.execute("ALTER TABLE score_sheets ADD COLUMN key TEXT NOT NULL DEFAULT ''")
+
+
+def _damaged_tables(db: sqlite3.Connection) -> None:
+    """Version 2: the ids of the tables that were damaged and could not be restored."""
+    _run(db, DAMAGED_TABLES)
+
+
+@dataclass(frozen=True)
+class Migration:
+    """What brings a file to ``version``, and the tables that version adds."""
+
+    version: int
+    does: str
+    tables: tuple[str, ...]
+    apply: Callable[[sqlite3.Connection], None]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "the tables, their records and the score sheets",
+        ("game_tables", "game_entries", "score_sheets"),
+        _first,
+    ),
+    Migration(2, "the record of damaged tables", ("damaged_tables",), _damaged_tables),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+OURS = frozenset(t for m in MIGRATIONS for t in m.tables)
+
+
+def expected_tables(version: int) -> set[str]:
+    """The tables a file of ``version`` has (version 0: those both halves of the record need,
+    when one of them is there)."""
+    return {t for m in MIGRATIONS if m.version <= version for t in m.tables}
+
+
+def version_of(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def missing_tables(db: sqlite3.Connection) -> list[str]:
+    """The tables the file's version has that the file lacks (empty: none is missing).
+
+    In a file from before versions, a table's record is two tables: one without the other is
+    damage too."""
+    version = version_of(db)
+    present = _tables(db)
+    if version == 0:
+        pair = {"game_tables", "game_entries"}
+        return sorted(pair - present) if pair & present else []
+    return sorted(expected_tables(min(version, SCHEMA_VERSION)) - present)
+
+
+def check_version(db: sqlite3.Connection) -> int:
+    """The file's version; ``StoreTooNew`` or ``StoreDamaged`` when it cannot be used."""
+    version = version_of(db)
+    if version > SCHEMA_VERSION:
+        raise StoreTooNew(
+            f"the store was written by a newer version of chibre (schema version {version}; "
+            f"this one knows versions up to {SCHEMA_VERSION}): update chibre to open it"
+        )
+    if version == 0 and _tables(db) and not _tables(db) & OURS:
+        raise StoreDamaged("this SQLite file belongs to another program: it holds no chibre table")
+    missing = missing_tables(db)
+    if missing:
+        raise StoreDamaged(
+            f"the store (schema version {version}) has lost its table"
+            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+        )
+    return version
+
+
+def bring_up_to_date(db: sqlite3.Connection) -> list[Migration]:
+    """Apply every migration the file still needs, each in its own transaction; returns
+    those applied. ``StoreDamaged`` or ``StoreTooNew`` (nothing changed) when the file cannot
+    be used; ``sqlite3.Error`` when it cannot be written."""
+    if check_version(db) == SCHEMA_VERSION:
+        return []
+    applied: list[Migration] = []
+    for migration in MIGRATIONS:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if version_of(db) < migration.version:  # not done meanwhile by another connection
+                migration.apply(db)
+                db.execute(f"PRAGMA user_version = {migration.version:d}")
+                applied.append(migration)
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    return applied

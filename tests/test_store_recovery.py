@@ -1,0 +1,334 @@
+"""A damaged SQLite file at start: the real server, started on a real file damaged in the ways
+files are (a page of garbage, a file cut in half, a bad header, a dropped table, a read-only
+file), keeps every table and sheet that was intact, says what it lost, and tells the players of
+a lost table that it was damaged; a file nothing can be read from is refused with exit status 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+
+from server_support import (
+    create_table,
+    http_json,
+    server_command,
+    server_env,
+    start_server,
+    stop_server,
+    ws_url,
+)
+
+TABLES = 40
+SHEETS = 40
+
+
+@contextmanager
+def opened(db: Path) -> Iterator[sqlite3.Connection]:
+    """A connection of the test's own, in autocommit, closed (its log written back) after."""
+    c = sqlite3.connect(db, isolation_level=None)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@dataclass
+class Made:
+    """What a server put into a file: its tables (as created) and sheets (id, key, name)."""
+
+    db: Path
+    tables: list[dict[str, Any]]
+    sheets: list[dict[str, str]]
+
+
+def token(table: dict[str, Any]) -> str:
+    return str(table["seats"][0]["link"].partition("=")[2])
+
+
+def watch(table: dict[str, Any]) -> str:
+    return str(table["watch"].partition("=")[2])
+
+
+def make_store(tmp_path: Path) -> Made:
+    """A file written by a real server: tables (each waiting for its human) and sheets."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    tables, sheets = [], []
+    try:
+        for i in range(max(TABLES, SHEETS)):
+            if i < TABLES:
+                tables.append(create_table(base))
+            if i < SHEETS:
+                name = f"Sheet-{i:03d}-of-the-test"
+                status, sheet = http_json(base, "/api/sheets", {"name": name})
+                assert status == 201, sheet
+                sheets.append({"id": sheet["id"], "key": sheet["key"], "name": name})
+    finally:
+        stop_server(process)
+    assert not Path(f"{db}-wal").exists()  # all of it is in the file itself
+    return Made(db, tables, sheets)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
+    return make_store(tmp_path_factory.mktemp("made"))
+
+
+@pytest.fixture
+def db(made: Made, tmp_path: Path) -> Path:
+    """A copy of the made file, to be damaged."""
+    copy = tmp_path / "chibre.sqlite"
+    copy.write_bytes(made.db.read_bytes())
+    return copy
+
+
+def page_size(db: Path) -> int:
+    return int.from_bytes(db.read_bytes()[16:18], "big")
+
+
+def pages_of(data: bytes, marker: str, size: int) -> set[int]:
+    """The pages (numbered from 1) on which ``marker`` is written."""
+    pages, at = set(), data.find(marker.encode())
+    while at >= 0:
+        pages.add(at // size + 1)
+        at = data.find(marker.encode(), at + 1)
+    return pages
+
+
+def served(base: str, made: Made) -> tuple[set[str], set[str], set[str]]:
+    """The tables that open, those answered "damaged", and the sheets listed."""
+    tables, damaged = set(), set()
+    for t in made.tables:
+        status, answer = http_json(base, f"/api/tables/{t['table']}?token={token(t)}")
+        if status == 200:
+            tables.add(t["table"])
+        elif status == 410:
+            assert answer["error"] == "this table was damaged and could not be restored"
+            damaged.add(t["table"])
+        else:
+            raise AssertionError(f"table {t['table']}: {status} {answer}")
+    mine = ",".join(f"{s['id']}.{s['key']}" for s in made.sheets)
+    status, listed = http_json(base, f"/api/sheets?mine={mine}")
+    assert status == 200, listed
+    sheets = {s["id"] for s in listed["sheets"] if not s.get("damaged")}
+    for s in listed["sheets"]:
+        if not s.get("damaged"):
+            assert s["name"] == next(m["name"] for m in made.sheets if m["id"] == s["id"])
+    return tables, damaged, sheets
+
+
+@dataclass
+class Started:
+    tables: set[str]
+    damaged: set[str]
+    sheets: set[str]
+    log: str
+
+
+def start_and_look(db: Path, made: Made) -> Started:
+    log = db.with_suffix(".log")
+    offset = log.stat().st_size if log.exists() else 0
+    process, base = start_server(db)
+    try:
+        tables, damaged, sheets = served(base, made)
+    finally:
+        stop_server(process)
+    return Started(tables, damaged, sheets, log.read_bytes()[offset:].decode(errors="replace"))
+
+
+def intact(made: Made, data: bytes, damaged_pages: set[int]) -> tuple[set[str], set[str]]:
+    """The tables and sheets none of whose bytes are on ``damaged_pages`` (a table: its row,
+    its index entry and its record; a sheet: its row)."""
+    size = int.from_bytes(data[16:18], "big")
+    tables = {
+        t["table"]
+        for t in made.tables
+        if not (pages_of(data, t["table"], size) | pages_of(data, watch(t), size)) & damaged_pages
+    }
+    sheets = {s["id"] for s in made.sheets if not pages_of(data, s["name"], size) & damaged_pages}
+    return tables, sheets
+
+
+def aside_files(db: Path) -> list[Path]:
+    return sorted(db.parent.glob(db.name + ".damaged-*"))
+
+
+def test_a_page_of_garbage_loses_only_what_was_on_it(made: Made, db: Path) -> None:
+    data = db.read_bytes()
+    size = page_size(db)
+    # a page of the tables' rows and a page of the sheets' rows, chosen by what they hold
+    table_page = min(pages_of(data, watch(made.tables[TABLES // 2]), size))
+    sheet_page = min(pages_of(data, made.sheets[SHEETS // 2]["name"], size))
+    damaged_pages = {table_page, sheet_page}
+    keep_tables, keep_sheets = intact(made, data, damaged_pages)
+    on_pages = {made.tables[TABLES // 2]["table"]}
+    assert keep_tables and keep_sheets and on_pages.isdisjoint(keep_tables)
+    with db.open("r+b") as f:
+        for page in damaged_pages:
+            f.seek((page - 1) * size)
+            f.write(os.urandom(size))
+
+    seen = start_and_look(db, made)
+
+    assert keep_tables <= seen.tables and keep_sheets <= seen.sheets
+    assert made.sheets[SHEETS // 2]["id"] not in seen.sheets
+    assert on_pages <= seen.damaged  # its players are told, not "no such table"
+    assert seen.tables | seen.damaged == {t["table"] for t in made.tables}
+    assert "is damaged" in seen.log and "copied aside" in seen.log
+    for lost in seen.damaged:
+        assert lost in seen.log  # the report names every table it lost
+    (aside,) = aside_files(db)
+    assert aside.read_bytes()[: (table_page - 1) * size] == data[: (table_page - 1) * size]
+    with opened(db) as c:
+        assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    again = start_and_look(db, made)  # the fresh file is sound: no second recovery
+    assert "is damaged" not in again.log and len(aside_files(db)) == 1
+    assert (again.tables, again.damaged, again.sheets) == (seen.tables, seen.damaged, seen.sheets)
+
+
+def test_a_file_cut_in_half_keeps_what_was_in_the_first_half(made: Made, db: Path) -> None:
+    data = db.read_bytes()
+    size = page_size(db)
+    pages = len(data) // size
+    cut = pages // 2
+    keep_tables, keep_sheets = intact(made, data, set(range(cut + 1, pages + 1)))
+    assert keep_sheets  # the first half holds whole sheets
+    db.write_bytes(data[: cut * size])
+
+    seen = start_and_look(db, made)
+
+    assert keep_tables <= seen.tables and keep_sheets <= seen.sheets
+    assert seen.tables | seen.damaged == {t["table"] for t in made.tables}
+    assert len(seen.sheets) < SHEETS  # what was in the second half is gone, and said
+    assert "is damaged" in seen.log and "Lost:" in seen.log
+
+
+@pytest.mark.parametrize("damage", ["magic", "whole header"])
+def test_a_bad_header_is_rewritten_and_everything_is_kept(
+    made: Made, db: Path, damage: str
+) -> None:
+    data = bytearray(db.read_bytes())
+    end = 16 if damage == "magic" else 100
+    data[:end] = bytes((b * 7 + 1) % 256 for b in range(end))
+    db.write_bytes(bytes(data))
+    with pytest.raises(sqlite3.DatabaseError), opened(db) as c:
+        c.execute("SELECT count(*) FROM game_tables").fetchone()
+
+    seen = start_and_look(db, made)
+
+    assert seen.tables == {t["table"] for t in made.tables} and not seen.damaged
+    assert seen.sheets == {s["id"] for s in made.sheets}
+    assert "header does not say it is an SQLite database" in seen.log
+    assert "Nothing else seems lost" in seen.log
+    assert len(aside_files(db)) == 1
+
+
+@pytest.mark.parametrize("before_versions", [False, True])
+def test_a_dropped_record_is_damage_not_a_fresh_start(
+    made: Made, db: Path, before_versions: bool
+) -> None:
+    with opened(db) as c:
+        c.execute("DROP TABLE game_entries")
+        if before_versions:  # the file as the server wrote it before versions were kept
+            c.execute("DROP TABLE damaged_tables")
+            c.execute("PRAGMA user_version = 0")
+
+    seen = start_and_look(db, made)
+
+    assert not seen.tables  # not one game dealt again from scratch
+    assert seen.damaged == {t["table"] for t in made.tables}
+    assert seen.sheets == {s["id"] for s in made.sheets}
+    assert "game_entries" in seen.log and "is missing" in seen.log
+    again = start_and_look(db, made)  # the lost tables stay lost, and said so
+    assert again.damaged == seen.damaged and "is damaged" not in again.log
+
+
+def test_a_lost_table_tells_its_players_over_the_socket(made: Made, db: Path) -> None:
+    with opened(db) as c:
+        c.execute("DROP TABLE game_entries")
+    process, base = start_server(db)
+
+    async def connect() -> tuple[dict[str, Any], int | None]:
+        t = made.tables[0]
+        async with websockets.connect(ws_url(base, t["seats"][0]["link"])) as ws:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)
+            return frame, ws.close_code
+
+    try:
+        frame, code = asyncio.run(connect())
+    finally:
+        stop_server(process)
+    assert frame == {
+        "type": "error",
+        "code": "damaged",
+        "message": "this table was damaged and could not be restored",
+    }
+    assert code == 4403
+
+
+@pytest.mark.parametrize("damage", ["text", "every page but the header"])
+def test_a_file_nothing_can_be_read_from_is_refused(made: Made, db: Path, damage: str) -> None:
+    data = db.read_bytes()
+    if damage == "text":
+        db.write_bytes(b"not a database at all\n" * 400)
+    else:
+        db.write_bytes(data[:100] + os.urandom(len(data) - 100))
+    before = db.read_bytes()
+    done = subprocess.run(server_command(0, db), env=server_env(), capture_output=True, timeout=60)
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert "Traceback" not in err and "nothing could be saved" in err
+    assert f"mv {db} {db}.bad" in err
+    assert db.read_bytes() == before and not aside_files(db)  # left as it was
+    assert not done.stdout  # it never said it was serving
+
+
+@pytest.fixture
+def read_only(db: Path) -> Iterator[Path]:
+    """The file made read-only (for root, whom file modes do not stop: immutable)."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(db)], check=True)
+    else:
+        db.chmod(0o444)
+    assert not os.access(db, os.W_OK)
+    try:
+        yield db
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+        db.chmod(0o644)
+
+
+def test_a_read_only_file_is_served_with_a_warning(made: Made, read_only: Path) -> None:
+    db = read_only
+    before = db.read_bytes()
+    process, base = start_server(db)
+    try:
+        tables, damaged, sheets = served(base, made)
+        status, answer = http_json(
+            base, "/api/tables", {"seats": ["human", "rule", "rule", "rule"]}
+        )
+        sheet_status, _ = http_json(base, "/api/sheets", {"name": "new"})
+    finally:
+        stop_server(process)
+    assert tables == {t["table"] for t in made.tables} and not damaged
+    assert sheets == {s["id"] for s in made.sheets}
+    assert status == 503, answer
+    assert sheet_status >= 400
+    log = db.with_suffix(".log").read_text()
+    assert "is read-only: games cannot be saved" in log
+    assert db.read_bytes() == before
