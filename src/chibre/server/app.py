@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -37,6 +38,7 @@ from chibre.rules import PRESETS, Rules
 from chibre.server import sheets
 from chibre.server.lobby import InvalidTable
 from chibre.server.protocol import CODES, error_frame
+from chibre.server.security import SiteGuard, SitePolicy
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables
 
@@ -237,8 +239,11 @@ async def table_socket(ws: WebSocket) -> None:
         _tables(ws).release(table)
 
 
-def create_app(db_path: Path | str, settings: Settings | None = None) -> Starlette:
-    """The application, storing everything in the SQLite file ``db_path``."""
+def create_app(
+    db_path: Path | str, settings: Settings | None = None, site: SitePolicy | None = None
+) -> Starlette:
+    """The application, storing everything in the SQLite file ``db_path``; ``site``: the
+    hosts and origins it answers to (by default the local names only; chibre.server.security)."""
     db_path = Path(db_path)
 
     @asynccontextmanager
@@ -267,4 +272,5 @@ def create_app(db_path: Path | str, settings: Settings | None = None) -> Starlet
         *sheets.routes(db_path),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    guard = Middleware(SiteGuard, policy=site or SitePolicy.for_server())
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[guard])

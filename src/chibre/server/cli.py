@@ -2,11 +2,14 @@
 
     chibre serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--no-browser]
                  [--bot-delay SECONDS] [--deal-delay SECONDS] [--grace SECONDS]
-                 [--think-limit SECONDS]
+                 [--think-limit SECONDS] [--allowed-host NAME …] [--allowed-origin URL …]
+                 [--[no-]proxy-headers] [--forwarded-allow-ips IPS]
 
 Everything is kept in one SQLite file, by default ``$XDG_DATA_HOME/chibre/chibre.sqlite``
 (``~/.local/share/chibre/chibre.sqlite``); unfinished games go on when the server restarts.
-``--port 0`` takes a free port; the address printed names the port in use.
+``--port 0`` takes a free port; the address printed names the port in use. The server
+answers only to the hosts and origins ``chibre.server.security`` allows: ``--allowed-host`` and
+``--allowed-origin`` add to them (README.md, "Hosting").
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from chibre.server.security import InvalidSiteName, SitePolicy, allowed_host, allowed_origin
 from chibre.server.tables import Settings
 
 WS_MAX_SIZE = 64 * 1024
@@ -41,6 +45,20 @@ def _seconds(text: str) -> float:
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds")
     return value
+
+
+def _host(text: str) -> str:
+    try:
+        return allowed_host(text)
+    except InvalidSiteName as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _origin(text: str) -> str:
+    try:
+        return allowed_origin(text)
+    except InvalidSiteName as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_parser(sub: Any) -> None:
@@ -72,6 +90,26 @@ def add_parser(sub: Any) -> None:
         help="seconds a search player may think before rule plays its seat "
         f"({Settings.think_limit})",
     )  # fmt: skip
+    p.add_argument(
+        "--allowed-host", action="append", default=[], type=_host, metavar="NAME",
+        help="a host name (or name:port) the server is reached by, besides 127.0.0.1, "
+        "localhost and [::1]; repeat for more; '*': any (behind a proxy that checks it)",
+    )  # fmt: skip
+    p.add_argument(
+        "--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
+        help="another origin (https://name[:port]) whose pages may create tables, write on "
+        "sheets and open WebSockets here; repeat for more",
+    )  # fmt: skip
+    p.add_argument(
+        "--proxy-headers", action=argparse.BooleanOptionalAction, default=True,
+        help="take the client's address and scheme from X-Forwarded-For and "
+        "X-Forwarded-Proto when a trusted proxy sends them (on)",
+    )  # fmt: skip
+    p.add_argument(
+        "--forwarded-allow-ips", default=None, metavar="IPS",
+        help="the proxies trusted with those headers, comma-separated addresses or networks, "
+        "'*': any ($FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)",
+    )  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -96,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         grace=args.grace,
         think_limit=args.think_limit,
     )
-    app = create_app(db, settings)
+    site = SitePolicy.for_server(args.host, args.allowed_host, args.allowed_origin)
+    app = create_app(db, settings, site)
     try:  # bound here, so that the address printed names the port really in use
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.create_server((args.host, args.port), family=family)
@@ -119,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         ws="websockets-sansio",  # about 1.7× the moves/s of the default implementation
         lifespan="on",
+        proxy_headers=args.proxy_headers,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     uvicorn.Server(config).run(sockets=[sock])
     return 0
