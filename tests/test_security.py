@@ -160,6 +160,8 @@ def test_the_policy_by_the_address_listened_on() -> None:
     assert one.answers_to(HostName("chibre.example", 8443))
     assert not one.answers_to(HostName("chibre.example", 8000))
     assert SitePolicy.for_server(hosts=["*"]).answers_to(HostName("evil.example", None))
+    with pytest.raises(InvalidSiteName):
+        SitePolicy.for_server(origins=["https://chibre.example/table"])
 
 
 # --- against a real server ----------------------------------------------------------------

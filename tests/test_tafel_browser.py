@@ -45,6 +45,12 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def wait_refused(page: Page) -> None:
+    """Wait until the page has been refused the sheet of its address (it clears the address):
+    the list it shows before the answer comes says nothing yet."""
+    page.wait_for_function("() => location.hash === ''")
+
+
 def write_hand(page: Page, **fields: str) -> None:
     for name, value in fields.items():
         selector = "#" + name.replace("_", "-")
@@ -149,6 +155,7 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     other.goto(server + "/tafel")
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     other.goto(f"{server}/tafel#{sheet_id}.{key[:-1]}")
+    wait_refused(other)
     expect(other.locator("#home")).to_be_visible()
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     # with the link it opens, can be written on, and is now in that browser's list
@@ -167,6 +174,7 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     mine.locator("#sheet-list li", has_text="Samstag").locator("button.delete").click()
     expect(mine.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     other.goto(server + link)
+    wait_refused(other)
     expect(other.locator("#home")).to_be_visible()
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     for p in (mine, other):

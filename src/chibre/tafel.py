@@ -259,8 +259,9 @@ def _panel(
     for i, kind in enumerate(kinds):
         y = 48 + i * row
         n = int(striche.get(kind, 0))
-        out.append(f'<text class="txt" {_TEXT} x="12" y="{_f(y + 5)}" font-size="14">'
-            f"{labels[kind]}</text>")
+        out.append(
+            f'<text class="txt" {_TEXT} x="12" y="{_f(y + 5)}" font-size="14">{labels[kind]}</text>'
+        )
         out.append(
             f'<g class="strich {kind}" data-count="{n}">'
             + _marks("striche", n, PANEL_W - 140, 118, y, 0)

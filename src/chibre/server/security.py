@@ -206,6 +206,7 @@ class SitePolicy:
         """The policy of a server listening on ``bound_host``, with the ``--allowed-host``
         and ``--allowed-origin`` values given (checked: ``InvalidSiteName``)."""
         hosts = [allowed_host(h) for h in hosts]
+        origins = [allowed_origin(o) for o in origins]
         wildcard = bound_host.strip() in WILDCARD_ADDRESSES
         local = [HostName(n, None) for n in LOCAL_NAMES]
         if wildcard:
