@@ -288,7 +288,12 @@ def test_bad_sheets_are_refused(server):
     ]:
         status, answer = call(server, "POST", "/api/sheets", bad)
         assert status == 400 and message in answer["error"], answer
-    req = urllib.request.Request(server + "/api/sheets", data=b"{oops", method="POST")
+    req = urllib.request.Request(
+        server + "/api/sheets",
+        data=b"{oops",
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(req, timeout=5)
     assert err.value.code == 400 and "not valid JSON" in err.value.read().decode()
