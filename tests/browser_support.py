@@ -7,6 +7,10 @@ drive the table page the way a player does.
 
 Screenshots go to ``artifacts()``: the directory named by ``CHIBRE_ARTIFACTS``, by default
 ``tests/artifacts/``.
+
+Every page reports what the server's Content-Security-Policy blocked (``securitypolicyviolation``
+events and the browser's console messages about the policy) to ``CSP_VIOLATIONS``; the autouse
+fixture of ``conftest.py`` fails a test after which the list is not empty.
 """
 
 from __future__ import annotations
@@ -19,7 +23,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    WebSocket,
+    sync_playwright,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -30,6 +41,16 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+WATCH_CSP = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  const where = `${e.sourceFile || e.documentURI}:${e.lineNumber}`;
+  window.__chibreCspViolation(
+    `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} in ${where} ${e.sample}`,
+  );
+});
+"""
+CSP_VIOLATIONS: list[str] = []
+"""What the pages reported as blocked by the Content-Security-Policy, with each page's URL."""
 CARD_CODE = re.compile(r"^[DHSC](?:[6-9]|10|[JQKA])$")
 TIMEOUT_MS = 15_000
 
@@ -72,6 +93,7 @@ def new_page(
         reduced_motion="reduce" if instant else "no-preference",
     )
     context.set_default_timeout(TIMEOUT_MS)
+    watch_csp(context)
     if instant:
         context.add_init_script("localStorage.setItem('chibre.pace', '0')")
     page = context.new_page()
@@ -79,6 +101,28 @@ def new_page(
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
     return page
+
+
+def watch_csp(context: BrowserContext) -> None:
+    """Report to ``CSP_VIOLATIONS`` whatever the policy blocks on the pages of ``context``."""
+
+    def reported(source: dict[str, Any], text: str) -> None:
+        CSP_VIOLATIONS.append(f"{source['page'].url}: {text}")
+
+    def console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            CSP_VIOLATIONS.append(f"{message.page.url if message.page else '?'}: {message.text}")
+
+    context.expose_binding("__chibreCspViolation", reported)
+    context.add_init_script(WATCH_CSP)
+    context.on("console", console)
+
+
+def take_csp_violations() -> list[str]:
+    """The violations reported so far, and the list emptied."""
+    found = list(CSP_VIOLATIONS)
+    CSP_VIOLATIONS.clear()
+    return found
 
 
 def record_frames(page: Page) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
@@ -42,6 +43,12 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     page.context.close()
     assert foreign == []
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def wait_refused(page: Page) -> None:
+    """Wait until the page has been refused the sheet of its address (it clears the address):
+    the list it shows before the answer comes says nothing yet."""
+    page.wait_for_function("() => location.hash === ''")
 
 
 def write_hand(page: Page, **fields: str) -> None:
@@ -148,6 +155,7 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     other.goto(server + "/tafel")
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     other.goto(f"{server}/tafel#{sheet_id}.{key[:-1]}")
+    wait_refused(other)
     expect(other.locator("#home")).to_be_visible()
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     # with the link it opens, can be written on, and is now in that browser's list
@@ -166,9 +174,54 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     mine.locator("#sheet-list li", has_text="Samstag").locator("button.delete").click()
     expect(mine.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     other.goto(server + link)
+    wait_refused(other)
     expect(other.locator("#home")).to_be_visible()
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     for p in (mine, other):
         p.context.close()
     assert foreign == other_foreign == []
     assert mine.errors == other.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_late_answer_for_a_link_left_does_not_close_the_next_sheet(
+    browser: Browser, server: str
+) -> None:
+    """Going from one ``/tafel#…`` link to another before the first one's answer came: the
+    answer that comes late (here: the refusal of a wrong key) changes nothing on the page."""
+    page, foreign = open_page(browser, server)
+    page.goto(server + "/tafel")
+    page.fill("#new-name", "Sonntag")
+    page.click("#create")
+    expect(page.locator("#sheet-name")).to_have_text("Sonntag")
+    write_hand(page, contract="H", points="100", points_team="0")
+    link = page.locator("#share").get_attribute("href")
+    assert link is not None
+    sheet_id, _, key = link.removeprefix("/tafel#").partition(".")
+    wrong = key[:-1]
+    held: list[Route] = []
+
+    def hold_wrong(route: Route) -> None:
+        if parse_qs(urlsplit(route.request.url).query).get("key") == [wrong]:
+            held.append(route)  # answered only once the right link has opened its sheet
+        else:
+            route.fallback()
+
+    page.route("**/api/sheets/**", hold_wrong)
+    page.goto(server + "/tafel")
+    expect(page.locator("#sheet-list a", has_text="Sonntag")).to_have_count(1)
+    page.goto(f"{server}/tafel#{sheet_id}.{wrong}")
+    for _ in range(250):  # the hash change is taken in, the wrong key's request is held
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert len(held) == 1
+    page.goto(server + link)
+    expect(page.locator("#total0")).to_have_text("100")
+    held[0].fallback()  # the refusal (403) comes now, after the sheet was shown
+    page.wait_for_timeout(500)
+    expect(page.locator("#sheet")).to_be_visible()
+    expect(page.locator("#total0")).to_have_text("100")
+    assert page.url == server + link
+    page.context.close()
+    assert foreign == []
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -43,7 +43,7 @@ from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_record
 from chibre.options import add_set_argument, read_settings
 from chibre.options import rules_from as preset_rules
-from chibre.rules import PRESETS, Rules
+from chibre.rules import MAX_TARGET, PRESETS, Rules
 
 STRENGTH_RULES = Rules.make(weis=False, stoeck=False, multipliers="none")
 """Card points only: no weis, no stöck, factor 1 for every contract."""
@@ -51,7 +51,9 @@ STRENGTH_RULES = Rules.make(weis=False, stoeck=False, multipliers="none")
 Z95 = 1.959963984540054
 """The 97.5% quantile of the normal distribution (two-sided 95% interval)."""
 
-_NO_TARGET = 10**9  # a single deal is counted in full: no target is reached within it
+_NO_TARGET = MAX_TARGET
+"""A single deal is counted in full: no hand reaches the highest target a table may set (a hand
+with match, every weis and stöck stays under 6,000 at the published grids' highest factor)."""
 
 
 class IllegalMove(IllegalAction):

@@ -137,13 +137,15 @@ _DEFS = (
     "</radialGradient>"
     "</defs>"
 )
-_STYLE = (
-    "<style>"
-    f".chalk{{stroke:{CHALK};stroke-width:3.2;stroke-linecap:round;fill:none;opacity:.93}}"
-    ".z{stroke-width:4.2;opacity:.85}"
-    f".txt{{fill:{CHALK};font-family:'Segoe Print','Chalkboard SE','Comic Sans MS',"
-    "'Bradley Hand',cursive,sans-serif;opacity:.93}"
-    "</style>"
+# The chalk's look as presentation attributes, not a <style> element: the calculator's page
+# shows the slate inline, under a Content-Security-Policy that allows no inline styles. The
+# drawing's group gives every text its colour and hand (both inherited).
+_CHALK = f'fill="none" stroke="{CHALK}" stroke-width="3.2" opacity=".93"'
+_CHALK_Z = f'fill="none" stroke="{CHALK}" stroke-width="4.2" opacity=".85"'
+_TEXT = 'opacity=".93"'
+_HAND = (
+    f'fill="{CHALK}" stroke-linecap="round" font-family="\'Segoe Print\',\'Chalkboard SE\','
+    "'Comic Sans MS','Bradley Hand',cursive,sans-serif\""
 )
 
 
@@ -175,7 +177,7 @@ def _marks(kind: str, count: int, length: float, x0: float, y0: float, angle: fl
             start = x - 4 * tick - tick * 0.5
             end = x - tick + tick * 0.5
             parts.append(
-                f'<path class="chalk cross" d="M{_f(start)},{_f(half + 4)} '
+                f'<path class="chalk cross" {_CHALK} d="M{_f(start)},{_f(half + 4)} '
                 f'L{_f(end)},{_f(-half - 4)}"/>'
             )
             x += gap
@@ -189,12 +191,12 @@ def _marks(kind: str, count: int, length: float, x0: float, y0: float, angle: fl
         else:  # a hand-drawn tilt, the same on every drawing
             lean = ((i * 7 + 3) % 5 - 2) * 0.45
             d = f"M{_f(x - lean)},{_f(-half)} L{_f(x + lean)},{_f(half)}"
-        parts.append(f'<path class="chalk mark" d="{d}"/>')
+        parts.append(f'<path class="chalk mark" {_CHALK} d="{d}"/>')
         x += tick
     if drawn < count:  # beside the Striche; inside the Z, clear of the totals and digits
         text_y = {"striche": size / 3, "twenties": -half - 4}.get(kind, half + size)
         parts.append(
-            f'<text class="txt more" x="{_f(x - tick * 0.5)}" y="{_f(text_y)}" '
+            f'<text class="txt more" {_TEXT} x="{_f(x - tick * 0.5)}" y="{_f(text_y)}" '
             f'font-size="{size}">'
             f"+{count - drawn}</text>"
         )
@@ -209,7 +211,7 @@ def _z(t: Tally, x0: float, y0: float, label: str, total: int | None) -> list[st
     left, right = x0 + 40, x0 + HALF_W - 40
     top, bottom = y0 + 62, y0 + HALF_H - 58
     out = [
-        f'<path class="chalk z" d="M{_f(left)},{_f(top)} L{_f(right)},{_f(top)} '
+        f'<path class="chalk z" {_CHALK_Z} d="M{_f(left)},{_f(top)} L{_f(right)},{_f(top)} '
         f'L{_f(left)},{_f(bottom)} L{_f(right)},{_f(bottom)}"/>'
     ]
     dx, dy = left - right, bottom - top
@@ -230,18 +232,18 @@ def _z(t: Tally, x0: float, y0: float, label: str, total: int | None) -> list[st
     )
     out.append(_marks("twenties", t.twenties, right - left - 34, left + 26, bottom, 0))
     out.append(
-        f'<text class="txt rest" x="{_f(right)}" y="{_f(bottom + 40)}" font-size="30" '
+        f'<text class="txt rest" {_TEXT} x="{_f(right)}" y="{_f(bottom + 40)}" font-size="30" '
         f'text-anchor="end">{rest_text(t.rest)}</text>'
     )
     if label:
         out.append(
-            f'<text class="txt label" x="{_f(left - 16)}" y="{_f(y0 + 32)}" font-size="22">'
+            f'<text class="txt label" {_TEXT} x="{_f(left - 16)}" y="{_f(y0 + 32)}" font-size="22">'
             f"{escape(label)}</text>"
         )
     if total is not None:
         out.append(
-            f'<text class="txt total" x="{_f(right + 16)}" y="{_f(y0 + 32)}" font-size="18" '
-            f'text-anchor="end" opacity=".7">{total}</text>'
+            f'<text class="txt total" {_TEXT} x="{_f(right + 16)}" y="{_f(y0 + 32)}" '
+            f'font-size="18" text-anchor="end">{total}</text>'
         )
     return out
 
@@ -252,12 +254,14 @@ def _panel(
     """The Striche beside a Z: one row per kind, one stroke per Strich."""
     labels = STRICHE_LABELS.get(lang, STRICHE_LABELS["de"])
     out = [f'<g class="striche" transform="translate({_f(x0)},{_f(y0)})">']
-    out.append(f'<path class="chalk" d="M0,30 L0,{HALF_H - 24}" opacity=".5"/>')
+    out.append(f'<path class="chalk" {_CHALK} d="M0,30 L0,{HALF_H - 24}"/>')
     row = (HALF_H - 60) / max(len(kinds), 1)
     for i, kind in enumerate(kinds):
         y = 48 + i * row
         n = int(striche.get(kind, 0))
-        out.append(f'<text class="txt" x="12" y="{_f(y + 5)}" font-size="14">{labels[kind]}</text>')
+        out.append(
+            f'<text class="txt" {_TEXT} x="12" y="{_f(y + 5)}" font-size="14">{labels[kind]}</text>'
+        )
         out.append(
             f'<g class="strich {kind}" data-count="{n}">'
             + _marks("striche", n, PANEL_W - 140, 118, y, 0)
@@ -271,7 +275,7 @@ def _svg(width: float, height: float, body: list[str], title: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="jasstafel" viewBox="0 0 {_f(width)} '
         f'{_f(height)}" width="{_f(width)}" height="{_f(height)}" role="img">'
-        f"<title>{escape(title)}</title>{_DEFS}{_STYLE}"
+        f"<title>{escape(title)}</title>{_DEFS}"
         f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" rx="14" fill="{FRAME}"/>'
         f'<rect x="10" y="10" width="{_f(width - 20)}" height="{_f(height - 20)}" rx="6" '
         'fill="url(#board)"/>'
@@ -281,7 +285,7 @@ def _svg(width: float, height: float, body: list[str], title: str) -> str:
         f'{_f(width * 0.62)},10" stroke-width="46"/>'
         f'<path d="M{_f(width * 0.2)},{_f(height * 0.78)} q{_f(width * 0.25)},24 '
         f'{_f(width * 0.55)},-6" stroke-width="38"/></g>'
-        '<g filter="url(#chalk)">' + "".join(body) + "</g></svg>"
+        f'<g filter="url(#chalk)" {_HAND}>' + "".join(body) + "</g></svg>"
     )
 
 
@@ -319,7 +323,7 @@ def tafel_svg(
             body += _panel(striche[team], HALF_W + 10, y0, lang, STRICHE_KINDS)
     width = HALF_W + 20 + (PANEL_W if striche is not None else 0)
     mid = 10 + HALF_H
-    body.append(f'<path class="chalk" d="M24,{mid} L{_f(width - 24)},{mid}" opacity=".45"/>')
+    body.append(f'<path class="chalk" {_CHALK} d="M24,{mid} L{_f(width - 24)},{mid}"/>')
     title = f"{labels[0]} {sum(hand_scores[0])} – {labels[1]} {sum(hand_scores[1])}"
     return _svg(width, 2 * HALF_H + 20, body, title)
 

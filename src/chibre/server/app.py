@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, FastAPI, Query
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
@@ -43,6 +44,7 @@ from chibre.server.models import TableRequest
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.quota import Quota
 from chibre.server.recovery import prepare_once
+from chibre.server.security import SiteGuard, SitePolicy
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables, TooManyTables
 from chibre.server.upkeep import Checkpointer, Collector
@@ -258,8 +260,11 @@ async def table_socket(ws: WebSocket) -> None:
         _tables(ws).release(table)
 
 
-def create_app(db_path: Path | str, settings: Settings | None = None) -> FastAPI:
-    """The application, storing everything in the SQLite file ``db_path``."""
+def create_app(
+    db_path: Path | str, settings: Settings | None = None, site: SitePolicy | None = None
+) -> FastAPI:
+    """The application, storing everything in the SQLite file ``db_path``; ``site``: the
+    hosts and origins it answers to (by default the local names only; chibre.server.security)."""
     db_path = Path(db_path)
 
     @asynccontextmanager
@@ -291,6 +296,7 @@ def create_app(db_path: Path | str, settings: Settings | None = None) -> FastAPI
         openapi_url="/api/openapi.json",
         docs_url=None,
         redoc_url=None,
+        middleware=[Middleware(SiteGuard, policy=site or SitePolicy.for_server())],
     )
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(StarletteHTTPException, http_refusal)

@@ -2,13 +2,16 @@
 
     chibre serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--no-browser]
                  [--bot-delay SECONDS] [--deal-delay SECONDS] [--grace SECONDS]
-                 [--think-limit SECONDS]
+                 [--think-limit SECONDS] [--allowed-host NAME …] [--allowed-origin URL …]
+                 [--[no-]proxy-headers] [--forwarded-allow-ips IPS]
 
 Everything is kept in one SQLite file, by default ``$XDG_DATA_HOME/chibre/chibre.sqlite``
 (``~/.local/share/chibre/chibre.sqlite``); unfinished games go on when the server restarts.
 The file is checked first (``chibre.server.recovery``): a damaged one is saved as far as it can
 be, and what was lost is said; one from which nothing can be read is refused (exit status 2).
-``--port 0`` takes a free port; the address printed names the port in use.
+``--port 0`` takes a free port; the address printed names the port in use. The server
+answers only to the hosts and origins ``chibre.server.security`` allows: ``--allowed-host`` and
+``--allowed-origin`` add to them (README.md, "Hosting").
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from chibre.server.guard import Door, guarded_protocol
+from chibre.server.security import InvalidSiteName, SitePolicy, allowed_host, allowed_origin
 from chibre.server.tables import Settings
 
 WS_PING = 20.0
@@ -47,6 +51,20 @@ def _seconds(text: str) -> float:
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds")
     return value
+
+
+def _host(text: str) -> str:
+    try:
+        return allowed_host(text)
+    except InvalidSiteName as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _origin(text: str) -> str:
+    try:
+        return allowed_origin(text)
+    except InvalidSiteName as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_parser(sub: Any) -> None:
@@ -78,6 +96,25 @@ def add_parser(sub: Any) -> None:
         help="seconds a search player may think before rule plays its seat "
         f"({Settings.think_limit})",
     )  # fmt: skip
+    p.add_argument(
+        "--allowed-host", action="append", default=[], type=_host, metavar="NAME",
+        help="a host name (or name:port) the server is reached by, besides 127.0.0.1, "
+        "localhost and [::1]; repeat for more; '*': any (behind a proxy that checks it)",
+    )  # fmt: skip
+    p.add_argument(
+        "--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
+        help="another origin (https://name[:port]) whose pages may create tables, write on "
+        "sheets and open WebSockets here; repeat for more",
+    )  # fmt: skip
+    p.add_argument(
+        "--proxy-headers", action=argparse.BooleanOptionalAction, default=True,
+        help="take the client's address and scheme from X-Forwarded-For and "
+        "X-Forwarded-Proto when a trusted proxy sends them (on)",
+    )  # fmt: skip
+    p.add_argument(
+        "--forwarded-allow-ips", default=None, metavar="IPS",
+        help="the proxies trusted with those headers, comma-separated addresses or networks, "
+        "'*': any ($FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)",    )  # fmt: skip
     limits = p.add_argument_group("limits (for a server open to the internet)")
     limits.add_argument(
         "--max-tables", type=_count, default=Settings.max_open_tables,
@@ -170,7 +207,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for note in notes:
         print(f"chibre serve: {note}", file=sys.stderr, flush=True)
-    app = create_app(db, settings)
+    site = SitePolicy.for_server(args.host, args.allowed_host, args.allowed_origin)
+    app = create_app(db, settings, site)
     try:  # bound here, so that the address printed names the port really in use
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.create_server((args.host, args.port), family=family)
@@ -197,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=args.ws_ping or None,
         timeout_keep_alive=max(1, round(args.idle_timeout)),
         lifespan="on",
+        proxy_headers=args.proxy_headers,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     config.load()  # the HTTP protocol class, wrapped in the guard's limits
     config.http_protocol_class = guarded_protocol(config.http_protocol_class, door)

@@ -82,6 +82,15 @@ let lang = pickLang();
 let sheet = null; // the sheet as the server counted it (with its id and key)
 let editing = 0; // the hand being corrected (1-based), 0: a new hand
 let presets = {};
+let visit = 0; // counts the pages asked for (the list or a sheet)
+
+// An answer is shown only while the page still asks for it: the last one asked for, and the
+// link in the address bar still the one it was asked for by ("": the list). Going from one
+// link to another fires hashchange after the address has changed, so the answer for the
+// link left may come in between: it must neither show its sheet nor clear the new address.
+function stillAsked(mine, link) {
+  return mine === visit && location.hash.slice(1) === link;
+}
 
 function pickLang() {
   const saved = localStorage.getItem("tafel-lang");
@@ -112,8 +121,10 @@ function keepSheet(id, key) {
   localStorage.setItem(MINE, JSON.stringify(list));
 }
 
-function forgetSheet(id) {
-  localStorage.setItem(MINE, JSON.stringify(mySheets().filter((s) => s.id !== id)));
+function forgetSheet(id, key) {
+  // with a key: only the link with that key (a wrong key forgets no right one)
+  const list = mySheets().filter((s) => s.id !== id || (key !== undefined && s.key !== key));
+  localStorage.setItem(MINE, JSON.stringify(list));
 }
 
 function linkOf(id, key) {
@@ -168,10 +179,12 @@ function showError(message) {
 // --- the list of sheets and a new sheet ----------------------------------------------------
 
 async function loadHome() {
+  const mine = ++visit;
   $("#home").hidden = false;
   $("#sheet").hidden = true;
   sheet = null;
   const data = await api("GET", "/api/presets");
+  if (!stillAsked(mine, "")) return;
   presets = data.presets;
   const select = $("#new-preset");
   if (!select.options.length) {
@@ -179,15 +192,16 @@ async function loadHome() {
     select.value = data.default;
     fillOptions();
   }
+  const kept = mySheets().slice(0, 200); // the server answers for 200 sheets at once
+  const keys = Object.fromEntries(kept.map((s) => [s.id, s.key]));
+  const asked = kept.map((s) => `${s.id}.${s.key}`).join(",");
+  const { sheets } = asked ? await api("GET", "/api/sheets?mine=" + encodeURIComponent(asked)) : { sheets: [] };
+  if (!stillAsked(mine, "")) return;
   const list = $("#sheet-list");
   list.textContent = "";
-  const mine = mySheets().slice(0, 200); // the server answers for 200 sheets at once
-  const keys = Object.fromEntries(mine.map((s) => [s.id, s.key]));
-  const asked = mine.map((s) => `${s.id}.${s.key}`).join(",");
-  const { sheets } = asked ? await api("GET", "/api/sheets?mine=" + encodeURIComponent(asked)) : { sheets: [] };
   // a sheet deleted elsewhere (or a link that no longer opens) leaves the list
   const found = new Set(sheets.map((s) => s.id));
-  for (const s of mine) if (!found.has(s.id)) forgetSheet(s.id);
+  for (const s of kept) if (!found.has(s.id)) forgetSheet(s.id);
   if (!sheets.length) {
     const li = document.createElement("li");
     li.className = "muted";
@@ -286,15 +300,18 @@ async function importSheet() {
 // --- one sheet -----------------------------------------------------------------------------
 
 async function openSheet(link) {
+  const mine = ++visit;
   const dot = link.indexOf(".");
   const id = dot > 0 ? link.slice(0, dot) : link;
   const key = dot > 0 ? link.slice(dot + 1) : "";
   try {
     const view = await api("GET", `/api/sheets/${encodeURIComponent(id)}?key=${encodeURIComponent(key)}`);
+    if (!stillAsked(mine, link)) return; // another link (or the list) was opened meanwhile
     keepSheet(view.id, view.key); // a link opened once is one of my sheets
     show(view);
   } catch (e) {
-    if (e.status === 403 || e.status === 404) forgetSheet(id);
+    if (e.status === 403 || e.status === 404) forgetSheet(id, key);
+    if (!stillAsked(mine, link)) return;
     location.hash = "";
     alert(e.message);
   }
@@ -431,18 +448,20 @@ async function submitHand(ev) {
   const button = $("#submit");
   if (button.disabled) return;
   button.disabled = true; // one hand at a time: the form is cleared when the answer comes
+  const mine = visit;
   try {
     const hand = readForm();
     const view = editing
       ? await api("PUT", sheetPath(`/hands/${editing}`), hand)
       : await api("POST", sheetPath("/hands"), hand);
+    if (mine !== visit) return; // written; the page shows another sheet by now
     editing = 0;
     $("#hand-form").reset();
     $("#cancel").hidden = true;
     showError("");
     show(view);
   } catch (e) {
-    showError(e.message);
+    if (mine === visit) showError(e.message);
   } finally {
     button.disabled = false;
   }
@@ -450,10 +469,12 @@ async function submitHand(ev) {
 
 async function deleteHand(n) {
   if (!confirm(t("confirm_delete", { n }))) return;
+  const mine = visit;
   try {
-    show(await api("DELETE", sheetPath(`/hands/${n}`)));
+    const view = await api("DELETE", sheetPath(`/hands/${n}`));
+    if (mine === visit) show(view);
   } catch (e) {
-    showError(e.message);
+    if (mine === visit) showError(e.message);
   }
 }
 
