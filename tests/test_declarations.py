@@ -221,7 +221,7 @@ def test_declarations_need_manual_weis_and_something_to_declare():
         game.apply(Declare((cards("♦Q ♦K ♦A"),)), 0)
     with pytest.raises(IllegalAction, match="nothing to declare"):
         game.apply(Declare(), 0)
-    with pytest.raises(IllegalAction, match="0..3"):
+    with pytest.raises(IllegalAction, match=r"0\.\.3"):
         game.apply(Declare((), True), 7)
     assert all(not isinstance(a, Declare) for s in range(4) for a in game.legal_actions(s))
     assert len(game.record.entries) == 3
