@@ -294,3 +294,28 @@ def test_stoeck_declaration_refused_when_the_table_declares_them():
     game.apply(Choose(D))  # ♦: seat 0 holds no stöck; nobody does in ♦ here
     with pytest.raises(IllegalAction, match="table declares stöck"):
         game.apply(Declare((), True), 0)
+
+
+# --- what the others may know: observations and the sampler ----------------------------------
+
+
+def test_computer_players_read_declarations_from_the_observation():
+    # After seat 0's further weis (♥6-♥9) are shown, every deal seat 1 imagines gives them to
+    # seat 0; seat 1's own further weis that lost stay unknown to seat 0's sampler.
+    from random import Random
+
+    from chibre.bots.sampling import sample_deals
+
+    game = weis_game()
+    game.apply(Play(parse_card("♦A"), (cards("♦Q ♦K ♦A"),)), 0)
+    game.apply(Play(parse_card("♦6"), (cards("♦6 ♦7 ♦8"),)), 1)
+    game.apply(Declare((cards("♠J ♠Q ♠K ♠A"),)), 1)
+    for c in ("♦9", "♣9"):
+        game.apply(Play(parse_card(c)), game.hand.to_act)
+    game.apply(Declare((cards("♥6 ♥7 ♥8 ♥9"),)), 0)
+    for deal in sample_deals(game.observation(1), Random(3), 30):
+        assert deal[0] & cards("♥6 ♥7 ♥8 ♥9") == cards("♥6 ♥7 ♥8 ♥9")
+    seen_from_0 = sample_deals(game.observation(0), Random(3), 30)
+    assert any(d[1] & cards("♠J ♠Q ♠K ♠A") != cards("♠J ♠Q ♠K ♠A") for d in seen_from_0)
+    assert game.observation(0).own_weis != game.observation(1).own_weis
+    assert [w.points for w in game.observation(1).own_weis] == [20, 50]
