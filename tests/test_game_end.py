@@ -125,13 +125,24 @@ def test_immediate_table_shows_the_stoeck_as_soon_as_they_win():
     assert game.totals == [117, 0]
 
 
-def test_immediate_stoeck_credited_when_contract_named():
-    # Target 20: team 1's stöck reach the target; in `immediate` they are credited as soon as
-    # the contract is named, whatever the counting order.
-    game = start(Rules(target=20, end_order="weis,stoeck,tricks"), STOECK_3)
+@pytest.mark.parametrize(
+    ("order", "at_naming", "winner"),
+    [
+        ("stoeck,weis,tricks", True, 1),
+        ("stoeck,tricks,weis", True, 1),
+        ("weis,stoeck,tricks", False, 0),
+    ],
+)
+def test_immediate_stoeck_shown_before_play_follow_the_counting_order(order, at_naming, winner):
+    # Target 20: team 1's stöck reach the target. With stöck counted before the weis they are
+    # credited as soon as the contract is named; under weis, stöck, tricks right after the
+    # first trick's weis — and team 0's weis (50) reach the target first (RULES.md §7).
+    game = start(Rules(target=20, end_order=order), STOECK_3)
     assert not game.is_over
     game.apply(Choose(S), 0)
-    assert game.winner == 1
+    assert game.is_over is at_naming
+    play_out(game)
+    assert game.winner == winner
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,17 @@ def test_preset_jasvel():
     assert r.deck in ("french", "swiss")
 
 
+@pytest.mark.parametrize(
+    ("preset", "low_weis"),
+    [("romand", True), ("jasvel", False), ("schieber-2500", True), ("geneve-500", True)],
+)
+def test_undenufe_low_weis_by_preset(preset, low_weis):
+    # RULES.md §11: the jasvel preset keeps the natural weis order in Undenufe (seed 004);
+    # the default stays the reversed order (seed 001).
+    assert Rules.preset(preset).undenufe_low_weis is low_weis
+    assert Rules.preset("jasvel", undenufe_low_weis=True).undenufe_low_weis is True
+
+
 def test_preset_schieber_2500():
     r = Rules.preset("schieber-2500")
     assert r.deck == "swiss"

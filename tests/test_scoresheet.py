@@ -300,6 +300,71 @@ def test_json_round_trip():
         ScoreSheet.from_dict(broken)
 
 
+# --- the Schneider the blocks cannot tell ------------------------------------------------------
+
+# RULES.md §8, target 1119 under the `current` grid: after three hands A 495, B 744 (B over
+# half the target, 560: its Bergpreis). B wins in an Undenufe hand (×4).
+BEFORE_THE_LAST = [
+    {"contract": "U", "points": 60, "team": 0},  # 240 : 388
+    {"contract": "S", "points": 100, "team": 0},  # 440 : 502
+    {"contract": "D", "points": 55, "team": 0, "weis": [[], [100, 20, 20]]},  # 495 : 744
+]
+
+
+def sheet_before_the_last(end_mode):
+    rules = Rules.make(target=1119, multipliers="current", end_mode=end_mode)
+    sheet = ScoreSheet(rules, BEFORE_THE_LAST)
+    assert sheet.totals == (495, 744) and sheet.bergpreis == 1 and sheet.winner == -1
+    return sheet
+
+
+@pytest.mark.parametrize("end_mode", ["end_of_hand", "immediate"])
+@pytest.mark.parametrize(
+    ("a_points", "said", "striche_b"),
+    [
+        # A makes 57 (228): 495 before, 723 after — the sheet cannot tell, the scorer says
+        (57, True, 5),  # Sieg 2 + Bergpreis 1 + Schneider 2
+        (57, False, 3),
+        (57, None, "ask"),
+        # A makes 10 (40): at most 535 < 560 — Schneider whatever the order of the tricks
+        (10, None, 5),
+        (10, True, 5),
+        (10, False, "refuse"),
+    ],
+)
+def test_schneider_asked_when_the_blocks_cannot_tell(end_mode, a_points, said, striche_b):
+    sheet = sheet_before_the_last(end_mode)
+    last = {"contract": "U", "points": a_points, "team": 0, "schneider": said}
+    if striche_b in ("ask", "refuse"):
+        before = sheet.to_json()
+        with pytest.raises(InvalidEntry, match=r"\(schneider\)" if said is None else "Schneider"):
+            sheet.add(last)
+        assert sheet.to_json() == before
+        return
+    sheet.add(last)
+    assert sheet.winner == 1 and sheet.striche == (0, striche_b)
+    assert sheet.marks["schneider"] == (0, 2 if striche_b == 5 else 0)
+    again = ScoreSheet.from_json(sheet.to_json())
+    assert again.striche == sheet.striche and again.hands[-1].schneider == said
+
+
+def test_schneider_not_asked_where_it_is_off_or_the_losers_were_over_half():
+    rules = Rules.make(target=1119, multipliers="current", end_mode="end_of_hand",
+                       striche={"schneider": 0})  # fmt: skip
+    sheet = ScoreSheet(rules, BEFORE_THE_LAST)
+    sheet.add({"contract": "U", "points": 57, "team": 0})
+    assert sheet.winner == 1 and sheet.striche == (0, 3)
+    # A over half before the last hand: no Schneider, nothing to ask
+    sheet = sheet_before_the_last("end_of_hand")
+    sheet.replace(1, {"contract": "U", "points": 80, "team": 0})  # 320 + 200 + 55 = 575 : 664
+    sheet.add({"contract": "U", "points": 40, "team": 0})  # B 664 + 468 = 1132
+    assert sheet.winner == 1 and sheet.marks["schneider"] == (0, 0)
+    with pytest.raises(InvalidEntry, match="does not end the game"):
+        ScoreSheet(rules, [{"contract": "D", "points": 80, "schneider": True}])
+    with pytest.raises(InvalidEntry, match="true, false"):
+        ScoreSheet(rules, [{"contract": "D", "points": 80, "schneider": "yes"}])
+
+
 # --- against the engine ----------------------------------------------------------------------
 
 RULE_SETS = [
@@ -376,7 +441,13 @@ def test_the_calculator_writes_the_engines_games(rules, seed):
             entry["first_out"] = game.winner  # the table saw who got there first
         if all(crosses(totals, after, half, t) for t in (0, 1)):
             entry["berg_first"] = game.bergpreis
-        result = sheet.add(entry)
+        try:
+            result = sheet.add(entry)
+        except InvalidEntry as e:
+            # the losers' points when the winners went out: the table saw it, the sheet asks
+            assert last and "(schneider)" in str(e), e
+            entry["schneider"] = game.decided_at[1 - game.winner] < half
+            result = sheet.add(entry)
         assert result.score == hand.score()  # every block, the factor
         assert result.totals == after
         totals = after
@@ -394,15 +465,10 @@ def test_the_calculator_writes_the_engines_games(rules, seed):
     lose = 1 - game.winner
     assert sheet.decided_at[game.winner] >= rules.target
     marks = sheet.marks
-    engine_schneider = game.decided_at[lose] < half
-    if engine_schneider == (sheet.decided_at[lose] < half):
-        assert sheet.striche == tuple(game.striche)
-    else:  # the losers' tricks in the deciding hand: the one moment a sheet cannot show
-        assert sheet.decided_at[lose] >= game.decided_at[lose]
-        schneider = rules.striche.schneider
-        expected = list(game.striche)
-        expected[game.winner] -= schneider if engine_schneider else -schneider
-        assert list(sheet.striche) == expected
+    assert sheet.striche == tuple(game.striche)
+    assert marks["schneider"][game.winner] == (
+        rules.striche.schneider if game.decided_at[lose] < half else 0
+    )
     assert sum(marks["sieg"]) == rules.striche.sieg
 
 
@@ -422,7 +488,7 @@ JSON = st.recursive(
     max_leaves=8,
 )
 FIELDS = ["contract", "chooser", "points", "team", "match", "weis", "stoeck", "double",
-          "first_out", "berg_first"]  # fmt: skip
+          "first_out", "berg_first", "schneider"]  # fmt: skip
 
 
 @settings(max_examples=80, deadline=None)

@@ -402,15 +402,20 @@ async def play_hands(
 
     async def play(client: Client) -> None:
         acted = -1
+        kind = ""
         while True:
             frame = await client.recv()
+            if frame["type"] == "error" and kind == "declare" and frame["code"] == "illegal":
+                continue  # a declaration out of turn can come too late: the next card was played
             assert frame["type"] == "state", frame
             if done(frame):
                 return
             legal = frame["view"]["legal"]
             if legal and frame["seq"] != acted:
                 acted = frame["seq"]
-                await client.act(rng.choice(legal))
+                action = rng.choice(legal)
+                kind = action["kind"]
+                await client.act(action)
 
     await asyncio.gather(*(play(c) for c in [*clients, watcher]))
     for c in [*clients, watcher]:

@@ -225,3 +225,33 @@ def test_a_late_answer_for_a_link_left_does_not_close_the_next_sheet(
     page.context.close()
     assert foreign == []
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_sheet_asks_the_schneider_it_cannot_tell(browser: Browser, server: str) -> None:
+    # RULES.md §8: target 1119, A 495 : B 744, B wins in Undenufe ×4 while A makes 57 — A may
+    # or may not have reached half the target (560) by then: the page asks, the scorer says.
+    page, foreign = open_page(browser, server)
+    page.goto(server + "/tafel")
+    page.fill("#new-name", "Schneider?")
+    page.click("#new-form details summary")
+    page.fill("#new-options", '{"target": 1119, "multipliers": "current"}')
+    page.click("#create")
+    expect(page.locator("#sheet-name")).to_have_text("Schneider?")
+    write_hand(page, contract="U", points="60", points_team="0")
+    write_hand(page, contract="S", points="100", points_team="0")
+    write_hand(page, contract="D", points="55", points_team="0", weis1="100, 20, 20")
+    expect(page.locator("#total0")).to_have_text("495")
+    expect(page.locator("#total1")).to_have_text("744")
+    write_hand(page, contract="U", points="57", points_team="0")
+    expect(page.locator("#error")).to_contain_text("(schneider)")
+    expect(page.locator("#moments")).to_have_attribute("open", "")
+    expect(page.locator("#schneider option")).to_have_text(["—", "ja", "nein"])
+    expect(page.locator("#hands tbody tr")).to_have_count(3)  # nothing written
+    write_hand(page, schneider="yes")
+    expect(page.locator("#hands tbody tr")).to_have_count(4)
+    expect(page.locator("#winner")).to_be_visible()
+    schneider = page.locator("#slate svg g.strich.schneider")
+    expect(schneider.nth(1)).to_have_attribute("data-count", "2")
+    page.context.close()
+    assert foreign == []
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ import pexpect
 import pytest
 
 from chibre import CHANCE, Game, Rules
-from chibre.actions import Chibre, Choose, Play
+from chibre.actions import Chibre, Choose, Declare, Play
 from chibre.bots import PLAYERS, RandomPlayer, make_player
 from chibre.bots.rule import RulePlayer
 from chibre.cards import SUIT_MAPPINGS, card_code, parse_card, parse_cards
@@ -249,6 +249,41 @@ def test_weis_and_stoeck_prompts_and_thanking_in_a_whole_game() -> None:
     assert declared  # the human's answer reached the game
     assert re.search(r"thanks — (rightly|wrongly)|(You|They) win", text)
     assert "Striche: us" in text
+
+
+@pytest.mark.parametrize(
+    ("answer", "lang", "declared"),
+    [("y", "en", True), ("n", "en", False), ("o", "fr", True), ("j", "de", True)],
+)
+def test_the_human_is_asked_once_for_a_declaration_outside_its_card(answer, lang, declared):
+    # Obenabe, the human (seat 0) announced ♦Q-♦A with ♦A and took the first trick: before
+    # the lead to the second it may still declare ♥6-♥9 (RULES.md §5) — asked once.
+    from chibre.notation import parse_deal
+
+    rules = Rules.make(auto_weis=False, first_chooser="right_of_dealer")
+    out = io.StringIO()
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answer
+
+    table = TerminalTable(rules, Console(View(lang), read, out), {}, Random(1))
+    game = table.game
+    game.apply(parse_deal("3:AKQ.9876..76/876..AKQJ.AK/JT9.AKQJT..8/..T9876.QJT9"))
+    game.apply(Choose(4), 0)
+    game.apply(Play(parse_card("♦A"), (parse_cards("♦Q ♦K ♦A"),)), 0)
+    for c in ("♦6", "♦9", "♣9"):
+        game.apply(Play(parse_card(c)), game.current_player)
+    further = Declare((parse_cards("♥6 ♥7 ♥8 ♥9"),))
+    assert further in game.legal_actions(0)
+    table.offer_declarations()
+    table.offer_declarations()
+    assert len(prompts) == 1 and "♥" in prompts[0]
+    assert (game.record.entries[-1] == (0, further)) is declared
+    assert game.totals == ([81, 0] if declared else [31, 0])
+    if declared and lang == "en":
+        assert "more weis (+50)" in out.getvalue()
 
 
 # --- pure functions --------------------------------------------------------------------------

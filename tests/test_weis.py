@@ -347,3 +347,74 @@ def test_classic_split_best_in_obenabe():
     play_lowest(hand)
     assert hand.weis_team == 0  # ♦10-♦A beats ♣7-♣J
     assert hand.score().weis == (150, 0)
+
+
+# --- the audit's cases: kreuzweis off, classic runs in Undenufe, the jasvel preset -------------
+
+
+@pytest.mark.parametrize(
+    ("diamonds", "expected"),
+    [
+        # the carré takes ♦8; ♦9-♦J, three in a row, still count as a shorter run
+        ("♦8 ♦9 ♦10 ♦J", [(100, "carre"), (20, "sequence")]),
+        # ♦8-♦K (150) is the better single weis than the carré (100): the run is kept whole
+        ("♦8 ♦9 ♦10 ♦J ♦Q ♦K", [(150, "sequence")]),
+        # what the carré leaves, ♦9 ♦10, is no run: the carré alone
+        ("♦8 ♦9 ♦10", [(100, "carre")]),
+    ],
+)
+def test_kreuzweis_off_rest_of_a_run_after_four_eights(diamonds, expected):
+    rules = Rules(kreuzweis=False, low_carres_100=True)
+    hand = parse_cards(diamonds + " ♥8 ♠8 ♣8")
+    ws = best_weis(hand, rules)
+    assert sorted(((x.points, x.kind) for x in ws), reverse=True) == expected
+    used = 0
+    for x in ws:
+        assert x.cards & used == 0
+        used |= x.cards
+    if len(expected) == 2:
+        assert next(x for x in ws if x.kind == "sequence").cards == parse_cards("♦9 ♦10 ♦J")
+
+
+@pytest.mark.parametrize(
+    ("low_weis", "length", "five", "rest"),
+    [
+        # the five where it ranks highest: at the bottom under undenufe_low_weis…
+        (True, 9, "♦6 ♦7 ♦8 ♦9 ♦10", "♦J ♦Q ♦K ♦A"),
+        (True, 8, "♦6 ♦7 ♦8 ♦9 ♦10", "♦J ♦Q ♦K"),
+        # … at the top in the natural order
+        (False, 9, "♦10 ♦J ♦Q ♦K ♦A", "♦6 ♦7 ♦8 ♦9"),
+        (False, 8, "♦9 ♦10 ♦J ♦Q ♦K", "♦6 ♦7 ♦8"),
+    ],
+)
+def test_classic_long_run_in_undenufe_is_split_the_way_that_ranks_highest(
+    low_weis, length, five, rest
+):
+    rules = Rules(big_sequences=False, undenufe_low_weis=low_weis)
+    hand = run(D, 0, length) | (parse_cards("♣A") if length == 8 else 0)
+    ws = best_weis(hand, rules, UNDE)
+    assert {x.cards for x in ws} == {parse_cards(five), parse_cards(rest)}
+    # every other split of the run ranks lower on the ladder
+    top = max(ws, key=lambda x: weis_key(x, UNDE, 0, rules))
+    for low in range(length - 4):
+        other = weis_of(run(D, low, 5), rules)
+        assert weis_key(other, UNDE, 0, rules) <= weis_key(top, UNDE, 0, rules)
+
+
+def test_jasvel_undenufe_weis_keep_the_natural_order():
+    # Seat 0 announces ♣6-♣8, seat 1 ♥Q-♥A (20 each), Undenufe: the default reverses the
+    # order (6-7-8 wins), the jasvel preset keeps it (Q-K-A wins).
+    seat0 = parse_cards("♣6 ♣7 ♣8 ♦6 ♦8 ♦10 ♠6 ♠8 ♠10")
+    seat1 = parse_cards("♥Q ♥K ♥A ♦7 ♦9 ♦J ♠7 ♠9 ♠J")
+    rest = [c for c in range(36) if not (seat0 | seat1) >> c & 1]
+    deal = (seat0, seat1, sum(1 << c for c in rest[0::2]), sum(1 << c for c in rest[1::2]))
+    for rules, team in (
+        (Rules(), 0),
+        (Rules.preset("jasvel"), 1),
+    ):
+        hand = Hand(rules, 3, 0, deal)
+        assert [values(best_weis(h, rules, UNDE)) for h in deal[:2]] == [[20], [20]]
+        hand.apply(Choose(UNDE))
+        while not hand.tricks:
+            hand.play(cards_of(hand.legal_cards())[0])
+        assert hand.weis_team == team

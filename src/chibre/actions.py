@@ -49,6 +49,21 @@ class Play(NamedTuple):
     stoeck: bool = False
 
 
+class Declare(NamedTuple):
+    """Annoncer / weisen outside one's card (rules ``auto_weis`` or ``auto_stoeck`` off).
+
+    Any seat may declare in its window, whether it is its turn or not (RULES.md §5, §7):
+    weis at the first trick after its own card until the next player plays, further weis
+    (after an announcement) until the lead to the second trick; stöck after the second of
+    king and queen until the next player plays, at the first trick with a weis that holds
+    them (``stoeck_in_weis``), or at any moment when they take the team to the target
+    (``immediate``). Each weis is a set of cards, as in ``Play``.
+    """
+
+    weis: tuple[int, ...] = ()
+    stoeck: bool = False
+
+
 class Thank(NamedTuple):
     """Sich bedanken / remercier: claim the game (rules ``claim = thank``)."""
 
@@ -62,4 +77,4 @@ class Thank(NamedTuple):
         return hash("Thank")
 
 
-Action = Chibre | Choose | Play | Thank
+Action = Chibre | Choose | Play | Declare | Thank

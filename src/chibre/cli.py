@@ -36,6 +36,7 @@ from chibre.events import (
     HandScored,
     StoeckDeclared,
     TrickTaken,
+    WeisAdded,
     WeisAnnounced,
     WeisScored,
 )
@@ -63,6 +64,9 @@ def _describe(event: Event) -> str | None:
         case WeisScored(team, points, shown):
             ws = ", ".join(f"seat {s} {w.describe()}" for s, w in shown)
             return f"team {team} scores its weis, {points}: {ws}"
+        case WeisAdded(seat, points, shown):
+            ws = ", ".join(w.describe() for _, w in shown)
+            return f"seat {seat} declares more weis" + (f", {points}: {ws}" if points else "")
         case TrickTaken(number, winner, points):
             return f"  trick {number + 1} to seat {winner} ({points})"
         case HandScored(points, match_team):

@@ -39,6 +39,16 @@ class WeisAnnounced(NamedTuple):
     points: int
 
 
+class WeisAdded(NamedTuple):
+    """A further weis declared by a seat that announced at the first trick (before the lead to
+    the second trick). Public: that the seat declared more; the points and the cards only when
+    its team has won the weis comparison (then they are credited and shown at once)."""
+
+    seat: int
+    points: int  # after the multiplier; 0 before the comparison or for the other team
+    shown: tuple[tuple[int, Weis], ...]  # (seat, weis) shown now; empty unless credited
+
+
 class StoeckDeclared(NamedTuple):
     seat: int
     points: int  # after the multiplier
@@ -80,6 +90,7 @@ Event = (
     | ContractNamed
     | CardPlayed
     | WeisAnnounced
+    | WeisAdded
     | StoeckDeclared
     | TrickTaken
     | WeisScored

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 
-from chibre.actions import Action, Deal, Play, Thank
+from chibre.actions import Action, Deal, Declare, Play, Thank
 from chibre.cards import ALL_CARDS
 from chibre.deal import deal_cards
 from chibre.errors import GameOver, IllegalAction
@@ -107,14 +107,16 @@ class Game:
         """Everything ``seat`` may know now — what a player or a client is given."""
         return observe(self, seat)
 
-    def legal_actions(self) -> list[Action]:
-        """The actions of the seat to act. Under ``claim = thank`` any seat may also thank
-        at any moment (``apply(Thank(), seat)``); the list offers it to the seat to act."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions of ``seat`` (default: the seat to act): the seat to act its turn's
+        actions, and any seat the declarations open to it outside its turn (``Declare``:
+        weis after its card, stöck). Under ``claim = thank`` any seat may also thank at any
+        moment (``apply(Thank(), seat)``); the list offers it to the seat to act."""
         hand = self.hand
         if self.is_over or hand is None or hand.is_over:
             return []
-        actions = hand.legal_actions()
-        if self.rules.claim == "thank":
+        actions = hand.legal_actions(seat)
+        if self.rules.claim == "thank" and (seat is None or seat == hand.to_act):
             actions.append(Thank())
         return actions
 
@@ -148,7 +150,7 @@ class Game:
         if hand is None or hand.is_over:
             raise IllegalAction("the next hand must be dealt first")
         acting = hand.to_act if seat is None else seat
-        if isinstance(action, Play) and any(isinstance(w, Weis) for w in action.weis):
+        if isinstance(action, Play | Declare) and any(isinstance(w, Weis) for w in action.weis):
             action = action._replace(weis=tuple(getattr(w, "cards", w) for w in action.weis))
         events = hand.apply(action, seat)
         events.extend(self._count(hand))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from chibre.actions import Action, Chibre, Choose, Play, Thank
+from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.cards import SUIT_MASKS, card_symbol, cards_of
 from chibre.errors import GameOver, IllegalAction, IllegalCard, NotYourTurn
 from chibre.events import (
@@ -22,6 +22,7 @@ from chibre.events import (
     HandScored,
     StoeckDeclared,
     TrickTaken,
+    WeisAdded,
     WeisAnnounced,
     WeisScored,
 )
@@ -115,7 +116,8 @@ class Hand:
     __slots__ = (
         "_best_card", "_best_seat", "_best_strength", "_bourg", "_led", "_legal", "_lower",
         "_points", "_stoeck_seat", "_strength", "_trump_suit",
-        "announced", "chibred", "chooser", "contract", "contract_seat", "credits", "dealer",
+        "announced", "chibred", "chooser", "compared", "contract", "contract_seat", "credits",
+        "dealer",
         "dealt", "declared", "double", "factor", "hands", "leader", "phase", "raw", "rules",
         "stoeck_declared", "to_act", "totals_before", "trick", "tricks", "weis_team",
     )  # fmt: skip
@@ -156,6 +158,7 @@ class Hand:
         self.tricks: list[Trick] = []
         self.announced: list[int] = [0, 0, 0, 0]  # value of each seat's best weis
         self.declared: list[tuple[Weis, ...]] = [(), (), (), ()]
+        self.compared = [0, 0, 0, 0]  # how many of each seat's weis its announcement holds
         self.weis_team = -1
         self._stoeck_seat = -1
         self.stoeck_declared = False
@@ -172,6 +175,7 @@ class Hand:
         new.tricks = self.tricks.copy()
         new.announced = self.announced.copy()
         new.declared = self.declared.copy()
+        new.compared = self.compared.copy()
         new.credits = self.credits.copy()
         new.raw = [self.raw[0].copy(), self.raw[1].copy()]
         return new
@@ -229,12 +233,15 @@ class Hand:
         self._legal = legal
         return legal
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now.
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action ``seat`` (default: the seat to act) may take now: the seat to act its
+        turn's actions, then, for any seat, the declarations open to it (``declarations``).
 
         Where the player declares weis, the choices listed are none or the best set; any
         other valid set (``weis.check_declaration``) is accepted too.
         """
+        if seat is not None and seat != self.to_act:
+            return list(self.declarations(seat))
         if self.phase is Phase.CONTRACT:
             return self._contract_actions()
         if self.phase is Phase.OVER:
@@ -251,6 +258,26 @@ class Hand:
                 out.append(Play(c, ws))
                 if self._may_declare_stoeck(seat, c, ws):
                     out.append(Play(c, ws, True))
+        out += self.declarations(seat)
+        return out
+
+    def declarations(self, seat: int) -> list[Declare]:
+        """The declarations ``seat`` may make now outside its card (``Declare``): the best
+        weis it may still declare, and the stöck. Any other valid set of weis is accepted."""
+        if self.phase is not _PLAY or type(seat) is not int or not 0 <= seat <= 3:
+            return []
+        out: list[Declare] = []
+        window = self._weis_window(seat)
+        further: tuple[int, ...] = ()
+        if window:
+            further = self._weis_left(seat)
+            # further weis count only for the team that won the comparison
+            if further and (window == "first" or not self.tricks or self._weis_pays(seat)):
+                out.append(Declare(further))
+        if self._may_declare_stoeck_now(seat, ()):
+            out.append(Declare((), True))
+        elif further and self._may_declare_stoeck_now(seat, further):
+            out.append(Declare(further, True))
         return out
 
     def _contract_actions(self) -> list[Action]:
@@ -270,9 +297,12 @@ class Hand:
         """Apply ``action`` by ``seat`` (default: the seat to act); returns the events."""
         if self.phase is Phase.OVER:
             raise GameOver("the hand is over")
+        kind = type(action)
+        if kind is Declare:
+            assert isinstance(action, Declare)
+            return self.declare(self.to_act if seat is None else seat, action.weis, action.stoeck)
         if seat is not None and seat != self.to_act:
             raise NotYourTurn(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        kind = type(action)
         if kind is Play:
             assert isinstance(action, Play)
             if type(action.card) is not int:
@@ -381,6 +411,40 @@ class Hand:
             self.to_act = (seat + 1) & 3
         return events
 
+    def declare(self, seat: int, weis: Sequence[int] = (), stoeck: bool = False) -> list[Event]:
+        """Declare weis or stöck outside one's card (``Declare``): any seat, in its window."""
+        if self.phase is Phase.OVER:
+            raise GameOver("the hand is over")
+        if self.phase is not _PLAY:
+            raise IllegalAction("name the contract first")
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise IllegalAction(f"say which seat (0..3) declares, not {seat!r}")
+        if not isinstance(weis, tuple | list) or not isinstance(stoeck, bool):
+            raise IllegalAction("a declaration is a list of weis (sets of cards) and a stöck flag")
+        if not weis and not stoeck:
+            raise IllegalAction("declare weis or stöck: there is nothing to declare")
+        window = ""
+        declared: tuple[Weis, ...] = ()
+        if weis:
+            window = self._weis_window(seat)
+            if not window:
+                raise IllegalAction(self._why_no_weis_window(seat))
+            declared = self._read_weis(seat, weis, self.declared[seat])
+        if stoeck and not self._may_declare_stoeck_now(seat, [w.cards for w in declared]):
+            raise IllegalAction(self._why_no_stoeck_now(seat))
+        # Accepted: from here on nothing raises.
+        events: list[Event] = []
+        if window == "first":
+            events += self._announce(seat, declared)
+        elif declared:
+            events += self._add_weis(seat, declared)
+        if stoeck:
+            if not self.tricks and self._stoeck_in_weis([w.cards for w in self.declared[seat]]):
+                events += self._mark_stoeck_in_weis(seat)
+            else:
+                events.append(self._declare_stoeck())
+        return events
+
     # --- weis and stöck ------------------------------------------------------------------
 
     def _check_weis(self, seat: int, weis: Sequence[int]) -> tuple[Weis, ...]:
@@ -390,12 +454,82 @@ class Hand:
             raise IllegalAction(
                 "weis are off at this table" if not self.rules.weis else "the table declares weis"
             )
+        return self._read_weis(seat, weis, ())
+
+    def _read_weis(
+        self, seat: int, weis: Sequence[int], before: tuple[Weis, ...]
+    ) -> tuple[Weis, ...]:
+        """The weis given by their cards, checked together with those declared ``before``."""
         for m in weis:
             if type(m) is not int and not isinstance(m, Weis):
                 raise IllegalAction(f"a weis is given by its cards (a set of cards), not {m!r}")
         declared = tuple(weis_of(getattr(m, "cards", m), self.rules) for m in weis)
-        check_declaration(self.dealt[seat], declared, self.rules)
+        check_declaration(self.dealt[seat], (*before, *declared), self.rules)
         return declared
+
+    def _weis_window(self, seat: int) -> str:
+        """Whether ``seat`` may declare weis outside its card now (RULES.md §5): ``"first"``
+        (its announcement, after its card until the next player plays), ``"further"`` (more
+        weis after an announcement, until the lead to the second trick) or ``""``."""
+        if not self.rules.weis or self.rules.auto_weis or self.phase is not _PLAY:
+            return ""
+        trick = self.trick
+        if not self.tricks:
+            if (seat - self.leader) & 3 >= len(trick):
+                return ""  # it has not played yet: it declares with its card
+            if self.declared[seat]:
+                return "further"
+            return "first" if (self.leader + len(trick) - 1) & 3 == seat else ""
+        if len(self.tricks) == 1 and not trick and self.declared[seat]:
+            return "further"
+        return ""
+
+    def _why_no_weis_window(self, seat: int) -> str:
+        if not self.rules.weis:
+            return "weis are off at this table"
+        if self.rules.auto_weis:
+            return "the table declares weis"
+        if len(self.tricks) > 1 or (self.tricks and self.trick):
+            return "too late: weis count only when declared before the lead to the second trick"
+        if self.tricks:
+            return "you announced nothing at the first trick: you score no weis"
+        if (seat - self.leader) & 3 >= len(self.trick):
+            return "declare your weis with your card"
+        return "too late: the next player has played, and you announced nothing"
+
+    def _weis_left(self, seat: int) -> tuple[int, ...]:
+        """The cards of the best weis ``seat`` may still add to what it has declared."""
+        chosen = list(self.declared[seat])
+        out: list[int] = []
+        for w in best_weis(self.dealt[seat], self.rules, self.contract):
+            if w in chosen:
+                continue
+            try:
+                check_declaration(self.dealt[seat], [*chosen, w], self.rules)
+            except IllegalAction:
+                continue
+            chosen.append(w)
+            out.append(w.cards)
+        return tuple(out)
+
+    def _weis_pays(self, seat: int) -> bool:
+        """Has the seat's team won the weis comparison (so further weis count)?"""
+        return self.weis_team == team_of(seat)
+
+    def _add_weis(self, seat: int, declared: tuple[Weis, ...]) -> list[Event]:
+        """Further weis: kept with the seat's; after the comparison credited and shown at once
+        if its team won it, else they count nothing and stay private."""
+        self.declared[seat] += declared
+        if not (self.tricks and self._weis_pays(seat)):
+            return [WeisAdded(seat, 0, ())]
+        total = 0
+        for w in declared:
+            total += w.points
+        self._credit(team_of(seat), 1, total)
+        events: list[Event] = [
+            WeisAdded(seat, total * self.factor, tuple((seat, w) for w in declared))
+        ]
+        return events + self._show_winning_stoeck()
 
     def _announce(self, seat: int, declared: tuple[Weis, ...]) -> list[Event]:
         if not self.rules.weis:
@@ -409,6 +543,7 @@ class Hand:
             if w.points > best:
                 best = w.points
         self.declared[seat] = declared
+        self.compared[seat] = len(declared)
         self.announced[seat] = best
         return [_new(WeisAnnounced, (seat, best))]
 
@@ -438,7 +573,30 @@ class Hand:
         sc = STOECK_CARDS[self.contract]
         return bool(sc >> card & 1) and self.hands[seat] & sc == 1 << card  # the second one
 
-    def _why_no_stoeck(self, seat: int, card: int) -> str:
+    def _may_declare_stoeck_now(self, seat: int, weis: Sequence[int]) -> bool:
+        """May ``seat`` declare its stöck outside a card (``Declare``), with these new weis?"""
+        if (
+            self.rules.auto_stoeck
+            or seat != self._stoeck_seat
+            or self.stoeck_declared
+            or self.phase is not _PLAY
+        ):
+            return False
+        if self._stoeck_wins_now():
+            return True  # at any time, even before either card is played
+        trick, sc = self.trick, STOECK_CARDS[self.contract]
+        if (
+            trick
+            and (self.leader + len(trick) - 1) & 3 == seat
+            and sc >> trick[-1] & 1
+            and not self.hands[seat] & sc
+        ):
+            return True  # the second of king and queen, and the next player has not played
+        if not self.tricks and self._weis_window(seat):
+            return self._stoeck_in_weis([*(w.cards for w in self.declared[seat]), *weis])
+        return False
+
+    def _why_no_stoeck_basic(self, seat: int) -> str:
         if not self.rules.stoeck:
             return "stöck are off at this table"
         if self.contract >= 4:
@@ -449,7 +607,19 @@ class Hand:
             return "you do not hold king and queen of trump"
         if self.stoeck_declared:
             return "your stöck are already declared"
-        return f"stöck are declared with the second of king and queen, not with {card_symbol(card)}"
+        return ""
+
+    def _why_no_stoeck(self, seat: int, card: int) -> str:
+        return (
+            self._why_no_stoeck_basic(seat)
+            or f"stöck are declared with the second of king and queen, not with {card_symbol(card)}"
+        )
+
+    def _why_no_stoeck_now(self, seat: int) -> str:
+        return self._why_no_stoeck_basic(seat) or (
+            "stöck are declared with the second of king and queen, until the next player plays "
+            "— or at any moment once they take your team to the target"
+        )
 
     def _stoeck_on_play(self, seat: int, card: int, flag: bool) -> list[Event]:
         sc = STOECK_CARDS[self.contract]
@@ -472,8 +642,17 @@ class Hand:
 
     def _declare_stoeck(self) -> Event:
         self.stoeck_declared = True
+        if not self.tricks and self._stoeck_after_weis():
+            # shown before the first trick is complete, under a counting order that puts the
+            # weis first: credited right after that trick's weis (RULES.md §7)
+            return StoeckDeclared(self._stoeck_seat, STOECK_POINTS * self.factor)
         self._credit(team_of(self._stoeck_seat), 0, STOECK_POINTS)
         return StoeckDeclared(self._stoeck_seat, STOECK_POINTS * self.factor)
+
+    def _stoeck_after_weis(self) -> bool:
+        """Does the counting order credit the first trick's weis before stöck shown early?"""
+        order = self.rules.order
+        return self.rules.weis and order.index("weis") < order.index("stoeck")
 
     def _credit(self, team: int, block: int, raw: int) -> None:
         self.raw[team][block] += raw
@@ -523,7 +702,7 @@ class Hand:
             steps["stoeck"] = (team_of(stoeck_seat), 0, STOECK_POINTS)
         best_seat, best_key = -1, None
         for seat in range(4):
-            for w in self.declared[seat]:
+            for w in self.declared[seat][: self.compared[seat]]:  # further weis do not compare
                 key = weis_key(w, self.contract, (seat - self.chooser) & 3, self.rules)
                 if best_key is None or key > best_key:
                     best_seat, best_key = seat, key

@@ -13,6 +13,9 @@ A hand lists its ranks per suit in the order ♦ . ♥ . ♠ . ♣, high to low,
 - a card code — ``HA``, ``S10`` (or ``ST``), ``C6`` — played; followed by ``*`` when the
   player declares stöck with it and by ``[D6-D7-D8,H9-D9-S9-C9]`` for the weis declared
   with it (first trick, when the table does not declare for the players);
+- ``+1[D6-D7-D8]``, ``+2*``, ``+2[HQ-HK-HA]*`` — seat 1 declares weis, seat 2 its stöck,
+  outside their card (``Declare``: after its card at the first trick, further weis before
+  the lead to the second trick, stöck that take the team to the target, …);
 - ``!2`` — seat 2 thanks (*bedanken*, ``claim = thank``).
 
 **A game record**: ``rules`` and the full option set as JSON on the first line, then one line
@@ -30,7 +33,7 @@ import json
 import re
 from typing import Any
 
-from chibre.actions import Action, Chibre, Choose, Deal, Play, Thank
+from chibre.actions import Action, Chibre, Choose, Deal, Declare, Play, Thank
 from chibre.cards import SUIT_LETTERS, card_code, cards_of, parse_card
 from chibre.errors import ChibreError, InvalidRules, NotationError
 from chibre.game import Game, GameRecord, check_deal
@@ -107,6 +110,27 @@ def parse_deal(text: str, offset: int = 0, source: str | None = None) -> Deal:
 # --- actions ---------------------------------------------------------------------------------
 
 _CARD_RE = re.compile(r"([DHSC](?:10|[6-9TJQKA]))((?:\*|\[[^\]]*\])*)$", re.IGNORECASE)
+_DECLARE_RE = re.compile(r"\+([0-3])((?:\*|\[[^\]]*\])+)$")
+
+
+def _format_weis(weis: tuple[int, ...]) -> str:
+    if not weis:
+        return ""
+    return "[" + ",".join("-".join(card_code(c) for c in cards_of(w)) for w in weis) + "]"
+
+
+def _parse_weis(suffix: str, token: str, offset: int, source: str) -> tuple[int, ...]:
+    weis: list[int] = []
+    for group in re.findall(r"\[([^\]]*)\]", suffix):
+        for w in group.split(","):
+            m = 0
+            for code in w.split("-"):
+                try:
+                    m |= 1 << parse_card(code)
+                except NotationError as e:
+                    raise NotationError(f"weis in {token!r}: {e}", source, offset) from e
+            weis.append(m)
+    return tuple(weis)
 
 
 def format_action(action: Action, seat: int | None = None) -> str:
@@ -117,20 +141,19 @@ def format_action(action: Action, seat: int | None = None) -> str:
     if isinstance(action, Thank):
         return f"!{seat}"
     if isinstance(action, Play):
-        out = card_code(action.card)
-        if action.weis:
-            out += "[" + ",".join("-".join(card_code(c) for c in cards_of(w)) for w in action.weis)
-            out += "]"
-        if action.stoeck:
-            out += "*"
-        return out
+        return card_code(action.card) + _format_weis(action.weis) + ("*" if action.stoeck else "")
+    if isinstance(action, Declare):
+        if seat is None:
+            raise TypeError("a declaration is written with the seat that makes it")
+        return f"+{seat}" + _format_weis(action.weis) + ("*" if action.stoeck else "")
     raise TypeError(f"not an action: {action!r}")
 
 
 def parse_action(
     token: str, offset: int = 0, source: str | None = None
 ) -> tuple[Action, int | None]:
-    """Read one action token; returns the action and the seat it names (thanks only)."""
+    """Read one action token; returns the action and the seat it names (thanks and
+    declarations)."""
     source = token if source is None else source
     if token == ">":
         return Chibre(), None
@@ -147,22 +170,21 @@ def parse_action(
         if token[1:] not in ("0", "1", "2", "3"):
             raise NotationError(f"{token!r}: thanks are written !seat, seat 0..3", source, offset)
         return Thank(), int(token[1:])
+    if token.startswith("+"):
+        declared = _DECLARE_RE.match(token)
+        if not declared:
+            raise NotationError(
+                f"{token!r}: a declaration is +seat then [weis] and/or * (stöck)", source, offset
+            )
+        suffix = declared.group(2)
+        weis = _parse_weis(suffix, token, offset, source)
+        return Declare(weis, "*" in suffix), int(declared.group(1))
     match = _CARD_RE.match(token)
     if not match:
         raise NotationError(f"cannot read action {token!r}", source, offset)
     played = parse_card(match.group(1))
     suffix = match.group(2)
-    weis: list[int] = []
-    for group in re.findall(r"\[([^\]]*)\]", suffix):
-        for w in group.split(","):
-            m = 0
-            for code in w.split("-"):
-                try:
-                    m |= 1 << parse_card(code)
-                except NotationError as e:
-                    raise NotationError(f"weis in {token!r}: {e}", source, offset) from e
-            weis.append(m)
-    return Play(played, tuple(weis), "*" in suffix), None
+    return Play(played, _parse_weis(suffix, token, offset, source), "*" in suffix), None
 
 
 # --- game records ----------------------------------------------------------------------------
@@ -245,8 +267,11 @@ def action_to_dict(seat: int, action: Action) -> dict[str, Any]:
             d["double"] = True
     elif isinstance(action, Thank):
         d["thank"] = True
-    elif isinstance(action, Play):
-        d["card"] = card_code(action.card)
+    elif isinstance(action, Play | Declare):
+        if isinstance(action, Play):
+            d["card"] = card_code(action.card)
+        else:
+            d["declare"] = True
         if action.weis:
             d["weis"] = [[card_code(c) for c in cards_of(w)] for w in action.weis]
         if action.stoeck:
@@ -269,6 +294,11 @@ def action_from_dict(d: dict[str, Any]) -> tuple[int | None, Action]:
         if name not in CONTRACT_NAMES:
             raise NotationError(f"unknown contract {name!r}; one of {', '.join(CONTRACT_NAMES)}")
         return seat, Choose(Contract(CONTRACT_NAMES.index(name)), bool(d.get("double", False)))
+    if d.get("declare"):
+        if seat is None:
+            raise NotationError("a declaration names the seat that makes it")
+        weis = tuple(_card_set(w) for w in d.get("weis", ()))
+        return seat, Declare(weis, bool(d.get("stoeck")))
     if "card" in d:
         weis = tuple(_card_set(w) for w in d.get("weis", ()))
         return seat, Play(_card_set([d["card"]]).bit_length() - 1, weis, bool(d.get("stoeck")))

@@ -49,7 +49,7 @@ class Observation:
     totals: tuple[int, int]  # game totals
     winner: int  # -1 while the game goes on
     striche: tuple[int, int]
-    legal_actions: tuple[Action, ...]  # empty unless this seat is to act
+    legal_actions: tuple[Action, ...]  # its turn's actions; out of turn only declarations
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (cards as codes such as ``"H10"``)."""
@@ -98,7 +98,7 @@ def observe(game: Game, seat: int) -> Observation:
         raise ValueError(f"no seat {seat}")
     current = game.current_player
     to_act = current if current is not None and current >= 0 else -1
-    legal = tuple(game.legal_actions()) if to_act == seat else ()
+    legal = tuple(game.legal_actions(seat)) if to_act >= 0 else ()
     totals = (game.totals[0], game.totals[1])
     striche = (game.striche[0], game.striche[1])
     hand = game.hand

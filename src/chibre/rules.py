@@ -296,6 +296,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "multipliers": "current",
         "end_mode": "end_of_hand",
         "end_order": "weis,stoeck,tricks",
+        "undenufe_low_weis": False,  # seed 004: the weis order stays natural in Undenufe
     },
     "schieber-2500": {
         "deck": "swiss",

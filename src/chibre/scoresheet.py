@@ -10,7 +10,7 @@ Bergpreis, Schneider), exactly as ``chibre.game.Game`` writes them.
 
 What a scorer writes is a whole hand, so the calculator counts the deciding hand block by
 block in the counting order (``rules.end_order``, the match bonus after the tricks) — the
-``end_of_hand`` way. Two moments cannot be read from a hand's totals, and the scorer says
+``end_of_hand`` way. Three moments cannot be read from a hand's totals, and the scorer says
 them when they matter:
 
 * ``first_out`` — which team reached the target first when both reach it in the same hand
@@ -18,17 +18,22 @@ them when they matter:
   tricks count in the order they were taken), or anywhere in the hand (``immediate``: the
   points count as they arise, stöck when shown, tricks as taken);
 * ``berg_first`` — the same for half the target (the Bergpreis), asked only when the table
-  plays a Bergpreis.
+  plays a Bergpreis;
+* ``schneider`` — in the hand that ends the game, whether the losers were still under half
+  the target when the winners went out (RULES.md §8), asked only when the written blocks
+  cannot tell and the table plays a Schneider. The losers' points at that moment lie between
+  what they had for certain before it and that plus what they may have made meanwhile: in
+  ``end_of_hand`` their tricks of the hand when the winners go out within the tricks block
+  (tricks count in the order they were taken, which a sheet does not show); in ``immediate``
+  everything they made in the hand (points count as they arise). When half the target lies
+  in between, the scorer, who saw the game, says.
 
 What the calculator does not represent, and how it reads it instead:
 
 * ``immediate`` mode ends the game in the middle of a hand; the scorer writes the hand
   played out (or as far as it was counted), and the calculator writes the whole hand on the
-  slate. The Schneider is measured against the losers' total after the block in which the
-  winners went out (the engine measures at the exact card).
-* In ``end_of_hand`` mode, when the winners go out within the tricks block, the losers'
-  tricks of that hand count for the Schneider (the tricks block is written at once); the
-  engine counts only the losers' tricks taken before the winners' last one.
+  slate; ``decided_at`` gives the totals after the block in which the winners went out (the
+  engine's are those at the exact card).
 * ``claim = thank`` (a team thanks, a wrong claim loses): the calculator declares the winner
   like ``claim = auto``.
 
@@ -202,6 +207,7 @@ class HandEntry:
     double: bool = False  # pique double chosen (pique_double = choice)
     first_out: int | None = None  # who reached the target first, when the order cannot tell
     berg_first: int | None = None  # who reached half the target first, likewise
+    schneider: bool | None = None  # the deciding hand: losers under half the target, if unclear
 
     def score(self, rules: Rules) -> HandScore:
         """The hand's blocks per team, before the factor (as ``chibre.hand.HandScore``)."""
@@ -238,6 +244,7 @@ class HandEntry:
             "stoeck": self.stoeck,
             "first_out": self.first_out,
             "berg_first": self.berg_first,
+            "schneider": self.schneider,
         }
 
 
@@ -257,6 +264,7 @@ def hand_entry(
     double: object = False,
     first_out: object = None,
     berg_first: object = None,
+    schneider: object = None,
 ) -> HandEntry:
     """A hand checked against ``rules``; raises ``InvalidEntry`` saying what is wrong."""
     k = parse_contract(contract, rules)
@@ -286,6 +294,8 @@ def hand_entry(
             )
         points = None
     shown = _read_weis(weis, rules)
+    if schneider is not None and not isinstance(schneider, bool):
+        raise InvalidEntry(f"schneider must be true, false or left out, not {schneider!r}")
     stoeck_team = _team(stoeck, "who showed the stöck")
     if stoeck_team is not None:
         if not rules.stoeck:
@@ -303,6 +313,7 @@ def hand_entry(
         double=double,
         first_out=_team(first_out, "who reached the target first"),
         berg_first=_team(berg_first, "who reached half the target first"),
+        schneider=schneider,
     )
 
 
@@ -396,6 +407,7 @@ class Count:
     decided_in: int = 0  # the hand (1-based) in which the game was won; 0 while it runs
     decided_at: tuple[int, int] = (0, 0)
     bergpreis: int = -1
+    schneider: bool = False  # the game is won and the losers were under half the target
     marks: dict[str, list[int]] = field(default_factory=lambda: {k: [0, 0] for k in STRICHE_KINDS})
 
 
@@ -438,6 +450,13 @@ def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
                 at[0] += credit[0]
                 at[1] += credit[1]
             c.decided_at = (at[0], at[1])
+            low, high = _losers_range(before, blocks, block, order, winner, immediate)
+            c.schneider = _schneider(number, low, high, rules, entry.schneider)
+        elif entry.schneider is not None:
+            raise InvalidEntry(
+                f"hand {number} does not end the game: the Schneider is said only for the hand "
+                "that ends it"
+            )
         if entry.match is not None:
             kind = "match" if entry.match == entry.chooser else "kontermatsch"
             c.marks[kind][entry.match] += getattr(rules.striche, kind)
@@ -448,9 +467,52 @@ def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
         c.marks["bergpreis"][c.bergpreis] += s.bergpreis
     if c.winner >= 0:
         c.marks["sieg"][c.winner] += s.sieg
-        if c.decided_at[1 - c.winner] < rules.half_target:
+        if c.schneider:
             c.marks["schneider"][c.winner] += s.schneider
     return c
+
+
+def _losers_range(
+    before: Sequence[int],
+    blocks: Sequence[tuple[int, int]],
+    block: int,
+    order: Sequence[str],
+    winner: int,
+    immediate: bool,
+) -> tuple[int, int]:
+    """The least and the most the losers can have had when the winners went out in
+    ``blocks[block]`` of this hand (RULES.md §7: tricks count in the order they were taken;
+    in ``immediate`` every point counts as it arises)."""
+    lose = 1 - winner
+    if immediate:
+        return before[lose], before[lose] + sum(credit[lose] for credit in blocks)
+    low = before[lose] + sum(credit[lose] for credit in blocks[:block])
+    unsure = blocks[block][lose] if order[block] == "tricks" else 0
+    return low, low + unsure
+
+
+def _schneider(number: int, low: int, high: int, rules: Rules, said: bool | None) -> bool:
+    """Were the losers under half the target when the winners went out: from the blocks
+    when they tell, else from what the scorer said."""
+    half = rules.half_target
+    if low >= half or high < half:
+        certain = high < half
+        if said is not None and said != certain:
+            raise InvalidEntry(
+                f"hand {number}: the losers had {'under' if certain else 'at least'} half the "
+                f"target ({half}) when the game was won — "
+                + ("it is Schneider" if certain else "it is no Schneider")
+            )
+        return certain
+    if said is None:
+        if not rules.striche.schneider:  # no Schneider at this table: nothing to ask
+            return False
+        raise InvalidEntry(
+            f"hand {number} ends the game, and the sheet cannot tell whether the losers had "
+            f"reached half the target ({half}) at that moment (they had between {low} and "
+            f"{high}): say whether it is Schneider (schneider)"
+        )
+    return said
 
 
 def _decide(

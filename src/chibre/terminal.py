@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, TextIO
 
-from chibre.actions import Action, Chibre, Choose, Play, Thank
+from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.bots import TABLE_PLAYERS, Player, make_player
 from chibre.cards import (
     DECKS,
@@ -49,6 +49,7 @@ from chibre.events import (
     StoeckDeclared,
     Thanked,
     TrickTaken,
+    WeisAdded,
     WeisAnnounced,
     WeisScored,
 )
@@ -81,6 +82,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "named": "{name}: {contract}",
         "announce": "{name}: weis {points}",
         "stoeck": "{name}: stöck! (+{points})",
+        "weis_added": "{name}: more weis",
+        "weis_added_n": "{name}: more weis (+{points})",
         "weis_scored": "Weis for {team} (+{points}): {shown}",
         "trick": "Trick {n} → {name} (+{points})",
         "last": "Last trick ({n}) → {name}: {cards}",
@@ -110,6 +113,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "not_now": "{what} is not possible now.",
         "weis_prompt": "Announce your weis {weis}? [y/n] ",
         "stoeck_prompt": "Declare your stöck? [y/n] ",
+        "declare_weis_prompt": "Declare your weis {weis} now? [y/n] ",
+        "declare_stoeck_prompt": "Show your stöck now? [y/n] ",
         "quit_prompt": "Quit the game? [y/n] ",
         "another": "Play another game? [y/n] ",
         "yes": "y|yes|o|oui|j|ja",
@@ -146,6 +151,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "named": "{name} : {contract}",
         "announce": "{name} : annonce {points}",
         "stoeck": "{name} : stöck ! (+{points})",
+        "weis_added": "{name} : autre annonce",
+        "weis_added_n": "{name} : autre annonce (+{points})",
         "weis_scored": "Annonces pour {team} (+{points}) : {shown}",
         "trick": "Pli {n} → {name} (+{points})",
         "last": "Dernier pli ({n}) → {name} : {cards}",
@@ -175,6 +182,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "not_now": "{what} n'est pas possible maintenant.",
         "weis_prompt": "Annoncer {weis} ? [o/n] ",
         "stoeck_prompt": "Annoncer le stöck ? [o/n] ",
+        "declare_weis_prompt": "Annoncer {weis} maintenant ? [o/n] ",
+        "declare_stoeck_prompt": "Montrer le stöck maintenant ? [o/n] ",
         "quit_prompt": "Quitter la partie ? [o/n] ",
         "another": "Une autre partie ? [o/n] ",
         "yes": "o|oui|y|yes|j|ja",
@@ -211,6 +220,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "named": "{name}: {contract}",
         "announce": "{name}: Weis {points}",
         "stoeck": "{name}: Stöck! (+{points})",
+        "weis_added": "{name}: weiterer Weis",
+        "weis_added_n": "{name}: weiterer Weis (+{points})",
         "weis_scored": "Weis für {team} (+{points}): {shown}",
         "trick": "Stich {n} → {name} (+{points})",
         "last": "Letzter Stich ({n}) → {name}: {cards}",
@@ -240,6 +251,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "not_now": "{what} ist jetzt nicht möglich.",
         "weis_prompt": "Weis {weis} ansagen? [j/n] ",
         "stoeck_prompt": "Stöck ansagen? [j/n] ",
+        "declare_weis_prompt": "Weis {weis} jetzt ansagen? [j/n] ",
+        "declare_stoeck_prompt": "Stöck jetzt zeigen? [j/n] ",
         "quit_prompt": "Partie beenden? [j/n] ",
         "another": "Noch eine Partie? [j/n] ",
         "yes": "j|ja|y|yes|o|oui",
@@ -706,17 +719,22 @@ class TerminalTable:
         self.rng = rng
         self.delay = delay
         self.game = Game(rules)
+        self._offered: set[tuple[int, Declare]] = set()  # (hand, declaration) asked about
 
     # --- the loop -----------------------------------------------------------------------
 
     def play_game(self) -> None:
         """Play one game to its end (or until the human quits: ``Quit``)."""
         game = self.game = Game(self.rules)
+        self._offered = set()
         while not game.is_over:
             seat = game.current_player
             if seat == CHANCE:
                 self.narrate(game.deal(self.rng))
                 continue
+            self.offer_declarations()
+            if game.is_over:
+                break
             assert seat is not None
             obs = game.observation(seat)
             action = self.human_turn(obs) if seat == HUMAN else self.computer_turn(obs)
@@ -738,6 +756,32 @@ class TerminalTable:
 
     def apply(self, action: Action, seat: int) -> None:
         self.narrate(self.game.apply(action, seat))
+
+    def offer_declarations(self) -> None:
+        """Ask the human about each declaration it may make outside its card now (weis after
+        its card at the first trick, more weis before the lead to the second, stöck): once
+        each per hand, whoever is to act."""
+        game = self.game
+        while not game.is_over:
+            key = next(
+                (
+                    (len(game.hands), a)
+                    for a in game.legal_actions(HUMAN)
+                    if isinstance(a, Declare) and (len(game.hands), a) not in self._offered
+                ),
+                None,
+            )
+            if key is None:
+                return
+            self._offered.add(key)
+            action = key[1]
+            if action.weis:
+                shown = ", ".join(self._weis_of(game.observation(HUMAN), action.weis))
+                question = self.view.t("declare_weis_prompt", weis=shown)
+            else:
+                question = self.view.t("declare_stoeck_prompt")
+            if self.console.yes(question):
+                self.apply(action, HUMAN)
 
     # --- the human ----------------------------------------------------------------------
 
@@ -838,13 +882,18 @@ class TerminalTable:
         options = [a for a in legal if a.card == card]
         weis: tuple[int, ...] = ()
         with_weis = [a for a in options if a.weis]
+        hand = len(self.game.hands)
         if with_weis:
             shown = ", ".join(self._weis_of(obs, with_weis[0].weis))
             if self.console.yes(self.view.t("weis_prompt", weis=shown)):
                 weis = with_weis[0].weis
-        stoeck = any(a.stoeck and a.weis == weis for a in options) and self.console.yes(
-            self.view.t("stoeck_prompt")
-        )
+            else:  # kept quiet with the card: not asked again right after it
+                self._offered.add((hand, Declare(with_weis[0].weis)))
+        stoeck = False
+        if any(a.stoeck and a.weis == weis for a in options):
+            stoeck = self.console.yes(self.view.t("stoeck_prompt"))
+            if not stoeck:
+                self._offered.add((hand, Declare((), True)))
         return Play(card, weis, stoeck)
 
     def _weis_of(self, obs: Observation, sets: Sequence[int]) -> list[str]:
@@ -885,6 +934,9 @@ class TerminalTable:
                     say(view.t("announce", name=view.seat(seat), points=points))
                 case StoeckDeclared(seat, points):
                     say(view.t("stoeck", name=view.seat(seat), points=points))
+                case WeisAdded(seat, points, _):
+                    key = "weis_added_n" if points else "weis_added"
+                    say(view.t(key, name=view.seat(seat), points=points))
                 case WeisScored(team, points, shown):
                     ws = ", ".join(f"{view.seat(s)} {view.weis(w)}" for s, w in shown)
                     say(view.t("weis_scored", team=view.team(team), points=points, shown=ws))

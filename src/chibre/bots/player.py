@@ -10,7 +10,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol, runtime_checkable
 
-from chibre.actions import Action, Play, Thank
+from chibre.actions import Action, Declare, Play, Thank
 from chibre.observation import Observation
 
 
@@ -47,8 +47,11 @@ def may_thank(observation: Observation) -> bool:
 
 def choices(observation: Observation) -> list[Action]:
     """The legal actions a sensible player picks from: thank only when it wins, and never
-    keep quiet about weis or stöck the table lets the player declare."""
-    legal: list[Action] = [a for a in observation.legal_actions if not isinstance(a, Thank)]
+    keep quiet about weis or stöck the table lets the player declare — with the card: the
+    declarations outside the card (``Declare``) are left aside."""
+    legal: list[Action] = [
+        a for a in observation.legal_actions if not isinstance(a, Thank | Declare)
+    ]
     plays = [a for a in legal if isinstance(a, Play)]
     if plays:
         fullest: dict[int, Play] = {}

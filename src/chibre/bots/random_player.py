@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chibre.actions import Action, Thank
+from chibre.actions import Action, Declare, Thank
 from chibre.bots.player import decision_rng, may_thank
 from chibre.observation import Observation
 
@@ -18,5 +18,6 @@ class RandomPlayer:
     def act(self, observation: Observation) -> Action:
         if may_thank(observation):
             return Thank()
-        legal = [a for a in observation.legal_actions if not isinstance(a, Thank)]
+        # declarations outside the card are left aside: weis and stöck go with the card
+        legal = [a for a in observation.legal_actions if not isinstance(a, Thank | Declare)]
         return decision_rng(self.seed, observation).choice(legal)

@@ -159,6 +159,7 @@ class HandRequest(Strict):
     double: bool = False
     first_out: Team | None = None
     berg_first: Team | None = None
+    schneider: bool | None = None
 
     def entry(self) -> dict[str, Any]:
         """The hand as ``chibre.scoresheet`` reads it."""

@@ -13,10 +13,10 @@ from typing import Any
 
 import pydantic_core
 
-from chibre.actions import Action, Chibre, Choose, Play, Thank
+from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.cards import card_code, cards_of
 from chibre.errors import ChibreError
-from chibre.events import Event, WeisScored
+from chibre.events import Event, WeisAdded, WeisScored
 
 MAX_FRAME = 4096
 """The largest frame a client may send, in bytes."""
@@ -74,6 +74,12 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"kind": "choose", "contract": int(action.contract), "double": action.double}
     if isinstance(action, Chibre):
         return {"kind": "chibre"}
+    if isinstance(action, Declare):
+        return {
+            "kind": "declare",
+            "weis": [[card_code(c) for c in cards_of(w)] for w in action.weis],
+            "stoeck": action.stoeck,
+        }
     return {"kind": "thank"}
 
 
@@ -112,22 +118,30 @@ def action_from_json(d: Any) -> Action:
         return Choose(contract, _flag(d, "double"))
     if kind == "play":
         card = _card(d.get("card"), "card")
-        weis_list = d.get("weis", [])
-        if not isinstance(weis_list, list) or len(weis_list) > 9:
-            raise ProtocolError("malformed", "weis must be a list of card lists")
-        weis: list[int] = []
-        for w in weis_list:
-            if not isinstance(w, list) or len(w) > 9:
-                raise ProtocolError("malformed", "each weis is a list of card codes")
-            m = 0
-            for code in w:
-                bit = 1 << _card(code, "weis")
-                if m & bit:
-                    raise ProtocolError("malformed", f"weis: {code} is given twice")
-                m |= bit
-            weis.append(m)
-        return Play(card, tuple(weis), _flag(d, "stoeck"))
-    raise ProtocolError("malformed", f"unknown action kind {kind!r}: choose, chibre, play or thank")
+        return Play(card, _weis(d), _flag(d, "stoeck"))
+    if kind == "declare":
+        return Declare(_weis(d), _flag(d, "stoeck"))
+    raise ProtocolError(
+        "malformed", f"unknown action kind {kind!r}: choose, chibre, play, declare or thank"
+    )
+
+
+def _weis(d: dict[str, Any]) -> tuple[int, ...]:
+    weis_list = d.get("weis", [])
+    if not isinstance(weis_list, list) or len(weis_list) > 9:
+        raise ProtocolError("malformed", "weis must be a list of card lists")
+    weis: list[int] = []
+    for w in weis_list:
+        if not isinstance(w, list) or len(w) > 9:
+            raise ProtocolError("malformed", "each weis is a list of card codes")
+        m = 0
+        for code in w:
+            bit = 1 << _card(code, "weis")
+            if m & bit:
+                raise ProtocolError("malformed", f"weis: {code} is given twice")
+            m |= bit
+        weis.append(m)
+    return tuple(weis)
 
 
 def read_message(text: str | bytes | None) -> dict[str, Any]:
@@ -157,8 +171,11 @@ def read_message(text: str | bytes | None) -> dict[str, Any]:
 def event_to_json(event: Event) -> dict[str, Any]:
     """An engine event as the protocol writes it: its type, its fields, cards as codes."""
     d: dict[str, Any] = {"type": type(event).__name__}
-    if isinstance(event, WeisScored):
-        d["team"] = event.team
+    if isinstance(event, WeisScored | WeisAdded):
+        if isinstance(event, WeisAdded):
+            d["seat"] = event.seat
+        else:
+            d["team"] = event.team
         d["points"] = event.points
         d["shown"] = [
             {"seat": s, "cards": [card_code(c) for c in cards_of(w.cards)], "points": w.points}

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from random import SystemRandom
 from typing import Any
 
-from chibre.actions import Action, Thank
+from chibre.actions import Action, Declare, Thank
 from chibre.bots import Player
 from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
@@ -386,7 +386,7 @@ class Table:
         game = self.game
         if game.is_over:
             raise ProtocolError("finished", "the game is over")
-        if not isinstance(action, Thank):
+        if not isinstance(action, Thank | Declare):  # those any seat may make at its moment
             to_act = game.current_player
             if to_act == CHANCE:
                 raise ProtocolError("not_your_turn", "wait: the next hand is being dealt")

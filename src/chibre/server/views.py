@@ -184,8 +184,9 @@ class ViewCache:
         return self._public + "," + self._private_part(seq, seat)
 
     def _private_part(self, seq: int, seat: int) -> str:
-        """A seat's private part changes only when its cards, its declared weis or its turn
-        do: it is rebuilt then, and reused otherwise."""
+        """A seat's private part changes only when its cards, its declared weis, its turn or
+        the declarations open to it outside its turn do: it is rebuilt then, and reused
+        otherwise."""
         obs = self._obs
         assert obs is not None  # set by _refresh
         hand = self.game.hand
@@ -195,6 +196,7 @@ class ViewCache:
             hand.declared[seat] if hand is not None else (),
             seq if obs.to_act == seat else -1,
             obs.winner,
+            tuple(hand.declarations(seat)) if hand is not None and not self.game.is_over else (),
         )
         cached = self._private.get(seat)
         if cached is not None and cached[0] == key:

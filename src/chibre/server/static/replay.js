@@ -76,6 +76,12 @@ export class Replay {
     let winner = -1;
     const won = [0, 0];
     hand.actions.slice(0, this.move).forEach((a) => {
+      if (a.declare) {
+        // weis or stöck declared outside a card: the trick on the table stays as it is
+        const said = [a.weis && a.weis.length ? t("weis") : "", a.stoeck ? t("stoeck") : ""];
+        last = `${this.hooks.seatName(a.seat)}: ${said.filter(Boolean).join(" · ")}`;
+        return;
+      }
       winner = -1;
       if (a.card) {
         if (trick.length === 4) trick = [];

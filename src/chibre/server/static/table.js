@@ -244,6 +244,9 @@ function takeEvents(prev, msg) {
       case "WeisAnnounced":
         bubble(e.seat, () => t("weis_n", { n: e.points }));
         break;
+      case "WeisAdded":
+        bubble(e.seat, () => (e.points > 0 ? t("weis_added_n", { n: e.points }) : t("weis_added")));
+        break;
       case "StoeckDeclared":
         bubble(e.seat, () => t("declare_stoeck"));
         break;
@@ -532,6 +535,21 @@ function drawControls(view, myTurn) {
       input.addEventListener("change", () => (app.declareStoeck = input.checked));
       label.append(input, el("span", "", t("declare_stoeck")));
       box.append(label);
+    }
+  }
+  // declarations outside the card: weis after one's card at the first trick (or more weis
+  // before the lead to the second), stöck — offered whether it is this seat's turn or not
+  if (view.phase === "play") {
+    for (const a of legal.filter((x) => x.kind === "declare")) {
+      const text = a.weis.length
+        ? t("declare_weis_now", { points: weisText(a.weis) })
+        : t("declare_stoeck_now");
+      const b = el("button", "btn btn-declare", text);
+      b.type = "button";
+      b.dataset.kind = "declare";
+      b.dataset.stoeck = String(Boolean(a.stoeck));
+      b.addEventListener("click", () => act(a));
+      box.append(b);
     }
   }
   const canThank =

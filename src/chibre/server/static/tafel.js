@@ -16,8 +16,11 @@ const STRINGS = {
     edit_hand: "Correct hand {n}", contract: "Contract", obenabe: "Obenabe",
     undenufe: "Undenufe", double: "double", chooser: "Named by", points: "Trick points",
     points_of: "of team", match: "Match (all nine tricks)", nobody: "—",
-    weis_of: "Weis {team}", stoeck: "Stöck", both_out: "Both teams got there in this hand?",
+    weis_of: "Weis {team}", stoeck: "Stöck",
+    both_out: "When the sheet asks: who got there first, Schneider?",
     first_out: "First to the target", berg_first: "First to half the target",
+    schneider: "Schneider (losers under half the target when the game was won)",
+    yes: "yes", no: "no",
     weis_hint: "Weis: values (20, 50, 100 …) or cards (♥6 ♥7 ♥8), separated by commas. Only the team with the best weis writes its weis.",
     write: "Write the hand", save: "Save the correction", cancel: "Cancel", totals: "Totals",
     export: "Export (JSON)", print: "Print", all_sheets: "All sheets", edit: "Correct",
@@ -39,8 +42,11 @@ const STRINGS = {
     obenabe: "Obenabe (de haut)", undenufe: "Undenufe (de bas)", double: "double",
     chooser: "Choisi par", points: "Points des plis", points_of: "de l’équipe",
     match: "Match (les neuf plis)", nobody: "—", weis_of: "Annonces {team}",
-    stoeck: "Stöck", both_out: "Les deux équipes y sont arrivées dans cette donne ?",
+    stoeck: "Stöck",
+    both_out: "Quand la feuille le demande : qui y est arrivé d’abord, Schneider ?",
     first_out: "Première à l’objectif", berg_first: "Première à la moitié",
+    schneider: "Schneider (les perdants sous la moitié quand la partie a été gagnée)",
+    yes: "oui", no: "non",
     weis_hint: "Annonces : valeurs (20, 50, 100 …) ou cartes (♥6 ♥7 ♥8), séparées par des virgules. Seule l’équipe qui a la meilleure annonce les écrit.",
     write: "Écrire la donne", save: "Enregistrer la correction", cancel: "Annuler",
     totals: "Totaux", export: "Exporter (JSON)", print: "Imprimer",
@@ -62,8 +68,10 @@ const STRINGS = {
     obenabe: "Obenabe", undenufe: "Undenufe", double: "doppelt", chooser: "Angesagt von",
     points: "Stichpunkte", points_of: "von Team", match: "Match (alle neun Stiche)",
     nobody: "—", weis_of: "Weis {team}", stoeck: "Stöck",
-    both_out: "Beide Teams im selben Spiel am Ziel?", first_out: "Zuerst am Ziel",
+    both_out: "Wenn die Tafel fragt: wer zuerst, Schneider?", first_out: "Zuerst am Ziel",
     berg_first: "Zuerst über den Berg",
+    schneider: "Schneider (Verlierer unter der Hälfte, als das Spiel gewonnen war)",
+    yes: "ja", no: "nein",
     weis_hint: "Weis: Werte (20, 50, 100 …) oder Karten (♥6 ♥7 ♥8), mit Kommas getrennt. Nur das Team mit dem besten Weis schreibt seine Weise.",
     write: "Spiel schreiben", save: "Korrektur speichern", cancel: "Abbrechen",
     totals: "Total", export: "Exportieren (JSON)", print: "Drucken",
@@ -342,6 +350,11 @@ function show(view) {
     sel.value = keep;
     if (sel.selectedIndex < 0) sel.selectedIndex = 0;
   }
+  const schneider = $("#schneider");
+  const said = schneider.value;
+  schneider.textContent = "";
+  for (const [v, key] of [["", "nobody"], ["yes", "yes"], ["no", "no"]]) schneider.add(new Option(t(key), v));
+  schneider.value = said;
   $("#double-box").hidden = r.pique_double !== "choice";
   $("#points").disabled = $("#match").value !== "";
   $("#export").href = sheetPath("/export");
@@ -404,6 +417,7 @@ function readForm() {
     double: $("#double").checked,
     first_out: $("#first-out").value === "" ? null : +$("#first-out").value,
     berg_first: $("#berg-first").value === "" ? null : +$("#berg-first").value,
+    schneider: $("#schneider").value === "" ? null : $("#schneider").value === "yes",
   };
   if ($("#match").value !== "") {
     hand.match = +$("#match").value;
@@ -437,6 +451,7 @@ function startEdit(h) {
   $("#stoeck").value = h.stoeck === null ? "" : String(h.stoeck);
   $("#first-out").value = h.first_out === null ? "" : String(h.first_out);
   $("#berg-first").value = h.berg_first === null ? "" : String(h.berg_first);
+  $("#schneider").value = h.schneider === null ? "" : h.schneider ? "yes" : "no";
   $("#cancel").hidden = false;
   showError("");
   applyI18n();
@@ -461,7 +476,14 @@ async function submitHand(ev) {
     showError("");
     show(view);
   } catch (e) {
-    if (mine === visit) showError(e.message);
+    if (mine !== visit) return;
+    showError(e.message);
+    // the sheet asks what it cannot read from the blocks: open those questions
+    const asked = /\((first_out|berg_first|schneider)\)/.exec(e.message || "");
+    if (asked) {
+      $("#moments").open = true;
+      $({ first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" }[asked[1]]).focus();
+    }
   } finally {
     button.disabled = false;
   }

@@ -1,0 +1,78 @@
+"""Declaring weis outside one's card on the page (``Declare``, RULES.md §5): a known deal is
+written into the store, the server restores the table, and the player who has just played
+declares its weis with the button the page offers — while another seat is to act."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from browser_support import new_page
+from chibre.actions import Choose, Play
+from chibre.cards import parse_card
+from chibre.notation import format_action
+from server_support import create_table, start_server, stop_server
+
+# seat 1 holds ♦6-♦8 and ♠J-♠A (its best: 50); Obenabe, seat 0 leads ♦A, seat 1 follows ♦6
+DEAL = "3:AKQ.9876..76/876..AKQJ.AK/JT9.AKQJT..8/..T9876.QJT9"
+OPTIONS = {"auto_weis": False, "first_chooser": "right_of_dealer"}
+
+
+def test_a_player_declares_its_weis_after_its_card(browser: Browser, tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
+    try:
+        made = create_table(base, ["human"] * 4, options=OPTIONS)
+    finally:
+        stop_server(process)
+    tid = made["table"]
+    entries = [
+        (-1, DEAL),
+        (0, format_action(Choose(4))),
+        (0, format_action(Play(parse_card("♦A")))),
+    ]
+    entries.append((1, format_action(Play(parse_card("♦6")))))
+    with sqlite3.connect(db) as c:
+        c.execute("DELETE FROM game_entries WHERE table_id = ?", (tid,))
+        c.executemany(
+            "INSERT INTO game_entries (table_id, n, seat, entry) VALUES (?, ?, ?, ?)",
+            [(tid, n, seat, entry) for n, (seat, entry) in enumerate(entries)],
+        )
+    process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
+    try:
+        page = new_page(browser)
+        frames: list[dict[str, object]] = []
+        page.on(
+            "websocket",
+            lambda ws: ws.on("framereceived", lambda f: frames.append(json.loads(f))),
+        )
+        page.goto(base + made["seats"][1]["link"])
+        button = page.locator("#controls [data-kind='declare']")
+        expect(button).to_have_count(1)
+        expect(button).to_contain_text("♠ J-Q-K-A")  # its best weis, in a few signs
+        assert page.locator("#table").get_attribute("data-to-act") == "2"  # not its turn
+        button.click()
+        expect(button).to_have_count(0)
+        deadline = time.time() + 10
+        while time.time() < deadline and not any(
+            f.get("type") == "state" and f["view"]["announced"] == [0, 50, 0, 0]  # type: ignore[index]
+            for f in frames
+        ):
+            page.wait_for_timeout(100)
+        states = [f for f in frames if f.get("type") == "state"]
+        assert states[-1]["view"]["announced"] == [0, 50, 0, 0]  # type: ignore[index]
+        assert {"type": "WeisAnnounced", "seat": 1, "points": 50} in states[-1]["events"]  # type: ignore[operator]
+        expect(page.locator(".chip-weis")).to_contain_text("50")
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.context.close()
+    finally:
+        stop_server(process)
+    with sqlite3.connect(db) as c:
+        stored = c.execute(
+            "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (tid,)
+        ).fetchall()
+    assert stored[-1] == (1, "+1[D6-D7-D8,SJ-SQ-SK-SA]")
