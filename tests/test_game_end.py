@@ -340,7 +340,7 @@ def test_first_chooser(options, dealer, chooser):
 
 
 def test_dealer_and_chooser_rotation():
-    game = Game(Rules(target=100000))
+    game = Game(Rules(target=10_000))
     assert game.current_player == CHANCE
     rng = Random(7)
     for n in range(6):
@@ -368,7 +368,7 @@ def test_dealer_and_chooser_rotation():
 
 
 def test_wrong_dealer_refused():
-    game = start(Rules(target=100000), EXAMPLE, dealer=3)
+    game = start(Rules(target=10_000), EXAMPLE, dealer=3)
     game.apply(Choose(OBE), 0)
     play_out(game)
     with pytest.raises(IllegalAction):
@@ -392,7 +392,7 @@ def test_bad_deal_refused():
 
 
 def test_totals_carry_over_hands():
-    game = start(Rules(target=100000))
+    game = start(Rules(target=10_000))
     game.apply(Choose(S), 0)
     play_out(game)
     first = tuple(game.totals)

@@ -63,8 +63,9 @@ MAX_TARGET = 10_000
 beyond them would make a game that never ends."""
 MAX_FACTOR = 12
 """The highest multiplier a table may give a contract (the published grids go to 6, §6)."""
-MAX_STRICHE = 10
-"""The most Striche one kind of mark may be worth (the defaults are 1 and 2, §8)."""
+MAX_STRICHE = 99
+"""The most Striche one kind of mark may be worth (the defaults are 1 and 2, §8; a slate shows
+at most 99 of a kind)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,10 @@ from fastapi import HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
+
+from chibre.server.models import describe
 
 log = logging.getLogger("chibre.server")
 
@@ -78,7 +81,7 @@ class BoundedRequest(Request):
                 self._json = pydantic_core.from_json(raw) if raw.strip() else {}
             except ValueError as e:
                 # FastAPI answers a JSONDecodeError as an invalid body (400 below)
-                raise json.JSONDecodeError(f"the request is not valid JSON: {e}", "", 0) from e
+                raise json.JSONDecodeError(str(e), "", 0) from e
         return self._json
 
 
@@ -105,92 +108,16 @@ def bounded_route(max_body: int) -> type[APIRoute]:
     return Route
 
 
-def _where(loc: tuple[int | str, ...]) -> str:
-    """A field's path as a client wrote it: ``options.target``, ``seats[2]``."""
-    out = ""
-    for p in loc:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        elif p in ("body", "query", "path") and not out:
-            continue
-        elif p not in _TYPE_TAGS and "[" not in p and "-" not in p:  # not a union member's tag
-            out += ("." if out else "") + p
-    return out
-
-
-_TYPE_TAGS = frozenset({"int", "str", "bool", "float", "dict", "list", "none", "tuple"})
-
-
-def _shown(value: object) -> str:
-    """A refused value, as short as a message needs."""
-    try:
-        text = repr(value)
-    except ValueError:  # an integer past Python's limit on digits
-        return "a number too long to show"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _message(problem: Mapping[str, Any]) -> str:
-    """What a refused field's problem is, in words a client can act on."""
-    kind, ctx = problem.get("type", ""), problem.get("ctx") or {}
-    given = problem.get("input")
-    if kind == "literal_error":
-        allowed = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
-        return f"{_shown(given)} is not allowed; choose {allowed}"
-    if kind == "extra_forbidden":
-        return "unknown field"
-    if kind == "missing":
-        return "this field is required"
-    if kind in ("too_short", "too_long"):
-        which = "at least" if kind == "too_short" else "at most"
-        limit = ctx.get("min_length" if kind == "too_short" else "max_length")
-        return f"give {which} {limit} items, not {ctx.get('actual_length')}"
-    if kind == "string_too_long":
-        return f"at most {ctx.get('max_length')} characters"
-    if kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
-        bound = next(iter(ctx.values()), "")
-        words = {"less_than_equal": "at most", "greater_than_equal": "at least"}
-        return f"{words.get(kind, kind.replace('_', ' '))} {bound}, not {_shown(given)}"
-    if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return "must be a JSON object"
-    if kind in ("int_type", "int_from_float"):
-        return f"must be a whole number, not {_shown(given)}"
-    if kind == "bool_type":
-        return f"must be true or false, not {_shown(given)}"
-    if kind in ("string_type", "list_type"):
-        return f"must be {'text' if kind == 'string_type' else 'a list'}, not {_shown(given)}"
-    return str(problem.get("msg", "not valid")).removeprefix("Value error, ")
-
-
 async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
     """A body, query or path that the models refuse: 400 naming the first refused field."""
     assert isinstance(exc, RequestValidationError)
-    errors = exc.errors()
-    first = _first(errors) if errors else {"loc": (), "msg": "the request is not valid"}
-    if first.get("type") == "json_invalid":
-        ctx = first.get("ctx")
-        detail = str(ctx.get("error") if isinstance(ctx, dict) else "the request is not valid JSON")
-        return error(400, detail)
-    where = _where(tuple(first.get("loc", ())))
-    message = _message(first)
-    if not where:
-        return error(400, f"the request {message}" if message.startswith("must") else message)
-    return error(400, f"{where}: {message}", where)
-
-
-def _first(errors: Sequence[Any]) -> Mapping[str, Any]:
-    """The error to report: of a field that is a union (a number or a name…), the member
-    whose problem is not only its type."""
-    typed = ("_type", "literal_error", "int_from_float")
-    for problem in errors:
-        if not str(problem.get("type", "")).endswith(typed):
-            return problem  # type: ignore[no-any-return]
-    return errors[0]  # type: ignore[no-any-return]
+    where, message = describe(exc.errors())
+    return error(400, message, where)
 
 
 async def http_refusal(request: Request, exc: Exception) -> JSONResponse:
     """Every ``HTTPException`` (404 for an unknown route, 405, 413…) as ``{"error": …}``."""
-    assert isinstance(exc, HTTPException)
+    assert isinstance(exc, StarletteHTTPException)
     message = exc.detail if isinstance(exc.detail, str) else "the request is refused"
     if exc.status_code == 404 and message == "Not Found":
         message = f"there is no page or route {request.url.path}"

@@ -11,6 +11,7 @@ allows, a weis that the cards make) is still checked by the engine: ``chibre.rul
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -113,6 +114,91 @@ class TableRequest(Strict):
         "rule",
     ]
     names: Annotated[list[Name | None], Field(min_length=4, max_length=4)] | None = None
+
+
+# --- refusals ------------------------------------------------------------------------------
+
+
+def describe(errors: Sequence[Any]) -> tuple[str | None, str]:
+    """The refused field (``options.target``, ``seats[2]``; ``None`` for the whole) and a
+    sentence saying what is wrong with it, from pydantic's errors."""
+    first = _first(errors) if errors else {"loc": (), "msg": "not valid"}
+    if first.get("type") == "json_invalid":
+        ctx = first.get("ctx")
+        detail = ctx.get("error") if isinstance(ctx, dict) else None
+        return None, f"the request is not valid JSON: {detail}" if detail else "not valid JSON"
+    where = _where(tuple(first.get("loc", ())))
+    message = _message(first)
+    if not where:
+        return None, f"the request {message}" if message.startswith("must") else message
+    return where, f"{where}: {message}"
+
+
+def _first(errors: Sequence[Any]) -> Mapping[str, Any]:
+    """The error to report: of a field that is a union (a number or a name…), the member
+    whose problem is not only its type."""
+    typed = ("_type", "literal_error", "int_from_float")
+    for problem in errors:
+        if not str(problem.get("type", "")).endswith(typed):
+            return problem  # type: ignore[no-any-return]
+    return errors[0]  # type: ignore[no-any-return]
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """A field's path as a client wrote it: ``options.target``, ``seats[2]``."""
+    out = ""
+    for p in loc:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif p in ("body", "query", "path") and not out:
+            continue
+        elif p not in _TYPE_TAGS and "[" not in p and "-" not in p:  # not a union member's tag
+            out += ("." if out else "") + p
+    return out
+
+
+_TYPE_TAGS = frozenset({"int", "str", "bool", "float", "dict", "list", "none", "tuple"})
+
+
+def _shown(value: object) -> str:
+    """A refused value, as short as a message needs."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's limit on digits
+        return "a number too long to show"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _message(problem: Mapping[str, Any]) -> str:
+    """What a refused field's problem is, in words a client can act on."""
+    kind, ctx = problem.get("type", ""), problem.get("ctx") or {}
+    given = problem.get("input")
+    if kind == "literal_error":
+        allowed = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
+        return f"{_shown(given)} is not allowed; choose {allowed}"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "missing":
+        return "this field is required"
+    if kind in ("too_short", "too_long"):
+        which = "at least" if kind == "too_short" else "at most"
+        limit = ctx.get("min_length" if kind == "too_short" else "max_length")
+        return f"give {which} {limit} items, not {ctx.get('actual_length')}"
+    if kind == "string_too_long":
+        return f"at most {ctx.get('max_length')} characters"
+    if kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
+        bound = next(iter(ctx.values()), "")
+        words = {"less_than_equal": "at most", "greater_than_equal": "at least"}
+        return f"{words.get(kind, kind.replace('_', ' '))} {bound}, not {_shown(given)}"
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return "must be a JSON object"
+    if kind in ("int_type", "int_from_float"):
+        return f"must be a whole number, not {_shown(given)}"
+    if kind == "bool_type":
+        return f"must be true or false, not {_shown(given)}"
+    if kind in ("string_type", "list_type"):
+        return f"must be {'text' if kind == 'string_type' else 'a list'}, not {_shown(given)}"
+    return str(problem.get("msg", "not valid")).removeprefix("Value error, ")
 
 
 # --- the calculator --------------------------------------------------------------------

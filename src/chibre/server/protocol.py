@@ -1,22 +1,26 @@
 """The table protocol's messages (docs/table-protocol.md): actions and events as JSON, and the
 reading of what a client sends.
 
-A client's message is read strictly — a frame over 4 KiB, text that is not JSON, an unknown
-``type``, or an action of the wrong shape raises ``ProtocolError`` with the error ``code`` the
-client receives and a sentence a player can read.
+A client's message is read strictly into typed models (pydantic: ``Act`` and ``Ping``, an
+action one of ``PlayAction``, ``ChooseAction``, ``ChibreAction``, ``DeclareAction``,
+``ThankAction``) — a frame over 4 KiB, text that is not JSON (or nested past pydantic's depth
+limit), an unknown ``type``, or an action of the wrong shape raises ``ProtocolError`` with the
+error ``code`` the client receives and a sentence a player can read, naming the field.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pydantic_core
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.cards import card_code, cards_of
 from chibre.errors import ChibreError
 from chibre.events import Event, WeisAdded, WeisScored
+from chibre.server.models import describe
 
 MAX_FRAME = 4096
 """The largest frame a client may send, in bytes."""
@@ -83,72 +87,145 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return {"kind": "thank"}
 
 
-def _card(value: Any, where: str) -> int:
-    if not isinstance(value, str) or value not in CODES:
-        raise ProtocolError(
-            "malformed", f'{where}: {value!r} is not a card code (such as "H10" or "SA")'
-        )
-    return CODES[value]
-
-
-def _flag(d: dict[str, Any], name: str) -> bool:
-    value = d.get(name, False)
-    if not isinstance(value, bool):
-        raise ProtocolError("malformed", f"{name!r} must be true or false, not {value!r}")
+def _code(value: str) -> str:
+    if value not in CODES:
+        raise ValueError(f'{value[:8]!r} is not a card code (such as "H10" or "SA")')
     return value
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    for code in cards:
+        if cards.count(code) > 1:
+            raise ValueError(f"{code} is given twice")
+    return cards
+
+
+CardCode = Annotated[str, Field(max_length=3), AfterValidator(_code)]
+WeisCards = Annotated[list[CardCode], Field(max_length=9), AfterValidator(_distinct)]
+WeisList = Annotated[list[WeisCards], Field(max_length=9)]
+
+
+def _mask(cards: list[str]) -> int:
+    m = 0
+    for code in cards:
+        m |= 1 << CODES[code]
+    return m
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PlayAction(_Message):
+    kind: Literal["play"]
+    card: CardCode
+    weis: WeisList = []
+    stoeck: bool = False
+
+    def action(self) -> Action:
+        return Play(CODES[self.card], tuple(_mask(w) for w in self.weis), self.stoeck)
+
+
+class ChooseAction(_Message):
+    kind: Literal["choose"]
+    contract: Annotated[int, Field(ge=0, le=5)]
+    double: bool = False
+
+    def action(self) -> Action:
+        return Choose(self.contract, self.double)
+
+
+class ChibreAction(_Message):
+    kind: Literal["chibre"]
+
+    def action(self) -> Action:
+        return Chibre()
+
+
+class DeclareAction(_Message):
+    kind: Literal["declare"]
+    weis: WeisList = []
+    stoeck: bool = False
+
+    def action(self) -> Action:
+        return Declare(tuple(_mask(w) for w in self.weis), self.stoeck)
+
+
+class ThankAction(_Message):
+    kind: Literal["thank"]
+
+    def action(self) -> Action:
+        return Thank()
+
+
+ActionMessage = Annotated[
+    PlayAction | ChooseAction | ChibreAction | DeclareAction | ThankAction,
+    Field(discriminator="kind"),
+]
+
+
+class Act(_Message):
+    """``{"type": "act", "action": ACTION}``: a seat's move."""
+
+    type: Literal["act"]
+    action: ActionMessage
+
+
+class Ping(_Message):
+    """``{"type": "ping"}``: answered ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Act | Ping, Field(discriminator="type")]
+_MESSAGE: TypeAdapter[Act | Ping] = TypeAdapter(ClientMessage)
+_ACTION: TypeAdapter[PlayAction | ChooseAction | ChibreAction | DeclareAction | ThankAction] = (
+    TypeAdapter(ActionMessage)
+)
+
+_KINDS = "choose, chibre, play, declare or thank"
+
+
+def _refused(e: ValidationError, what: str) -> ProtocolError:
+    """A message the models refuse, as the error the client is sent."""
+    errors = e.errors()
+    first: dict[str, Any] = dict(errors[0]) if errors else {}
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") in ("union_tag_invalid", "union_tag_not_found"):
+        given = first.get("input", {})
+        tag = "kind" if "action" in loc or what == "action" else "type"
+        value = given.get(tag) if isinstance(given, dict) else None
+        if tag == "type":
+            return ProtocolError(
+                "unknown_type", f"unknown message type {_short(value)}: send act or ping"
+            )
+        return ProtocolError("malformed", f"unknown action kind {_short(value)}: {_KINDS}")
+    _, message = describe(errors)
+    if message.startswith("the request "):
+        message = f"the {what} " + message.removeprefix("the request ")
+    return ProtocolError("malformed", message)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 
 def action_from_json(d: Any) -> Action:
     """Read an ACTION object; ``ProtocolError("malformed", …)`` for any other shape."""
     if not isinstance(d, dict):
         raise ProtocolError("malformed", 'the action must be an object such as {"kind": "chibre"}')
-    kind = d.get("kind")
-    if kind == "chibre":
-        return Chibre()
-    if kind == "thank":
-        return Thank()
-    if kind == "choose":
-        contract = d.get("contract")
-        if type(contract) is not int or not 0 <= contract <= 5:
-            raise ProtocolError(
-                "malformed",
-                f"the contract is 0..3 (trump ♦ ♥ ♠ ♣), 4 (Obenabe) or 5 (Undenufe), "
-                f"not {contract!r}",
-            )
-        return Choose(contract, _flag(d, "double"))
-    if kind == "play":
-        card = _card(d.get("card"), "card")
-        return Play(card, _weis(d), _flag(d, "stoeck"))
-    if kind == "declare":
-        return Declare(_weis(d), _flag(d, "stoeck"))
-    raise ProtocolError(
-        "malformed", f"unknown action kind {kind!r}: choose, chibre, play, declare or thank"
-    )
+    try:
+        return _ACTION.validate_python(d).action()
+    except ValidationError as e:
+        raise _refused(e, "action") from None
 
 
-def _weis(d: dict[str, Any]) -> tuple[int, ...]:
-    weis_list = d.get("weis", [])
-    if not isinstance(weis_list, list) or len(weis_list) > 9:
-        raise ProtocolError("malformed", "weis must be a list of card lists")
-    weis: list[int] = []
-    for w in weis_list:
-        if not isinstance(w, list) or len(w) > 9:
-            raise ProtocolError("malformed", "each weis is a list of card codes")
-        m = 0
-        for code in w:
-            bit = 1 << _card(code, "weis")
-            if m & bit:
-                raise ProtocolError("malformed", f"weis: {code} is given twice")
-            m |= bit
-        weis.append(m)
-    return tuple(weis)
-
-
-def read_message(text: str | bytes | None) -> dict[str, Any]:
-    """Check a client frame and decode it: an object with ``type`` ``act`` or ``ping``."""
+def read_message(text: str | bytes | None) -> Act | Ping:
+    """Check a client frame and read it into its model (``Act`` or ``Ping``)."""
     if text is None:
         raise ProtocolError("malformed", "frames are JSON text")
-    size = len(text) if isinstance(text, bytes) else len(text.encode())
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FRAME:
         raise ProtocolError("too_large", f"a message may be at most {MAX_FRAME} bytes, not {size}")
     if isinstance(text, bytes):
@@ -159,10 +236,10 @@ def read_message(text: str | bytes | None) -> dict[str, Any]:
         raise ProtocolError("malformed", f"the message is not valid JSON: {e}") from None
     if not isinstance(message, dict):
         raise ProtocolError("malformed", 'a message is a JSON object such as {"type": "ping"}')
-    kind = message.get("type")
-    if kind not in ("act", "ping"):
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: send act or ping")
-    return message
+    try:
+        return _MESSAGE.validate_python(message)
+    except ValidationError as e:
+        raise _refused(e, "message") from None
 
 
 # --- events ----------------------------------------------------------------------------------

@@ -33,8 +33,8 @@ from chibre.server.lobby import HUMAN, table_request
 from chibre.server.models import TableRequest
 from chibre.server.protocol import (
     PONG,
+    Ping,
     ProtocolError,
-    action_from_json,
     error_frame,
     event_to_json,
     read_message,
@@ -366,12 +366,12 @@ class Table:
         """A frame from a client: act on it, or reply with an error frame."""
         try:
             message = read_message(text if data is None else data)
-            if message["type"] == "ping":
+            if isinstance(message, Ping):
                 conn.reply(PONG)
                 return
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators watch the game; they cannot play")
-            self.act(conn.seat, action_from_json(message.get("action")))
+            self.act(conn.seat, message.action.action())
         except ProtocolError as e:
             conn.reply(e.frame())
         except StoreUnavailable:
