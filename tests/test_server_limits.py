@@ -186,3 +186,31 @@ def test_an_unwatched_computer_table_is_put_to_rest_and_wakes_when_opened(tmp_pa
         stop_server(process)
     assert state == 2  # resting: kept, not restored at start
     assert watched > 1 and awake == 0
+
+
+def test_a_table_unused_for_weeks_is_put_to_rest_after_a_restart_too(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        table = create_table(base, ["human", "rule", "rule", "rule"])
+    finally:
+        stop_server(process)
+    with sqlite3.connect(db) as c:  # its last use, as the server kept it, a month ago
+        kept = c.execute("SELECT active FROM table_activity WHERE id = ?", (table["table"],))
+        assert kept.fetchone() is not None
+        c.execute("UPDATE table_activity SET active = active - 30 * 86400")
+    process, base = start_server(db, "--unwatched-rest", "2")  # looks every second
+    try:
+        time.sleep(3)
+        with sqlite3.connect(db) as c:
+            state = c.execute(
+                "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
+            ).fetchone()[0]
+        status, summary = http_json(
+            base,
+            f"/api/tables/{table['table']}?token={table['seats'][0]['link'].partition('=')[2]}",
+        )
+    finally:
+        stop_server(process)
+    assert state == 2  # at rest: 30 days unused is past the 21 of --idle-rest
+    assert status == 200 and summary["status"] == "playing"  # its link still opens it

@@ -101,6 +101,20 @@ def _damaged_tables(db: sqlite3.Connection) -> None:
     _run(db, DAMAGED_TABLES)
 
 
+TABLE_ACTIVITY = """
+CREATE TABLE IF NOT EXISTS table_activity (
+    id TEXT PRIMARY KEY,
+    active REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+
+def _activity(db: sqlite3.Connection) -> None:
+    """Version 3: when each unfinished table was last played or opened (for putting unused
+    tables to rest after a restart too)."""
+    _run(db, TABLE_ACTIVITY)
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -119,6 +133,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         _first,
     ),
     Migration(2, "the record of damaged tables", ("damaged_tables",), _damaged_tables),
+    Migration(3, "when each table was last used", ("table_activity",), _activity),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 OURS = frozenset(t for m in MIGRATIONS for t in m.tables)

@@ -202,6 +202,23 @@ class Store:
         except sqlite3.Error as e:
             raise StoreUnavailable(f"table {table_id} could not be put to rest: {e}") from e
 
+    def note_activity(self, active: dict[str, float]) -> None:
+        """Keep when these tables were last used (``Table.active``), in one transaction."""
+        if not active:
+            return
+        try:
+            self._transaction(
+                ("INSERT OR REPLACE INTO table_activity (id, active) VALUES (?, ?)", item)
+                for item in active.items()
+            )
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the tables' activity was not saved: {e}") from e
+
+    def activity(self) -> dict[str, float]:
+        """When each table whose activity was kept was last used."""
+        rows = self.db.execute("SELECT id, active FROM table_activity")
+        return {str(i): float(t) for i, t in rows}
+
     def load(self, table_id: str) -> StoredTable | None:
         """A table with its record, or ``None``."""
         try:

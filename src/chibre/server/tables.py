@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -550,6 +551,7 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.thinkers = Thinkers()
         self._resting: asyncio.TimerHandle | None = None
+        self._noted: dict[str, float] = {}  # the activity last kept in the store, by table
         self.damaged: set[str] = set()
         """Tables that were damaged and could not be restored (kept in the store)."""
 
@@ -563,9 +565,15 @@ class Tables:
         that cannot be read back (a damaged entry) is logged, kept as damaged and left out;
         the others play on."""
         self.damaged = self.store.damaged()
+        try:
+            kept = self.store.activity()
+        except sqlite3.Error:
+            log.exception("the tables' activity cannot be read: counted from now")
+            kept = {}
         for table_id in self.store.unfinished():
             table = self._load(table_id)
             if table is not None:
+                table.active = self._noted[table_id] = kept.get(table_id, table.active)
                 table.start()
         self._resting = asyncio.get_running_loop().call_later(self._sweep, self.rest)
         return len(self.tables)
@@ -588,7 +596,23 @@ class Tables:
                     continue
                 table.close()
                 del self.tables[table.id]
+        self._note_activity()
         self._resting = asyncio.get_running_loop().call_later(self._sweep, self.rest)
+
+    def _note_activity(self) -> None:
+        """Keep in the store when each table in play was last used, for those that changed
+        since the last time: a restart does not make an unused table look fresh."""
+        changed = {
+            t.id: t.active
+            for t in self.tables.values()
+            if not t.game.is_over and self._noted.get(t.id) != t.active
+        }
+        try:
+            self.store.note_activity(changed)
+        except StoreUnavailable:
+            log.warning("the tables' activity could not be saved; it is tried again later")
+            return
+        self._noted.update(changed)
 
     @property
     def _sweep(self) -> float:
@@ -662,6 +686,7 @@ class Tables:
     def close(self) -> None:
         if self._resting is not None:
             self._resting.cancel()
+        self._note_activity()
         for table in self.tables.values():
             table.close()
         self.thinkers.close()
