@@ -214,3 +214,50 @@ def test_a_table_unused_for_weeks_is_put_to_rest_after_a_restart_too(tmp_path: P
         stop_server(process)
     assert state == 2  # at rest: 30 days unused is past the 21 of --idle-rest
     assert status == 200 and summary["status"] == "playing"  # its link still opens it
+
+
+def test_an_aborted_request_is_no_error_in_the_log(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    host, port = base.removeprefix("http://").rstrip("/").split(":")
+    try:
+        for _ in range(5):  # a body announced and never sent whole: the client goes away
+            with socket.create_connection((host, int(port)), timeout=10) as s:
+                s.sendall(
+                    b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"seats"'
+                )
+                time.sleep(0.1)
+        time.sleep(0.5)
+        status, _ = http_json(base, "/api/presets")
+    finally:
+        stop_server(process)
+    assert status == 200
+    log = db.with_suffix(".log").read_text()
+    assert "Traceback" not in log and "ClientDisconnect" not in log, log[-2000:]
+
+
+def test_websockets_count_against_the_cap_until_they_close(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--max-connections-per-address", "3")
+    try:
+        table = create_table(base, ["human"] * 4)
+
+        async def run() -> tuple[int, int]:
+            sockets = [
+                await websockets.connect(ws_url(base, s["link"])) for s in table["seats"][:3]
+            ]
+            for ws in sockets:
+                await ws.recv()
+            full, _ = await asyncio.to_thread(http_json, base, "/api/presets")
+            for ws in sockets:
+                await ws.close()
+            await asyncio.sleep(0.3)
+            room, _ = await asyncio.to_thread(http_json, base, "/api/presets")
+            return full, room
+
+        full, room = asyncio.run(run())
+    finally:
+        stop_server(process)
+    assert full == 503  # three WebSockets held: a fourth connection is refused
+    assert room == 200  # closed: counted out again

@@ -13,9 +13,9 @@ protocol class with:
 - ``idle_timeout``: a connection that sends nothing (before its first request, or between two)
   is closed after this many seconds.
 
-One sweep a second looks at every connection. A WebSocket, once upgraded, is left to its own
-keep-alive pings (uvicorn's ``ws_ping_interval`` / ``ws_ping_timeout``) and counted until it
-closes.
+One sweep a second looks at every HTTP connection. A WebSocket, once upgraded, is left to its
+own keep-alive pings (uvicorn's ``ws_ping_interval`` / ``ws_ping_timeout``) and counted until
+it closes.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ class Watch:
 
     def __init__(self, door: Door) -> None:
         self.door = door
-        self.open: set[Any] = set()
+        self.open: set[Any] = set()  # every connection counted in
+        self.swept: set[Any] = set()  # those the sweep looks at (not the WebSockets)
         self.per_address: dict[str, int] = {}
         self._sweeping: asyncio.TimerHandle | None = None
 
@@ -65,12 +66,17 @@ class Watch:
         if self.per_address.get(address, 0) >= self.door.max_per_address:
             return f"too many connections from {address}: close some and try again"
         self.open.add(conn)
+        self.swept.add(conn)
         self.per_address[address] = self.per_address.get(address, 0) + 1
         if self._sweeping is None:
             self._sweeping = asyncio.get_running_loop().call_later(SWEEP, self.sweep)
         return None
 
+    def sweep_no_more(self, conn: Any) -> None:
+        self.swept.discard(conn)
+
     def forget(self, conn: Any, address: str) -> None:
+        self.swept.discard(conn)
         if conn in self.open:
             self.open.discard(conn)
             left = self.per_address.get(address, 1) - 1
@@ -81,10 +87,10 @@ class Watch:
 
     def sweep(self) -> None:
         now = asyncio.get_running_loop().time()
-        for conn in list(self.open):
+        for conn in list(self.swept):
             conn.look(now)
         self._sweeping = (
-            asyncio.get_running_loop().call_later(SWEEP, self.sweep) if self.open else None
+            asyncio.get_running_loop().call_later(SWEEP, self.sweep) if self.swept else None
         )
 
 
@@ -116,6 +122,22 @@ def guarded_protocol(base: type[Any], door: Door) -> type[Any]:
                 self._asking_since = asyncio.get_running_loop().time()
             super().data_received(data)
 
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            """The connection becomes a WebSocket: it stays counted until it is lost, and
+            leaves the sweep (its own pings keep it honest)."""
+            super().handle_websocket_upgrade(*args)
+            socket = self.transport.get_protocol()
+            if socket is self:
+                return  # the upgrade was refused
+            watch.sweep_no_more(self)
+            lost = socket.connection_lost
+
+            def connection_lost(exc: Exception | None) -> None:
+                watch.forget(self, self._address)
+                lost(exc)
+
+            socket.connection_lost = connection_lost
+
         def on_response_complete(self) -> None:
             self._asking_since = None
             self._waiting_since = asyncio.get_running_loop().time()
@@ -127,8 +149,6 @@ def guarded_protocol(base: type[Any], door: Door) -> type[Any]:
             if transport is None or transport.is_closing():
                 watch.forget(self, self._address)
                 return
-            if transport.get_protocol() is not self:
-                return  # a WebSocket now: its own pings keep it honest
             cycle = self.cycle
             reading = cycle is not None and not cycle.response_complete and cycle.more_body
             answering = cycle is not None and not cycle.response_complete and not reading

@@ -77,6 +77,9 @@ RETRY = 1.0
 """Seconds before a deal or a computer move the store refused is tried again."""
 REST_SWEEP = 30.0
 """Seconds between two looks for tables to put to rest (less when a rest is shorter)."""
+ACTIVITY_STEP = 3600.0
+"""How far a table's last use may be from what the store keeps of it, in seconds (rests are
+counted in days)."""
 MAX_REPLIES = 32
 """Replies (errors, pongs) a connection may have waiting; one more closes it."""
 
@@ -600,12 +603,12 @@ class Tables:
         self._resting = asyncio.get_running_loop().call_later(self._sweep, self.rest)
 
     def _note_activity(self) -> None:
-        """Keep in the store when each table in play was last used, for those that changed
-        since the last time: a restart does not make an unused table look fresh."""
+        """Keep in the store when each table in play was last used, for those used since
+        (to within ``ACTIVITY_STEP``): a restart does not make an unused table look fresh."""
         changed = {
             t.id: t.active
             for t in self.tables.values()
-            if not t.game.is_over and self._noted.get(t.id) != t.active
+            if not t.game.is_over and abs(t.active - self._noted.get(t.id, 0)) >= ACTIVITY_STEP
         }
         try:
             self.store.note_activity(changed)
@@ -686,6 +689,7 @@ class Tables:
     def close(self) -> None:
         if self._resting is not None:
             self._resting.cancel()
+        self._noted.clear()  # the server stops: every table's last use is kept exactly
         self._note_activity()
         for table in self.tables.values():
             table.close()
