@@ -324,23 +324,39 @@ def measure(
 ) -> dict[str, Any]:  # fmt: skip
     """Play the seats ``urls`` from a client process; the server's CPU and memory measured
     while they play (and, with ``attack_port``, while an attacker floods it)."""
-    links, out = tmp / f"links-{server.pid}.json", tmp / f"result-{server.pid}.json"
-    links.write_text(json.dumps(urls))
     rss_start = rss_mb(server.pid)
-    client = subprocess.Popen(
-        [
-            sys.executable, __file__, "--client", "--links", str(links),
-            "--out", str(out), "--seconds", str(args.seconds), "--think", str(args.think),
-        ],
-        env=env,
-    )  # fmt: skip
+    clients, outs = [], []
+    share = -(-len(urls) // 4 // args.clients) * 4  # whole tables to each client process
+    for k in range(args.clients):
+        links = tmp / f"links-{server.pid}-{k}.json"
+        out = tmp / f"result-{server.pid}-{k}.json"
+        links.write_text(json.dumps(urls[k * share : (k + 1) * share]))
+        clients.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--client",
+                    "--links",
+                    str(links),
+                    "--out",
+                    str(out),
+                    "--seconds",
+                    str(args.seconds),
+                    "--think",
+                    str(args.think),
+                ],
+                env=env,
+            )  # fmt: skip
+        )
+        outs.append(out)
     rss_max = rss_start
     cpu_start = None
-    playing = Path(str(out) + ".playing")
     attacker = None
     attacked = tmp / f"attack-{server.pid}.json"
-    while client.poll() is None:
-        if cpu_start is None and playing.exists():
+    while any(c.poll() is None for c in clients):
+        playing = all(Path(str(out) + ".playing").exists() for out in outs)
+        if cpu_start is None and playing:
             cpu_start = _cpu_seconds(server.pid)
             if attack_port is not None:
                 attacker = subprocess.Popen(
@@ -353,7 +369,17 @@ def measure(
         rss_max = max(rss_max, rss_mb(server.pid))
         time.sleep(0.1)
     cpu_end = _cpu_seconds(server.pid)
-    result: dict[str, Any] = json.loads(out.read_text())
+    parts = [json.loads(out.read_text()) for out in outs]
+    result: dict[str, Any] = {
+        "seconds": max(p["seconds"] for p in parts),
+        "connect_seconds": max(p["connect_seconds"] for p in parts),
+        "cpu": sum(p["cpu"] for p in parts),
+        "moves": sum(p["moves"] for p in parts),
+        "errors": sum(p["errors"] for p in parts),
+        "latencies": [x for p in parts for x in p["latencies"]],
+        "failures": [f for p in parts for f in p["failures"]][:5],
+        "failed": sum(p["failed"] for p in parts),
+    }
     if attacker is not None:
         attacker.wait(timeout=60)
         result["attack"] = json.loads(attacked.read_text())
@@ -399,6 +425,9 @@ def main() -> None:
         "--think", type=float, default=0.0, help="seconds before each move, on average"
     )
     parser.add_argument("--no-reference", action="store_true", help="skip the bare relay")
+    parser.add_argument(
+        "--clients", type=int, default=1, help="client processes the seats are shared among"
+    )
     parser.add_argument(
         "--abuse",
         action="store_true",

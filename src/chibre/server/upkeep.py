@@ -10,12 +10,12 @@ syncing it), and Python's full garbage collection, which walks every object the 
   (``PASSIVE``: it never waits for a writer, nor a writer for it) every ``interval`` seconds,
   and truncates it when the server stops. Every commit is still written to the log before the
   move is told to anyone.
-- ``Collector``: every ``interval`` seconds, the young objects' garbage is collected (a few
-  milliseconds) and the survivors are frozen (``gc.freeze``): the collections Python starts
-  by itself never walk the games again. Tables leave no reference cycles behind when they are
-  unloaded (tested), so little that freezing keeps is garbage; what is — a closed socket's
-  cycles, say — is collected by one full collection every ``full_every`` seconds (an hour),
-  the only stall left, and a short one.
+- ``Collector``: Python's own collections, started by allocations, are turned off; instead,
+  every second, the objects made since the last second are collected (a few milliseconds) and
+  the survivors frozen (``gc.freeze``), so that no collection walks the games again. Tables
+  leave no reference cycles behind when they are unloaded (tested), so little of what
+  freezing keeps is garbage; what is — a closed socket's cycles, say — is collected by one
+  full collection every ``full_every`` seconds (an hour), the only long pause left.
 """
 
 from __future__ import annotations
@@ -62,11 +62,14 @@ class Checkpointer:
 
 
 class Collector:
-    """Young garbage collected, survivors frozen, on a timer of the event loop."""
+    """The garbage collector driven by a timer of the event loop instead of by allocations:
+    every ``interval`` seconds the objects made since the last time are collected and the
+    survivors frozen; every ``full_every`` seconds everything is collected once."""
 
-    def __init__(self, interval: float = 30.0, full_every: float = 3600.0) -> None:
+    def __init__(self, interval: float = 1.0, full_every: float = 3600.0) -> None:
         self.interval = interval
         self.full_every = full_every
+        gc.disable()  # no collection starts in the middle of a move
         gc.collect()
         gc.freeze()  # what the start loaded (the restored tables) is kept
         loop = asyncio.get_running_loop()
@@ -80,10 +83,11 @@ class Collector:
             gc.collect()
             self._full_at = loop.time() + self.full_every
         else:
-            gc.collect(1)
+            gc.collect(0)  # the objects of the last second only
         gc.freeze()
-        self._timer = asyncio.get_running_loop().call_later(self.interval, self._tick)
+        self._timer = loop.call_later(self.interval, self._tick)
 
     def close(self) -> None:
         self._timer.cancel()
         gc.unfreeze()
+        gc.enable()
