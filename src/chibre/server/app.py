@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
@@ -93,17 +93,25 @@ def _tables(request: Request | WebSocket) -> Tables:
     return tables
 
 
-@api.post("/api/tables", summary="Open a table: a preset, options, and who sits where")
-async def create_table(request: Request, body: TableRequest) -> Response:
-    address = request.client.host if request.client else "?"
-    wait = request.app.state.table_quota.allow(address)
+def table_quota(request: Request) -> None:
+    """New tables per client address a minute (``--tables-per-minute``): past them, 429 — told
+    before the body is read into its model."""
+    quota: Quota = request.app.state.table_quota
+    wait = quota.allow(request.client.host if request.client else "?")
     if wait is not None:
-        per_minute = request.app.state.table_quota.per_minute
-        return JSONResponse(
-            {"error": f"at most {per_minute} new tables a minute: try again in {wait:.0f} s"},
-            status_code=429,
+        raise HTTPException(
+            429,
+            f"at most {quota.per_minute} new tables a minute: try again in {wait:.0f} s",
             headers={"Retry-After": str(max(1, round(wait)))},
         )
+
+
+@api.post(
+    "/api/tables",
+    summary="Open a table: a preset, options, and who sits where",
+    dependencies=[Depends(table_quota)],
+)
+async def create_table(request: Request, body: TableRequest) -> Response:
     try:
         table = _tables(request).create(body)
     except InvalidTable as e:
