@@ -336,6 +336,21 @@ def _consistent(o: Observation, inf: Inference, hands: Deal4) -> bool:
                         best_team, best = s & 1, key
             if best_team != o.weis_team:
                 return False
+    shower = o.stoeck_seat
+    if (
+        0 <= k < 4
+        and rules.stoeck
+        and rules.auto_stoeck
+        and rules.stoeck_in_weis
+        and 0 <= shower != o.seat
+        and inf.played[shower] & STOECK_CARDS[k] != STOECK_CARDS[k]
+        and not (rules.end_mode == "immediate" and rules.claim == "thank")
+    ):
+        # stöck the table showed before their second card: with the weis announced at the
+        # first trick (the table would have ended a game they took to the target)
+        sc = STOECK_CARDS[k]
+        if not (shower in with_stoeck or any(w.cards & sc == sc for w in weis.get(shower, ()))):
+            return False
     if 0 <= k < 4 and rules.stoeck and rules.auto_stoeck and o.stoeck_seat < 0:
         sc = STOECK_CARDS[k]
         for s in range(4):
