@@ -14,6 +14,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -195,3 +196,13 @@ def ws_url(base_url: str, link: str) -> str:
     key, _, token = query.partition("=")
     param = "token" if key == "seat" else "watch"
     return base_url.replace("http://", "ws://", 1) + f"/ws/{table}?{param}={token}"
+
+
+@contextmanager
+def opened(db: Path) -> Iterator[sqlite3.Connection]:
+    """A connection of the test's own, in autocommit, closed (its log written back) after."""
+    c = sqlite3.connect(db, isolation_level=None)
+    try:
+        yield c
+    finally:
+        c.close()

@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from chibre.server import migrations, recovery, salvage
 from chibre.server.migrations import SCHEMA_VERSION, StoreDamaged, StoreTooNew
 from chibre.server.sheets import SheetKey, SheetStore
 from chibre.server.store import Store, StoreUnavailable, encode_entry
+from server_support import opened
 from test_server_store import play_game, store_game
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -37,16 +36,6 @@ CREATE TABLE score_sheets (id TEXT PRIMARY KEY, name TEXT NOT NULL, created REAL
     updated REAL NOT NULL, sheet TEXT NOT NULL);
 """
 """The schema as chibre wrote it before versions were kept (sheets without keys yet)."""
-
-
-@contextmanager
-def opened(db: Path) -> Iterator[sqlite3.Connection]:
-    """A connection of the test's own, in autocommit, closed (its log written back) after."""
-    c = sqlite3.connect(db, isolation_level=None)
-    try:
-        yield c
-    finally:
-        c.close()
 
 
 def tables_of(db: Path) -> set[str]:

@@ -12,7 +12,6 @@ import os
 import sqlite3
 import subprocess
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import websockets
 from server_support import (
     create_table,
     http_json,
+    opened,
     server_command,
     server_env,
     start_server,
@@ -32,16 +32,6 @@ from server_support import (
 
 TABLES = 40
 SHEETS = 40
-
-
-@contextmanager
-def opened(db: Path) -> Iterator[sqlite3.Connection]:
-    """A connection of the test's own, in autocommit, closed (its log written back) after."""
-    c = sqlite3.connect(db, isolation_level=None)
-    try:
-        yield c
-    finally:
-        c.close()
 
 
 @dataclass
