@@ -31,6 +31,7 @@ from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
 from chibre.server import sheets
 from chibre.server.http import (
+    MAX_BODY,
     STATIC,
     bounded_route,
     error,
@@ -51,7 +52,6 @@ from chibre.server.upkeep import Checkpointer, Collector
 
 log = logging.getLogger("chibre.server")
 
-MAX_BODY = 64 * 1024
 CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""

@@ -160,7 +160,7 @@ def _where(loc: tuple[int | str, ...]) -> str:
 _TYPE_TAGS = frozenset({"int", "str", "bool", "float", "dict", "list", "none", "tuple"})
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """A refused value, as short as a message needs."""
     try:
         text = repr(value)
@@ -175,7 +175,7 @@ def _message(problem: Mapping[str, Any]) -> str:
     given = problem.get("input")
     if kind == "literal_error":
         allowed = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
-        return f"{_shown(given)} is not allowed; choose {allowed}"
+        return f"{shown(given)} is not allowed; choose {allowed}"
     if kind == "extra_forbidden":
         return "unknown field"
     if kind == "missing":
@@ -189,15 +189,15 @@ def _message(problem: Mapping[str, Any]) -> str:
     if kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
         bound = next(iter(ctx.values()), "")
         words = {"less_than_equal": "at most", "greater_than_equal": "at least"}
-        return f"{words.get(kind, kind.replace('_', ' '))} {bound}, not {_shown(given)}"
+        return f"{words.get(kind, kind.replace('_', ' '))} {bound}, not {shown(given)}"
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return "must be a JSON object"
     if kind in ("int_type", "int_from_float"):
-        return f"must be a whole number, not {_shown(given)}"
+        return f"must be a whole number, not {shown(given)}"
     if kind == "bool_type":
-        return f"must be true or false, not {_shown(given)}"
+        return f"must be true or false, not {shown(given)}"
     if kind in ("string_type", "list_type"):
-        return f"must be {'text' if kind == 'string_type' else 'a list'}, not {_shown(given)}"
+        return f"must be {'text' if kind == 'string_type' else 'a list'}, not {shown(given)}"
     return str(problem.get("msg", "not valid")).removeprefix("Value error, ")
 
 

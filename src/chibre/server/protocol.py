@@ -20,7 +20,7 @@ from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.cards import card_code, cards_of
 from chibre.errors import ChibreError
 from chibre.events import Event, WeisAdded, WeisScored
-from chibre.server.models import describe
+from chibre.server.models import describe, shown
 
 MAX_FRAME = 4096
 """The largest frame a client may send, in bytes."""
@@ -197,18 +197,13 @@ def _refused(e: ValidationError, what: str) -> ProtocolError:
         value = given.get(tag) if isinstance(given, dict) else None
         if tag == "type":
             return ProtocolError(
-                "unknown_type", f"unknown message type {_short(value)}: send act or ping"
+                "unknown_type", f"unknown message type {shown(value)}: send act or ping"
             )
-        return ProtocolError("malformed", f"unknown action kind {_short(value)}: {_KINDS}")
+        return ProtocolError("malformed", f"unknown action kind {shown(value)}: {_KINDS}")
     _, message = describe(errors)
     if message.startswith("the request "):
         message = f"the {what} " + message.removeprefix("the request ")
     return ProtocolError("malformed", message)
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 24 else text[:21] + "..."
 
 
 def action_from_json(d: Any) -> Action:
