@@ -331,24 +331,11 @@ def measure(
         links = tmp / f"links-{server.pid}-{k}.json"
         out = tmp / f"result-{server.pid}-{k}.json"
         links.write_text(json.dumps(urls[k * share : (k + 1) * share]))
-        clients.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    __file__,
-                    "--client",
-                    "--links",
-                    str(links),
-                    "--out",
-                    str(out),
-                    "--seconds",
-                    str(args.seconds),
-                    "--think",
-                    str(args.think),
-                ],
-                env=env,
-            )  # fmt: skip
-        )
+        command = [
+            sys.executable, __file__, "--client", "--links", str(links), "--out", str(out),
+            "--seconds", str(args.seconds), "--think", str(args.think),
+        ]  # fmt: skip
+        clients.append(subprocess.Popen(command, env=env))
         outs.append(out)
     rss_max = rss_start
     cpu_start = None
