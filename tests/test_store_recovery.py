@@ -151,6 +151,32 @@ def intact(made: Made, data: bytes, damaged_pages: set[int]) -> tuple[set[str], 
     return tables, sheets
 
 
+def tree_paths(db: Path, data: bytes) -> dict[int, set[int]]:
+    """Every page of the file's b-trees, with the interior pages on the way to it from its
+    root (SQLite's file format: a page's type byte, then its cells' child page numbers)."""
+    size = int.from_bytes(data[16:18], "big")
+    with opened(db) as c:
+        roots = [r[0] for r in c.execute("SELECT rootpage FROM sqlite_schema") if r[0]]
+    paths: dict[int, set[int]] = {}
+    todo = [(root, frozenset[int]()) for root in [1, *roots]]
+    while todo:
+        page, above = todo.pop()
+        if page in paths or not 0 < page <= len(data) // size:
+            continue
+        paths[page] = set(above)
+        start = (page - 1) * size + (100 if page == 1 else 0)
+        kind = data[start]
+        if kind not in (2, 5):  # a leaf
+            continue
+        cells = int.from_bytes(data[start + 3 : start + 5], "big")
+        children = [int.from_bytes(data[start + 8 : start + 12], "big")]
+        for i in range(cells):
+            at = int.from_bytes(data[start + 12 + 2 * i : start + 14 + 2 * i], "big")
+            children.append(int.from_bytes(data[(page - 1) * size + at :][:4], "big"))
+        todo += [(child, above | {page}) for child in children]
+    return paths
+
+
 def aside_files(db: Path) -> list[Path]:
     return sorted(db.parent.glob(db.name + ".damaged-*"))
 
@@ -193,7 +219,10 @@ def test_a_file_cut_in_half_keeps_what_was_in_the_first_half(made: Made, db: Pat
     size = page_size(db)
     pages = len(data) // size
     cut = pages // 2
-    keep_tables, keep_sheets = intact(made, data, set(range(cut + 1, pages + 1)))
+    # lost: the second half, and the pages only a lost page of a b-tree leads to
+    lost = set(range(cut + 1, pages + 1))
+    lost |= {page for page, path in tree_paths(made.db, data).items() if path & lost}
+    keep_tables, keep_sheets = intact(made, data, lost)
     assert keep_sheets  # the first half holds whole sheets
     db.write_bytes(data[: cut * size])
 
