@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from browser_support import artifacts, new_page
 from server_support import running_server
+from tafel_support import enter_hand, hand_rows, press
 
 
 @pytest.fixture(scope="module")
@@ -51,20 +52,10 @@ def wait_refused(page: Page) -> None:
     page.wait_for_function("() => location.hash === ''")
 
 
-def write_hand(page: Page, **fields: str) -> None:
-    for name, value in fields.items():
-        selector = "#" + name.replace("_", "-")
-        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
-            page.select_option(selector, value)
-        else:
-            page.fill(selector, value)
-    page.click("#submit")
-    expect(page.locator("#submit")).to_be_enabled()  # the answer has come back
-
-
 def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None:
     page.goto(server + "/tafel")
-    expect(page.locator("#home h2").first).to_have_text("Neue Tafel")  # the browser's language
+    # in the browser's language
+    expect(page.locator("#home h2")).to_have_text(["Tafeln", "Neue Tafel"])
     page.fill("#new-name", "Jeudi")
     page.fill("#new-team0", "Nous")
     page.fill("#new-team1", "Eux")
@@ -76,35 +67,34 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     expect(page.locator("#sheet-name")).to_have_text("Jeudi")
 
     # 1: ♠ ×2, Nous 98 + a weis of 50 + stöck → 336 : 118 (RULES.md §6)
-    write_hand(page, contract="S", chooser="0", points="98", points_team="0", weis0="50",
-               stoeck="0")  # fmt: skip
+    enter_hand(page, "S", chooser=0, team=0, points=98, weis0="50", stoeck=0)
     expect(page.locator("#total0")).to_have_text("336")
     expect(page.locator("#total1")).to_have_text("118")
     # 2: ♥, chosen by Nous, Eux take all nine: a Kontermatsch, 257
-    write_hand(page, contract="H", chooser="0", match="1")
+    enter_hand(page, "H", chooser=0, team=1, match=True)
     expect(page.locator("#total1")).to_have_text("375")
     # 3: ♣ ×2, Nous 40, Eux show ♥6 ♥7 ♥8 → Nous 80, Eux (117 + 20) × 2 = 274
-    write_hand(page, contract="C", chooser="1", points="40", points_team="0", weis1="♥6 ♥7 ♥8")
+    enter_hand(page, "C", chooser=1, team=0, points=40, weis1="♥6 ♥7 ♥8")
     expect(page.locator("#total0")).to_have_text("416")
     expect(page.locator("#total1")).to_have_text("649")
-    expect(page.locator("#hands tbody tr")).to_have_count(3)
+    expect(hand_rows(page)).to_have_count(3)
     slate = page.locator("#slate svg")
     expect(slate.locator("text.total")).to_have_text(["416", "649"])
     konter = slate.locator("g.strich.kontermatsch")
     expect(konter.nth(1)).to_have_attribute("data-count", "3")  # as the table set it
 
     # bad input: the message is shown, nothing is written
-    write_hand(page, contract="D", points="200", points_team="0")
+    enter_hand(page, "D", team=0, points=200)
     expect(page.locator("#error")).to_contain_text("157")
-    expect(page.locator("#hands tbody tr")).to_have_count(3)
-    page.fill("#points", "")
+    expect(hand_rows(page)).to_have_count(3)
 
     # correct hand 1: Nous made 120, not 98 → (120 + 50 + 20) × 2 = 380, Eux 74
-    page.locator("#hands tbody tr").first.locator("button.edit").click()
-    expect(page.locator("#form-title")).to_have_text("Spiel 1 korrigieren")
-    expect(page.locator("#points")).to_have_value("98")
-    page.fill("#points", "120")
-    page.click("#submit")
+    press(hand_rows(page).first.locator("button.edit"))
+    expect(page.locator("#form-title")).to_have_text("Runde 1 korrigieren")
+    expect(page.locator("#points0")).to_have_text("98")
+    expect(page.locator("#points1")).to_have_text("59")
+    expect(page.locator("#contracts [aria-checked=true]")).to_have_attribute("data-contract", "S")
+    enter_hand(page, points=120)
     expect(page.locator("#total0")).to_have_text("460")
     expect(page.locator("#total1")).to_have_text("605")
     expect(slate.locator("text.total")).to_have_text(["460", "605"])
@@ -113,11 +103,11 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     for kind, count in (("hundreds", "3"), ("fifties", "2"), ("twenties", "3")):
         expect(slate.locator(f"g.line.{kind}").first).to_have_attribute("data-count", count)
     expect(slate.locator("text.rest").first).to_have_text("0")
-    expect(page.locator("#hands tbody tr")).to_have_count(3)
+    expect(hand_rows(page)).to_have_count(3)
 
     # two more hands, so the slate shows a crossed five: ♦ 120 + a weis of 100; Obenabe ×3
-    write_hand(page, contract="D", chooser="0", points="120", points_team="0", weis0="100")
-    write_hand(page, contract="O", chooser="1", points="100", points_team="0")
+    enter_hand(page, "D", chooser=0, team=0, points=120, weis0="100")
+    enter_hand(page, "O", chooser=1, team=0, points=100)
     expect(page.locator("#total0")).to_have_text("980")
     expect(page.locator("#total1")).to_have_text("813")
     expect(slate.locator("g.line.hundreds").first).to_have_attribute("data-count", "8")
@@ -133,7 +123,7 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     page.goto(server + "/tafel")
     page.locator("#sheet-list a", has_text="Jeudi").click()
     expect(page.locator("#total0")).to_have_text("980")
-    expect(page.locator("#hands tbody tr")).to_have_count(5)
+    expect(hand_rows(page)).to_have_count(5)
 
 
 def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> None:
@@ -143,7 +133,7 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     mine.fill("#new-name", "Samstag")
     mine.click("#create")
     expect(mine.locator("#sheet-name")).to_have_text("Samstag")
-    write_hand(mine, contract="H", points="100", points_team="0")
+    enter_hand(mine, "H", team=0, points=100)
     expect(mine.locator("#total0")).to_have_text("100")
     link = mine.locator("#share").get_attribute("href")
     assert link is not None
@@ -161,7 +151,7 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     # with the link it opens, can be written on, and is now in that browser's list
     other.goto(server + link)
     expect(other.locator("#total0")).to_have_text("100")
-    write_hand(other, contract="D", points="57", points_team="1")
+    enter_hand(other, "D", team=1, points=57)
     expect(other.locator("#total0")).to_have_text("200")
     other.goto(server + "/tafel")
     expect(other.locator("#sheet-list a", has_text="Samstag")).to_have_count(1)
@@ -193,7 +183,7 @@ def test_a_late_answer_for_a_link_left_does_not_close_the_next_sheet(
     page.fill("#new-name", "Sonntag")
     page.click("#create")
     expect(page.locator("#sheet-name")).to_have_text("Sonntag")
-    write_hand(page, contract="H", points="100", points_team="0")
+    enter_hand(page, "H", team=0, points=100)
     link = page.locator("#share").get_attribute("href")
     assert link is not None
     sheet_id, _, key = link.removeprefix("/tafel#").partition(".")
@@ -237,18 +227,19 @@ def test_the_sheet_asks_the_schneider_it_cannot_tell(browser: Browser, server: s
     page.fill("#new-options", '{"target": 1119, "multipliers": "current"}')
     page.click("#create")
     expect(page.locator("#sheet-name")).to_have_text("Schneider?")
-    write_hand(page, contract="U", points="60", points_team="0")
-    write_hand(page, contract="S", points="100", points_team="0")
-    write_hand(page, contract="D", points="55", points_team="0", weis1="100, 20, 20")
+    enter_hand(page, "U", team=0, points=60)
+    enter_hand(page, "S", team=0, points=100)
+    enter_hand(page, "D", team=0, points=55, weis1="100, 20, 20")
     expect(page.locator("#total0")).to_have_text("495")
     expect(page.locator("#total1")).to_have_text("744")
-    write_hand(page, contract="U", points="57", points_team="0")
+    enter_hand(page, "U", team=0, points=57)
     expect(page.locator("#error")).to_contain_text("(schneider)")
     expect(page.locator("#moments")).to_have_attribute("open", "")
     expect(page.locator("#schneider option")).to_have_text(["—", "ja", "nein"])
-    expect(page.locator("#hands tbody tr")).to_have_count(3)  # nothing written
-    write_hand(page, schneider="yes")
-    expect(page.locator("#hands tbody tr")).to_have_count(4)
+    expect(hand_rows(page)).to_have_count(3)  # nothing written
+    page.select_option("#schneider", "yes")
+    enter_hand(page)
+    expect(hand_rows(page)).to_have_count(4)
     expect(page.locator("#winner")).to_be_visible()
     schneider = page.locator("#slate svg g.strich.schneider")
     expect(schneider.nth(1)).to_have_attribute("data-count", "2")

@@ -1,96 +1,27 @@
-// The Jasstafel calculator: score sheets of games played with real cards.
-// Talks to /api/sheets (chibre.server.sheets); the slate is drawn by the server
+// The Jasstafel calculator: score sheets of games played with real cards, on a phone beside
+// the cards. Talks to /api/sheets (chibre.server.sheets); the slate is drawn by the server
 // (chibre.tafel) and shown as it comes. No build step, no network beyond this server.
 // A sheet opens with its link, /tafel#ID.KEY; the links of "my sheets" are kept in this
 // browser (localStorage), the server lists no sheets of its own accord.
-"use strict";
+// One hand is entered in a few taps: its contract (with its factor), the team that named it,
+// a team's trick points on the pad (the other team gets 157 minus them), a match, the weis
+// and the stöck.
 
-const STRINGS = {
-  en: {
-    title: "Jasstafel", language: "Language", new_sheet: "New sheet", sheet_name: "Name",
-    team_a: "Team A", team_b: "Team B", preset: "Rules", target: "Target",
-    multipliers: "Multipliers", end_mode: "End of the game", end_immediate: "At once",
-    end_of_hand: "At the end of the hand", end_order: "Counting order",
-    create: "Start the sheet", sheets: "Sheets", import: "Import a sheet (JSON)",
-    no_sheets: "No sheet yet.", open: "Open", remove: "Delete", new_hand: "Next hand",
-    edit_hand: "Correct hand {n}", contract: "Contract", obenabe: "Obenabe",
-    undenufe: "Undenufe", double: "double", chooser: "Named by", points: "Trick points",
-    points_of: "of team", match: "Match (all nine tricks)", nobody: "—",
-    weis_of: "Weis {team}", stoeck: "Stöck",
-    both_out: "When the sheet asks: who got there first, Schneider?",
-    first_out: "First to the target", berg_first: "First to half the target",
-    schneider: "Schneider (losers under half the target when the game was won)",
-    yes: "yes", no: "no",
-    weis_hint: "Weis: values (20, 50, 100 …) or cards (♥6 ♥7 ♥8), separated by commas. Only the team with the best weis writes its weis.",
-    write: "Write the hand", save: "Save the correction", cancel: "Cancel", totals: "Totals",
-    export: "Export (JSON)", print: "Print", all_sheets: "All sheets", edit: "Correct",
-    wins: "{team} wins in hand {n}", hands: "{n} hands", target_of: "to {n}",
-    confirm_delete: "Delete hand {n}?", confirm_sheet: "Delete this sheet?",
-    all_options: "All options (JSON)",
-    all_options_hint: "Any option of the rules; these win over the form.",
-    share: "Link to this sheet", share_hint: "Whoever has this link can read and write on the sheet.",
-    forget: "Remove from the list",
-  },
-  fr: {
-    title: "Jasstafel", language: "Langue", new_sheet: "Nouvelle feuille", sheet_name: "Nom",
-    team_a: "Équipe A", team_b: "Équipe B", preset: "Règles", target: "Objectif",
-    multipliers: "Multiplicateurs", end_mode: "Fin de partie", end_immediate: "Aussitôt",
-    end_of_hand: "À la fin de la donne", end_order: "Ordre de comptage",
-    create: "Commencer la feuille", sheets: "Feuilles", import: "Importer une feuille (JSON)",
-    no_sheets: "Aucune feuille.", open: "Ouvrir", remove: "Supprimer",
-    new_hand: "Donne suivante", edit_hand: "Corriger la donne {n}", contract: "Atout",
-    obenabe: "Obenabe (de haut)", undenufe: "Undenufe (de bas)", double: "double",
-    chooser: "Choisi par", points: "Points des plis", points_of: "de l’équipe",
-    match: "Match (les neuf plis)", nobody: "—", weis_of: "Annonces {team}",
-    stoeck: "Stöck",
-    both_out: "Quand la feuille le demande : qui y est arrivé d’abord, Schneider ?",
-    first_out: "Première à l’objectif", berg_first: "Première à la moitié",
-    schneider: "Schneider (les perdants sous la moitié quand la partie a été gagnée)",
-    yes: "oui", no: "non",
-    weis_hint: "Annonces : valeurs (20, 50, 100 …) ou cartes (♥6 ♥7 ♥8), séparées par des virgules. Seule l’équipe qui a la meilleure annonce les écrit.",
-    write: "Écrire la donne", save: "Enregistrer la correction", cancel: "Annuler",
-    totals: "Totaux", export: "Exporter (JSON)", print: "Imprimer",
-    all_sheets: "Toutes les feuilles", edit: "Corriger", wins: "{team} gagne à la donne {n}",
-    hands: "{n} donnes", target_of: "en {n}", confirm_delete: "Supprimer la donne {n} ?",
-    confirm_sheet: "Supprimer cette feuille ?", all_options: "Toutes les options (JSON)",
-    all_options_hint: "N’importe quelle option des règles ; elles l’emportent sur le formulaire.",
-    share: "Lien vers cette feuille", share_hint: "Qui a ce lien peut lire et écrire sur la feuille.",
-    forget: "Retirer de la liste",
-  },
-  de: {
-    title: "Jasstafel", language: "Sprache", new_sheet: "Neue Tafel", sheet_name: "Name",
-    team_a: "Team A", team_b: "Team B", preset: "Regeln", target: "Ziel",
-    multipliers: "Multiplikatoren", end_mode: "Spielende", end_immediate: "Sofort",
-    end_of_hand: "Am Ende des Spiels", end_order: "Zählreihenfolge",
-    create: "Tafel beginnen", sheets: "Tafeln", import: "Tafel importieren (JSON)",
-    no_sheets: "Noch keine Tafel.", open: "Öffnen", remove: "Löschen",
-    new_hand: "Nächstes Spiel", edit_hand: "Spiel {n} korrigieren", contract: "Trumpf",
-    obenabe: "Obenabe", undenufe: "Undenufe", double: "doppelt", chooser: "Angesagt von",
-    points: "Stichpunkte", points_of: "von Team", match: "Match (alle neun Stiche)",
-    nobody: "—", weis_of: "Weis {team}", stoeck: "Stöck",
-    both_out: "Wenn die Tafel fragt: wer zuerst, Schneider?", first_out: "Zuerst am Ziel",
-    berg_first: "Zuerst über den Berg",
-    schneider: "Schneider (Verlierer unter der Hälfte, als das Spiel gewonnen war)",
-    yes: "ja", no: "nein",
-    weis_hint: "Weis: Werte (20, 50, 100 …) oder Karten (♥6 ♥7 ♥8), mit Kommas getrennt. Nur das Team mit dem besten Weis schreibt seine Weise.",
-    write: "Spiel schreiben", save: "Korrektur speichern", cancel: "Abbrechen",
-    totals: "Total", export: "Exportieren (JSON)", print: "Drucken",
-    all_sheets: "Alle Tafeln", edit: "Korrigieren", wins: "{team} gewinnt im Spiel {n}",
-    hands: "{n} Spiele", target_of: "auf {n}", confirm_delete: "Spiel {n} löschen?",
-    confirm_sheet: "Diese Tafel löschen?", all_options: "Alle Optionen (JSON)",
-    all_options_hint: "Jede Option der Regeln; sie gehen dem Formular vor.",
-    share: "Link zu dieser Tafel", share_hint: "Wer diesen Link hat, kann die Tafel lesen und beschreiben.",
-    forget: "Aus der Liste entfernen",
-  },
-};
+import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
+import { contractIcon, factorOf, getDeck, hasDeckChoice, setDeck, suitName } from "./cards.js";
 
-const CONTRACT_LABEL = { D: "♦", H: "♥", S: "♠", C: "♣", O: "Obenabe", U: "Undenufe" };
 const $ = (sel) => document.querySelector(sel);
-let lang = pickLang();
+const HAND_POINTS = 157;
+const GRIDS = ["none", "current", "published", "ascending", "french", "pique_double"];
+const ORDERS = { "stoeck,weis,tricks": "order_swt", "weis,stoeck,tricks": "order_wst", "stoeck,tricks,weis": "order_stw" };
+const BLOCKS = { stoeck: "stoeck", weis: "weis", tricks: "tricks" };
+const CONTRACTS = ["D", "H", "S", "C", "O", "U"];
+
 let sheet = null; // the sheet as the server counted it (with its id and key)
 let editing = 0; // the hand being corrected (1-based), 0: a new hand
 let presets = {};
 let visit = 0; // counts the pages asked for (the list or a sheet)
+const entry = { contract: "", chooser: 0, team: 0, points: "", match: false, stoeck: null, double: false };
 
 // An answer is shown only while the page still asks for it: the last one asked for, and the
 // link in the address bar still the one it was asked for by ("": the list). Going from one
@@ -98,16 +29,6 @@ let visit = 0; // counts the pages asked for (the list or a sheet)
 // link left may come in between: it must neither show its sheet nor clear the new address.
 function stillAsked(mine, link) {
   return mine === visit && location.hash.slice(1) === link;
-}
-
-function pickLang() {
-  const saved = localStorage.getItem("tafel-lang");
-  if (saved && STRINGS[saved]) return saved;
-  for (const l of navigator.languages || [navigator.language || "de"]) {
-    const short = l.slice(0, 2).toLowerCase();
-    if (STRINGS[short]) return short;
-  }
-  return "de";
 }
 
 // --- my sheets: their links, kept in this browser --------------------------------------------
@@ -143,28 +64,9 @@ function sheetPath(rest = "") {
   return `/api/sheets/${encodeURIComponent(sheet.id)}${rest}?key=${encodeURIComponent(sheet.key)}`;
 }
 
-function t(key, args = {}) {
-  const s = (STRINGS[lang] && STRINGS[lang][key]) || STRINGS.en[key] || key;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (k in args ? args[k] : ""));
-}
-
-function teamName(i) {
-  return sheet ? sheet.teams[i] : i ? "B" : "A";
-}
-
-function applyI18n() {
-  document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll("[data-i18n]")) {
-    const key = el.dataset.i18n;
-    el.textContent = t(key, { team: el.dataset.team !== undefined ? teamName(+el.dataset.team) : "" });
-  }
-  $("#form-title").textContent = editing ? t("edit_hand", { n: editing }) : t("new_hand");
-  $("#submit").textContent = editing ? t("save") : t("write");
-}
-
 async function api(method, path, body) {
   const sep = path.includes("?") ? "&" : "?";
-  const res = await fetch(path + sep + "lang=" + lang, {
+  const res = await fetch(path + sep + "lang=" + getLang(), {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -176,6 +78,84 @@ async function api(method, path, body) {
     throw error;
   }
   return data;
+}
+
+// --- words of the page ---------------------------------------------------------------------
+
+function teamName(i) {
+  return sheet ? sheet.teams[i] : i ? "B" : "A";
+}
+
+function deck() {
+  return hasDeckChoice() || !sheet ? getDeck() : sheet.rules.deck || "french";
+}
+
+function mapping() {
+  return (sheet && sheet.rules.suit_mapping) || "swisslos";
+}
+
+function capital(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A contract's short name: the suit in the deck shown ("Schellen", "cœur"), or Obenabe. */
+function contractLabel(code) {
+  const c = CONTRACTS.indexOf(code);
+  if (c === 4) return t("obenabe");
+  if (c === 5) return t("undenufe");
+  return capital(suitName(c, deck(), mapping()));
+}
+
+function gridLabel(grid) {
+  if (Array.isArray(grid)) return `${t("multipliers")} ${grid.join(" ")}`;
+  return GRIDS.includes(grid) ? t(`grid_${grid}`) : String(grid);
+}
+
+function orderLabel(order) {
+  if (ORDERS[order]) return t(ORDERS[order]);
+  return String(order)
+    .split(",")
+    .map((b) => (BLOCKS[b] ? t(BLOCKS[b]) : b))
+    .join(", ");
+}
+
+function endModeLabel(mode) {
+  return t(mode === "end_of_hand" ? "end_of_hand" : "end_immediate");
+}
+
+function label() {
+  applyI18n();
+  document.title = t("tf_page_title");
+  $("#form-title").textContent = editing ? t("tf_edit_hand", { n: editing }) : t("tf_new_hand");
+  $("#submit").textContent = editing ? t("tf_save") : t("tf_write");
+  for (const el of document.querySelectorAll(".team-name")) el.textContent = teamName(+el.closest("[data-team]").dataset.team);
+  for (const box of document.querySelectorAll(".weis-team")) {
+    const team = teamName(+box.dataset.team);
+    box.querySelector("label").textContent = t("tf_weis_of", { team });
+    box.querySelector(".weis-clear").setAttribute("aria-label", t("tf_weis_clear", { team }));
+  }
+  for (const b of document.querySelectorAll("#stoeck button")) b.textContent = t("tf_stoeck_of", { team: teamName(+b.dataset.team) });
+  for (const b of document.querySelectorAll("[data-deck]")) b.setAttribute("aria-pressed", String(b.dataset.deck === deck()));
+  fillHomeSelects();
+  if (sheet) {
+    drawContracts();
+    drawEntry();
+  }
+}
+
+function fillSelect(select, items) {
+  const keep = select.value;
+  select.replaceChildren(...items.map(([value, text]) => new Option(text, value)));
+  if (items.some(([v]) => v === keep)) select.value = keep;
+}
+
+function fillHomeSelects() {
+  fillSelect($("#new-multipliers"), GRIDS.map((g) => [g, t(`grid_${g}`)]));
+  fillSelect($("#new-end-mode"), ["immediate", "end_of_hand"].map((m) => [m, endModeLabel(m)]));
+  fillSelect($("#new-end-order"), Object.keys(ORDERS).map((o) => [o, orderLabel(o)]));
+  const teams = [["", t("tf_nobody")], ["0", teamName(0)], ["1", teamName(1)]];
+  for (const sel of document.querySelectorAll(".team-choice")) fillSelect(sel, teams);
+  fillSelect($("#schneider"), [["", t("tf_nobody")], ["yes", t("tf_yes")], ["no", t("tf_no")]]);
 }
 
 function showError(message) {
@@ -191,6 +171,7 @@ async function loadHome() {
   $("#home").hidden = false;
   $("#sheet").hidden = true;
   sheet = null;
+  label();
   const data = await api("GET", "/api/presets");
   if (!stillAsked(mine, "")) return;
   presets = data.presets;
@@ -213,47 +194,56 @@ async function loadHome() {
   if (!sheets.length) {
     const li = document.createElement("li");
     li.className = "muted";
-    li.textContent = t("no_sheets");
+    li.textContent = t("tf_no_sheets");
     list.append(li);
   }
-  for (const s of sheets) {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = linkOf(s.id, keys[s.id]);
-    const small = document.createElement("span");
-    small.className = "muted";
-    if (s.damaged) {
-      a.textContent = s.id + " ";
-      small.textContent = s.error; // its row in the server's file cannot be read
-    } else {
-      a.textContent = (s.name || s.teams.join(" – ")) + " ";
-      small.textContent = `${s.teams[0]} ${s.totals[0]} : ${s.totals[1]} ${s.teams[1]} · ${t("hands", { n: s.hands })}`;
+  for (const s of sheets) list.append(sheetItem(s, keys[s.id]));
+}
+
+function sheetItem(s, key) {
+  const li = document.createElement("li");
+  const a = document.createElement("a");
+  a.href = linkOf(s.id, key);
+  const small = document.createElement("span");
+  small.className = "muted";
+  if (s.damaged) {
+    a.textContent = s.id;
+    small.textContent = s.error; // its row in the server's file cannot be read
+  } else {
+    a.textContent = s.name || s.teams.join(" – ");
+    small.textContent = `${s.teams[0]} ${s.totals[0]} : ${s.totals[1]} ${s.teams[1]} · ${t("tf_hands", { n: s.hands })}`;
+  }
+  const del = button(t("tf_remove"), "btn btn-small delete", async () => {
+    if (!confirm(t("tf_confirm_sheet"))) return;
+    try {
+      await api("DELETE", `/api/sheets/${encodeURIComponent(s.id)}?key=${encodeURIComponent(key)}`);
+    } catch (e) {
+      alert(e.message);
     }
-    const del = document.createElement("button");
-    del.type = "button";
-    del.className = "small delete";
-    del.textContent = t("remove");
-    del.onclick = async () => {
-      if (!confirm(t("confirm_sheet"))) return;
-      try {
-        await api("DELETE", `/api/sheets/${encodeURIComponent(s.id)}?key=${encodeURIComponent(keys[s.id])}`);
-      } catch (e) {
-        alert(e.message);
-      }
-      forgetSheet(s.id);
-      loadHome();
-    };
-    const forget = document.createElement("button");
-    forget.type = "button";
-    forget.className = "small forget";
-    forget.textContent = t("forget");
-    forget.onclick = () => {
-      forgetSheet(s.id);
-      loadHome();
-    };
-    li.append(a, small, forget, del);
-    list.append(li);
-  }
+    forgetSheet(s.id);
+    loadHome();
+  });
+  const forget = button(t("tf_forget"), "btn btn-small forget", () => {
+    forgetSheet(s.id);
+    loadHome();
+  });
+  const what = document.createElement("div");
+  what.className = "sheet-what";
+  what.append(a, small);
+  const actions = document.createElement("div");
+  actions.className = "sheet-actions";
+  actions.append(forget, del);
+  li.append(what, actions);
+  return li;
+}
+
+function button(text, className, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = className;
+  b.textContent = text;
+  b.onclick = onclick;
+  return b;
 }
 
 function fillOptions() {
@@ -316,6 +306,7 @@ async function openSheet(link) {
     const view = await api("GET", `/api/sheets/${encodeURIComponent(id)}?key=${encodeURIComponent(key)}`);
     if (!stillAsked(mine, link)) return; // another link (or the list) was opened meanwhile
     keepSheet(view.id, view.key); // a link opened once is one of my sheets
+    if (!sheet || sheet.id !== view.id) resetEntry(view);
     show(view);
   } catch (e) {
     if (e.status === 403 || e.status === 404) forgetSheet(id, key);
@@ -331,69 +322,147 @@ function show(view) {
   $("#sheet").hidden = false;
   $("#sheet-name").textContent = view.name || `${view.teams[0]} – ${view.teams[1]}`;
   const r = view.rules;
-  const grid = typeof r.multipliers === "string" ? r.multipliers : r.multipliers.join(" ");
-  $("#sheet-rules").textContent = `${t("target_of", { n: r.target })} · ${grid} · ${r.end_mode} · ${r.end_order}`;
+  $("#sheet-rules").textContent = [
+    t("tf_target_of", { n: r.target }),
+    gridLabel(r.multipliers),
+    endModeLabel(r.end_mode),
+    orderLabel(r.end_order),
+  ].join(" · ");
   for (const i of [0, 1]) {
     $("#team" + i + "-name").textContent = view.teams[i];
     $("#total" + i).textContent = view.totals[i];
-    document.querySelector("#hands th.t" + i).textContent = view.teams[i];
   }
   $("#slate").innerHTML = view.svg;
   const won = $("#winner");
   won.hidden = view.winner < 0;
-  won.textContent = view.winner < 0 ? "" : t("wins", { team: view.teams[view.winner], n: view.decided_in });
-  for (const sel of document.querySelectorAll(".team-select, #match, #stoeck, #first-out, #berg-first")) {
-    const keep = sel.value;
-    const blank = sel.classList.contains("team-select") ? [] : [["", "—"]];
-    sel.textContent = "";
-    for (const [v, label] of [...blank, ["0", view.teams[0]], ["1", view.teams[1]]]) sel.add(new Option(label, v));
-    sel.value = keep;
-    if (sel.selectedIndex < 0) sel.selectedIndex = 0;
-  }
-  const schneider = $("#schneider");
-  const said = schneider.value;
-  schneider.textContent = "";
-  for (const [v, key] of [["", "nobody"], ["yes", "yes"], ["no", "no"]]) schneider.add(new Option(t(key), v));
-  schneider.value = said;
-  $("#double-box").hidden = r.pique_double !== "choice";
-  $("#points").disabled = $("#match").value !== "";
+  won.textContent = view.winner < 0 ? "" : t("tf_wins", { team: view.teams[view.winner], n: view.decided_in });
   $("#export").href = sheetPath("/export");
   $("#share").href = "/tafel" + linkOf(view.id, view.key);
-  const body = $("#hands tbody");
-  body.textContent = "";
-  for (const h of view.hands) {
-    const tr = document.createElement("tr");
-    const cells = [
-      h.number,
-      (CONTRACT_LABEL[h.contract] || h.contract) + (h.match !== null ? " · match" : ""),
-      h.factor,
-      h.points_written[0],
-      h.points_written[1],
-      `${h.totals[0]} : ${h.totals[1]}`,
-    ];
-    for (const c of cells) {
-      const td = document.createElement("td");
-      td.textContent = c;
-      tr.append(td);
-    }
-    const td = document.createElement("td");
-    td.className = "no-print";
-    const edit = document.createElement("button");
-    edit.type = "button";
-    edit.className = "small edit";
-    edit.textContent = t("edit");
-    edit.onclick = () => startEdit(h);
-    const del = document.createElement("button");
-    del.type = "button";
-    del.className = "small delete";
-    del.textContent = t("remove");
-    del.onclick = () => deleteHand(h.number);
-    td.append(edit, del);
-    tr.append(td);
-    body.append(tr);
-  }
+  drawHands(view.hands);
   $("#hand-form").hidden = view.winner >= 0 && !editing;
-  applyI18n();
+  label();
+}
+
+function drawHands(hands) {
+  const list = $("#hands");
+  list.textContent = "";
+  for (const h of hands) {
+    const li = document.createElement("li");
+    li.className = "hand-row";
+    li.dataset.number = h.number;
+    const no = document.createElement("span");
+    no.className = "hand-no";
+    no.textContent = h.number;
+    const what = document.createElement("span");
+    what.className = "hand-contract";
+    const c = CONTRACTS.indexOf(h.contract);
+    what.append(contractIcon(c, deck(), mapping()));
+    const name = document.createElement("span");
+    name.textContent = `${contractLabel(h.contract)} ×${h.factor}` + (h.match !== null ? ` · ${t("match")}` : "");
+    what.append(name);
+    const points = document.createElement("span");
+    points.className = "hand-points";
+    points.textContent = `${h.points_written[0]} : ${h.points_written[1]}`;
+    const totals = document.createElement("span");
+    totals.className = "hand-totals";
+    totals.textContent = `${h.totals[0]} : ${h.totals[1]}`;
+    const actions = document.createElement("span");
+    actions.className = "hand-actions no-print";
+    actions.append(
+      button(t("tf_edit"), "btn edit", () => startEdit(h)),
+      button(t("tf_remove"), "btn delete", () => deleteHand(h.number)),
+    );
+    const first = document.createElement("div");
+    first.className = "hand-line";
+    first.append(what, points);
+    const second = document.createElement("div");
+    second.className = "hand-line";
+    second.append(totals, actions);
+    li.append(no, first, second);
+    list.append(li);
+  }
+}
+
+// --- the entry of a hand: taps ------------------------------------------------------------
+
+function drawContracts() {
+  const box = $("#contracts");
+  box.textContent = "";
+  for (const code of CONTRACTS) {
+    const c = CONTRACTS.indexOf(code);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn contract";
+    b.dataset.contract = code;
+    b.setAttribute("role", "radio");
+    b.setAttribute("aria-checked", String(entry.contract === code));
+    const factor = factorOf(sheet.rules, c, entry.double);
+    const name = document.createElement("span");
+    name.className = "contract-name";
+    name.textContent = contractLabel(code);
+    const times = document.createElement("span");
+    times.className = "factor";
+    times.textContent = `×${factor}`;
+    const meta = document.createElement("span");
+    meta.className = "contract-meta";
+    meta.append(contractIcon(c, deck(), mapping()), times);
+    b.append(name, meta);
+    b.onclick = () => {
+      entry.contract = code;
+      drawContracts();
+    };
+    box.append(b);
+  }
+  $("#double").hidden = sheet.rules.pique_double !== "choice";
+  $("#double").setAttribute("aria-pressed", String(entry.double));
+}
+
+function drawEntry() {
+  for (const b of document.querySelectorAll("#chooser button")) b.setAttribute("aria-checked", String(+b.dataset.team === entry.chooser));
+  for (const b of document.querySelectorAll(".point-team")) b.setAttribute("aria-checked", String(+b.dataset.team === entry.team));
+  const mine = entry.match ? HAND_POINTS : entry.points === "" ? null : +entry.points;
+  const theirs = entry.match ? 0 : mine === null ? null : HAND_POINTS - mine;
+  $(`#points${entry.team}`).textContent = mine === null ? "–" : mine;
+  $(`#points${1 - entry.team}`).textContent = theirs === null ? "–" : theirs;
+  $("#pad").classList.toggle("off", entry.match);
+  for (const b of document.querySelectorAll("#pad button")) b.disabled = entry.match;
+  $("#match").setAttribute("aria-pressed", String(entry.match));
+  $("#match").textContent = t("tf_match_of", { team: teamName(entry.team) });
+  for (const b of document.querySelectorAll("#stoeck button")) b.setAttribute("aria-pressed", String(+b.dataset.team === entry.stoeck));
+}
+
+function resetEntry(view) {
+  // in the Schieber the turn to name the trump goes round the table: the teams alternate
+  const last = view.hands[view.hands.length - 1];
+  Object.assign(entry, { contract: "", points: "", match: false, stoeck: null, double: false });
+  entry.chooser = last ? 1 - last.chooser : 0;
+  entry.team = entry.chooser;
+  $("#weis0").value = "";
+  $("#weis1").value = "";
+  for (const id of ["#first-out", "#berg-first", "#schneider"]) $(id).value = "";
+  $("#moments").open = false;
+}
+
+function press(key) {
+  if (entry.match) return;
+  if (key === "C") entry.points = "";
+  else if (key === "back") entry.points = entry.points.slice(0, -1);
+  else if (entry.points.length < 3) entry.points = String(+(entry.points + key)); // no leading 0
+  drawEntry();
+}
+
+function pickPointsTeam(team) {
+  if (team === entry.team) return;
+  // the same hand, told from the other team's side
+  if (entry.points !== "" && +entry.points <= HAND_POINTS) entry.points = String(HAND_POINTS - +entry.points);
+  entry.team = team;
+  drawEntry();
+}
+
+function addWeis(team, value) {
+  const input = $(`#weis${team}`);
+  const now = input.value.trim();
+  input.value = now ? `${now}, ${value}` : String(value);
 }
 
 function weisText(list) {
@@ -408,72 +477,74 @@ function readWeis(text) {
     .map((s) => (/^\d+$/.test(s) ? parseInt(s, 10) : s));
 }
 
-function readForm() {
+function readEntry() {
   const hand = {
-    contract: $("#contract").value,
-    chooser: +$("#chooser").value,
+    contract: entry.contract,
+    chooser: entry.chooser,
     weis: [readWeis($("#weis0").value), readWeis($("#weis1").value)],
-    stoeck: $("#stoeck").value === "" ? null : +$("#stoeck").value,
-    double: $("#double").checked,
+    stoeck: entry.stoeck,
+    double: entry.double,
     first_out: $("#first-out").value === "" ? null : +$("#first-out").value,
     berg_first: $("#berg-first").value === "" ? null : +$("#berg-first").value,
     schneider: $("#schneider").value === "" ? null : $("#schneider").value === "yes",
   };
-  if ($("#match").value !== "") {
-    hand.match = +$("#match").value;
-  } else {
-    const raw = $("#points").value.trim();
-    hand.points = raw === "" ? null : Number(raw);
-    hand.team = +$("#points-team").value;
+  if (entry.match) hand.match = entry.team;
+  else {
+    hand.points = entry.points === "" ? null : +entry.points;
+    hand.team = entry.team;
   }
   return hand;
-}
-
-function resetForm() {
-  editing = 0;
-  $("#hand-form").reset();
-  $("#cancel").hidden = true;
-  showError("");
-  if (sheet) show(sheet);
 }
 
 function startEdit(h) {
   editing = h.number;
   $("#hand-form").hidden = false;
-  $("#contract").value = h.contract;
-  $("#double").checked = h.double;
-  $("#chooser").value = String(h.chooser);
-  $("#points").value = h.points === null ? "" : h.points;
-  $("#points-team").value = String(h.team);
-  $("#match").value = h.match === null ? "" : String(h.match);
+  Object.assign(entry, {
+    contract: h.contract,
+    chooser: h.chooser,
+    double: h.double,
+    stoeck: h.stoeck,
+    match: h.match !== null,
+    team: h.match !== null ? h.match : h.team,
+    points: h.match !== null || h.points === null ? "" : String(h.points),
+  });
   $("#weis0").value = weisText(h.weis[0]);
   $("#weis1").value = weisText(h.weis[1]);
-  $("#stoeck").value = h.stoeck === null ? "" : String(h.stoeck);
   $("#first-out").value = h.first_out === null ? "" : String(h.first_out);
   $("#berg-first").value = h.berg_first === null ? "" : String(h.berg_first);
   $("#schneider").value = h.schneider === null ? "" : h.schneider ? "yes" : "no";
   $("#cancel").hidden = false;
   showError("");
-  applyI18n();
-  $("#hand-form").scrollIntoView({ behavior: "smooth", block: "start" });
+  label();
+  $("#hand-form").scrollIntoView({ behavior: "instant", block: "start" });
+}
+
+function cancelEdit() {
+  editing = 0;
+  $("#cancel").hidden = true;
+  showError("");
+  if (sheet) {
+    resetEntry(sheet);
+    show(sheet);
+  }
 }
 
 async function submitHand(ev) {
   ev.preventDefault();
-  const button = $("#submit");
-  if (button.disabled) return;
-  button.disabled = true; // one hand at a time: the form is cleared when the answer comes
+  const submit = $("#submit");
+  if (submit.disabled) return;
+  submit.disabled = true; // one hand at a time: the form is cleared when the answer comes
   const mine = visit;
   try {
-    const hand = readForm();
+    const hand = readEntry();
     const view = editing
       ? await api("PUT", sheetPath(`/hands/${editing}`), hand)
       : await api("POST", sheetPath("/hands"), hand);
     if (mine !== visit) return; // written; the page shows another sheet by now
     editing = 0;
-    $("#hand-form").reset();
     $("#cancel").hidden = true;
     showError("");
+    resetEntry(view);
     show(view);
   } catch (e) {
     if (mine !== visit) return;
@@ -485,12 +556,12 @@ async function submitHand(ev) {
       $({ first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" }[asked[1]]).focus();
     }
   } finally {
-    button.disabled = false;
+    submit.disabled = false;
   }
 }
 
 async function deleteHand(n) {
-  if (!confirm(t("confirm_delete", { n }))) return;
+  if (!confirm(t("tf_confirm_delete", { n }))) return;
   const mine = visit;
   try {
     const view = await api("DELETE", sheetPath(`/hands/${n}`));
@@ -508,22 +579,62 @@ function route() {
   else loadHome();
 }
 
-$("#lang").value = lang;
-$("#lang").onchange = () => {
-  lang = $("#lang").value;
-  localStorage.setItem("tafel-lang", lang);
-  applyI18n();
-  route();
+$("#tools").append(
+  languageSelect(() => {
+    label();
+    route();
+  }),
+);
+for (const b of document.querySelectorAll("button[data-deck]")) {
+  b.onclick = () => {
+    setDeck(b.dataset.deck);
+    if (sheet) show(sheet);
+    else label();
+  };
+}
+for (const b of document.querySelectorAll("#pad button")) b.onclick = () => press(b.dataset.key);
+for (const b of document.querySelectorAll(".point-team")) b.onclick = () => pickPointsTeam(+b.dataset.team);
+for (const b of document.querySelectorAll("#chooser button")) {
+  b.onclick = () => {
+    entry.chooser = +b.dataset.team;
+    drawEntry();
+  };
+}
+for (const b of document.querySelectorAll("#stoeck button")) {
+  b.onclick = () => {
+    entry.stoeck = entry.stoeck === +b.dataset.team ? null : +b.dataset.team;
+    drawEntry();
+  };
+}
+for (const box of document.querySelectorAll(".weis-team")) {
+  const team = +box.dataset.team;
+  for (const b of box.querySelectorAll("[data-weis]")) b.onclick = () => addWeis(team, +b.dataset.weis);
+  box.querySelector(".weis-clear").onclick = () => {
+    $(`#weis${team}`).value = "";
+  };
+}
+$("#match").onclick = () => {
+  entry.match = !entry.match;
+  drawEntry();
 };
+$("#double").onclick = () => {
+  entry.double = !entry.double;
+  drawContracts();
+};
+// on a computer the digits may be typed as well (outside the text fields)
+document.addEventListener("keydown", (ev) => {
+  if (!sheet || $("#sheet").hidden || ev.target.closest("input, textarea, select")) return;
+  if (/^[0-9]$/.test(ev.key)) press(ev.key);
+  else if (ev.key === "Backspace") press("back");
+  else return;
+  ev.preventDefault();
+});
 $("#new-preset").onchange = fillOptions;
 $("#new-form").onsubmit = createSheet;
 $("#import-file").onchange = importSheet;
 $("#hand-form").onsubmit = submitHand;
-$("#cancel").onclick = resetForm;
+$("#cancel").onclick = cancelEdit;
 $("#print").onclick = () => window.print();
-$("#match").onchange = () => {
-  $("#points").disabled = $("#match").value !== "";
-};
 window.addEventListener("hashchange", route);
-applyI18n();
+label();
 route();
