@@ -354,8 +354,9 @@ def test_any_slate_as_svg_and_the_page(server):
     status, svg = call(server, "GET", "/api/tafel.svg?" + query)
     assert status == 200 and len(svg) < 50_000
     assert 'class="line hundreds" data-count="500000"' in svg
-    for path, marker in [("/tafel", "tafel.js"), ("/static/tafel.js", "fetch"),
-                         ("/static/tafel.css", "@media print")]:  # fmt: skip
+    for path, marker in [("/tafel", "tafel.js"), ("/static/tafel.js", "tafel-sync.js"),
+                         ("/static/tafel-sync.js", "fetch"), ("/static/tafel.css", "@media print"),
+                         ("/static/tafel.webmanifest", '"start_url": "/tafel"')]:  # fmt: skip
         with urllib.request.urlopen(server + path, timeout=5) as r:
             assert r.status == 200 and marker in r.read().decode()
     # the page takes its presets from the server's /api/presets

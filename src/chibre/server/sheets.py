@@ -23,38 +23,52 @@ Routes (``router(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's
   sheet as JSON (without its key).
 - ``POST /api/sheets/{id}/hands?key=KEY`` — write a hand;
   ``PUT|DELETE /api/sheets/{id}/hands/{n}?key=KEY`` — correct or strike hand ``n``.
+  Each takes ``&write=ID``, an id the page chooses for that change (``WRITE_ID``): a change
+  whose id the sheet has already taken is not made again, so a page that sends it again
+  (its answer was lost with the connection) never writes a hand twice; the answer says
+  ``"replayed": true`` and which hand the change wrote (``"written"``). A correction or
+  deletion may take ``&was=STAMP``, the ``stamp`` of the hand as the page showed it: when
+  hand ``n`` is no longer that hand (another scorer changed the sheet meanwhile) it is
+  answered 409 and nothing changes.
 - ``GET /api/sheets/{id}/tafel.svg?key=KEY`` — the sheet's slate.
 - ``GET /api/tafel.svg?team0=98,59&team1=59,98`` — a slate for any hand scores (the online
   table shows its game with it); ``striche0=sieg:2,match:1``, ``label0=``, ``lang=``. At most
   ``MAX_SLATE_HANDS`` hands per team of at most ``MAX_SLATE_POINTS`` points each, and at most
   ``MAX_STRICHE`` Striche of a kind.
 
+The ids of the last ``MAX_WRITES`` changes are kept with the sheet, in its row (``"writes"``
+beside the sheet's JSON; an export leaves them out). The calculator's page keeps every hand in
+the browser first and sends it with its id (``static/tafel-sync.js``); ``GET /tafel-sw.js``
+is its service worker, which keeps the page for use without a connection.
+
 The rules' presets are ``GET /api/presets`` of the server. Bad input is answered 400 with
-``{"error": message}`` and nothing is stored; a wrong key 403, an unknown sheet 404.
+``{"error": message}`` and nothing is stored; a wrong key 403, an unknown sheet 404, a hand
+changed meanwhile 409.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
 from fastapi import APIRouter, Query
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 
 from chibre.errors import ChibreError, InvalidRules
 from chibre.rules import Rules
 from chibre.scoresheet import STRICHE_KINDS, InvalidEntry, ScoreSheet
 from chibre.server import migrations
-from chibre.server.http import bounded_route, error, page
+from chibre.server.http import STATIC, bounded_route, error, page
 from chibre.server.models import HandRequest, SheetImport, SheetRename, SheetRequest
 from chibre.server.store import StoreUnavailable
 from chibre.tafel import jasstafel_svg, tafel_svg
@@ -66,6 +80,8 @@ MAX_SLATE_HANDS = 500
 MAX_SLATE_POINTS = 100_000
 MAX_STRICHE = 99
 MAX_LISTED = 200  # sheets asked for at once by ``GET /api/sheets``
+MAX_WRITES = 2000  # the ids of the last changes a sheet remembers (``write=``)
+WRITE_ID = r"^[A-Za-z0-9_-]{8,40}$"
 
 
 class NoSuchSheet(ChibreError, LookupError):
@@ -74,6 +90,18 @@ class NoSuchSheet(ChibreError, LookupError):
 
 class WrongKey(ChibreError, PermissionError):
     """A sheet asked for without its key, or with another sheet's."""
+
+
+class HandChanged(ChibreError, ValueError):
+    """A correction or deletion of a hand that is no longer the hand the scorer saw."""
+
+
+class Written(NamedTuple):
+    """A change made (or found already made) on a sheet."""
+
+    sheet: ScoreSheet
+    hand: int | None  # the hand it wrote, corrected or struck
+    replayed: bool  # the sheet had taken this change before: nothing was done again
 
 
 class SheetKey(NamedTuple):
@@ -121,12 +149,22 @@ class SheetStore:
 
     @staticmethod
     def _open(db: sqlite3.Connection, sheet_id: str, key: str | None) -> ScoreSheet:
+        return SheetStore._open_with_writes(db, sheet_id, key)[0]
+
+    @staticmethod
+    def _open_with_writes(
+        db: sqlite3.Connection, sheet_id: str, key: str | None
+    ) -> tuple[ScoreSheet, dict[str, int | None]]:
+        """The sheet and the ids of the changes it has taken (with the hand each wrote)."""
         row = db.execute("SELECT key, sheet FROM score_sheets WHERE id = ?", (sheet_id,)).fetchone()
         if row is None:
             raise NoSuchSheet(f"there is no score sheet {sheet_id!r}")
         if not _same_key(row[0], key):
             raise WrongKey("this link does not open this score sheet: ask its scorer for the link")
-        return ScoreSheet.from_json(row[1])
+        sheet = ScoreSheet.from_json(row[1])
+        stored = json.loads(row[1]).get("writes")
+        writes = stored if isinstance(stored, dict) else {}
+        return sheet, writes
 
     def create(self, sheet: ScoreSheet) -> SheetKey:
         """Store a new sheet; returns its id and key."""
@@ -149,20 +187,47 @@ class SheetStore:
     ) -> ScoreSheet:
         """Apply ``edit`` to the stored sheet and keep the result; if ``edit`` raises,
         nothing is written."""
+
+        def unnumbered(sheet: ScoreSheet) -> None:
+            edit(sheet)
+
+        return self.write(sheet_id, key, None, unnumbered).sheet
+
+    def write(
+        self,
+        sheet_id: str,
+        key: str | None,
+        write: str | None,
+        edit: Callable[[ScoreSheet], int | None],
+    ) -> Written:
+        """Apply ``edit`` (which returns the hand it wrote) to the stored sheet and keep the
+        result with the change's id ``write``; a change whose id the sheet has already taken
+        is not applied again. If ``edit`` raises, nothing is written."""
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                sheet = self._open(db, sheet_id, key)
-                edit(sheet)
+                sheet, writes = self._open_with_writes(db, sheet_id, key)
+                if write is not None and write in writes:
+                    db.execute("ROLLBACK")
+                    return Written(sheet, writes[write], True)
+                hand = edit(sheet)
+                if write is not None:
+                    writes[write] = hand
+                    for old in list(writes)[: max(0, len(writes) - MAX_WRITES)]:
+                        del writes[old]
+                stored = sheet.to_dict()
+                if writes:
+                    stored["writes"] = writes
                 db.execute(
                     "UPDATE score_sheets SET name = ?, updated = ?, sheet = ? WHERE id = ?",
-                    (sheet.name, time.time(), sheet.to_json(), sheet_id),
+                    (sheet.name, time.time(), json.dumps(stored, ensure_ascii=False), sheet_id),
                 )
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
-        return sheet
+        return Written(sheet, hand, False)
 
     def delete(self, sheet_id: str, key: str | None) -> None:
         with self._connect() as db:
@@ -251,15 +316,40 @@ def _same_key(known: str, given: str | None) -> bool:
 # --- HTTP ----------------------------------------------------------------------------------
 
 
+def hand_stamp(hand: Mapping[str, Any]) -> str:
+    """A short fingerprint of a hand as entered: a correction sent with it (``was=``) is
+    refused when the sheet's hand is no longer that one."""
+    text = json.dumps(hand, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def _view(opened: SheetKey, sheet: ScoreSheet, lang: str) -> dict[str, Any]:
+    summary = sheet.summary()
+    for shown, entry in zip(summary["hands"], sheet.hands, strict=True):
+        shown["stamp"] = hand_stamp(entry.to_dict())
     return {
         "id": opened.id,
         "key": opened.key,
         "link": opened.link,
-        **sheet.summary(),
+        **summary,
         "rules": sheet.rules.to_dict(),
         "svg": jasstafel_svg(sheet, lang),
     }
+
+
+def _written(opened: SheetKey, done: Written, lang: str) -> dict[str, Any]:
+    return {**_view(opened, done.sheet, lang), "written": done.hand, "replayed": done.replayed}
+
+
+def check_stamp(sheet: ScoreSheet, number: int, was: str | None) -> None:
+    """``HandChanged`` when hand ``number`` is not the hand of stamp ``was`` (if given)."""
+    if was is None or not 1 <= number <= len(sheet.hands):
+        return  # no stamp to check, or no such hand: the sheet says so itself
+    if hand_stamp(sheet.hands[number - 1].to_dict()) != was:
+        raise HandChanged(
+            f"hand {number} has been changed on another device meanwhile: "
+            "look at the sheet again before changing it"
+        )
 
 
 def new_sheet(data: SheetRequest) -> ScoreSheet:
@@ -333,6 +423,8 @@ Lang = Literal["de", "fr", "en"]
 Scores = Annotated[str | None, Query(max_length=MAX_SLATE_HANDS * 8)]
 Marks = Annotated[str | None, Query(max_length=200)]
 Label = Annotated[str, Query(max_length=200)]
+WriteId = Annotated[str | None, Query(pattern=WRITE_ID)]
+Stamp = Annotated[str | None, Query(pattern=r"^[0-9a-f]{16}$")]
 
 
 def router(db_path: Path) -> APIRouter:
@@ -351,6 +443,8 @@ def router(db_path: Path) -> APIRouter:
                 return error(404, str(e))
             except WrongKey as e:
                 return error(403, str(e))
+            except HandChanged as e:
+                return error(409, str(e), "was")
             except StoreUnavailable:
                 log.exception("the score sheets' store refused a request")
                 return error(503, "the score sheet could not be read or saved: try again later")
@@ -362,6 +456,15 @@ def router(db_path: Path) -> APIRouter:
     @api.get("/tafel", include_in_schema=False)
     async def tafel_page() -> Response:
         return page("tafel.html")
+
+    @api.get("/tafel-sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # served from the root, so that it may keep /tafel (a worker's reach is its folder)
+        return FileResponse(
+            STATIC / "tafel-sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},
+        )
 
     @api.get("/api/sheets", summary="The summaries of the sheets whose links are given")
     @guarded
@@ -418,28 +521,50 @@ def router(db_path: Path) -> APIRouter:
 
     @api.post("/api/sheets/{id}/hands", status_code=201, summary="Write the next hand")
     @guarded
-    async def add_hand(id: str, body: HandRequest, key: Key = "", lang: Lang = "de") -> Response:
+    async def add_hand(
+        id: str, body: HandRequest, key: Key = "", lang: Lang = "de", write: WriteId = None
+    ) -> Response:
+        def edit(sheet: ScoreSheet) -> int:
+            return sheet.add(body.entry()).number
+
         o = SheetKey(id, key)
-        sheet = store.change(*o, lambda sheet: sheet.add(body.entry()))
-        return JSONResponse(_view(o, sheet, lang), status_code=201)
+        return JSONResponse(_written(o, store.write(*o, write, edit), lang), status_code=201)
 
     @api.put("/api/sheets/{id}/hands/{n}", summary="Correct hand n")
     @guarded
     async def replace_hand(
-        id: str, n: str, body: HandRequest, key: Key = "", lang: Lang = "de"
+        id: str,
+        n: str,
+        body: HandRequest,
+        key: Key = "",
+        lang: Lang = "de",
+        write: WriteId = None,
+        was: Stamp = None,
     ) -> Response:
         number = hand_number(n)
+
+        def edit(sheet: ScoreSheet) -> int:
+            check_stamp(sheet, number, was)
+            sheet.replace(number, body.entry())
+            return number
+
         o = SheetKey(id, key)
-        sheet = store.change(*o, lambda sheet: sheet.replace(number, body.entry()))
-        return JSONResponse(_view(o, sheet, lang))
+        return JSONResponse(_written(o, store.write(*o, write, edit), lang))
 
     @api.delete("/api/sheets/{id}/hands/{n}", summary="Strike hand n")
     @guarded
-    async def delete_hand(id: str, n: str, key: Key = "", lang: Lang = "de") -> Response:
+    async def delete_hand(
+        id: str, n: str, key: Key = "", lang: Lang = "de", write: WriteId = None, was: Stamp = None
+    ) -> Response:
         number = hand_number(n)
+
+        def edit(sheet: ScoreSheet) -> int:
+            check_stamp(sheet, number, was)
+            sheet.delete(number)
+            return number
+
         o = SheetKey(id, key)
-        sheet = store.change(*o, lambda sheet: sheet.delete(number))
-        return JSONResponse(_view(o, sheet, lang))
+        return JSONResponse(_written(o, store.write(*o, write, edit), lang))
 
     @api.get("/api/sheets/{id}/tafel.svg", summary="A sheet's slate")
     @guarded

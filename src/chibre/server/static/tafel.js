@@ -5,10 +5,13 @@
 // browser (localStorage), the server lists no sheets of its own accord.
 // One hand is entered in a few taps: its contract (with its factor), the team that named it,
 // a team's trick points on the pad (the other team gets 157 minus them), a match, the weis
-// and the stöck.
+// and the stöck. Every change is kept in this browser first and sent when the server can be
+// reached (tafel-sync.js); until then its row says so. The service worker (/tafel-sw.js)
+// keeps the page, so that it opens without a connection.
 
 import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 import { contractIcon, factorOf, getDeck, hasDeckChoice, setDeck, suitName } from "./cards.js";
+import { api as request, book, change, sync } from "./tafel-sync.js";
 
 const $ = (sel) => document.querySelector(sel);
 const HAND_POINTS = 157;
@@ -18,7 +21,10 @@ const BLOCKS = { stoeck: "stoeck", weis: "weis", tricks: "tricks" };
 const CONTRACTS = ["D", "H", "S", "C", "O", "U"];
 
 let sheet = null; // the sheet as the server counted it (with its id and key)
-let editing = 0; // the hand being corrected (1-based), 0: a new hand
+let editing = null; // the hand being corrected: {n, stamp} on the server, {n, write} kept here
+let pending = []; // the changes of the sheet not yet on the server, in order
+let conflicts = []; // what the server could not take as it was, until the scorer settles it
+let offline = false; // the server could not be reached the last time it was asked
 let presets = {};
 let visit = 0; // counts the pages asked for (the list or a sheet)
 const entry = { contract: "", chooser: 0, team: 0, points: "", match: false, stoeck: null, double: false };
@@ -64,20 +70,8 @@ function sheetPath(rest = "") {
   return `/api/sheets/${encodeURIComponent(sheet.id)}${rest}?key=${encodeURIComponent(sheet.key)}`;
 }
 
-async function api(method, path, body) {
-  const sep = path.includes("?") ? "&" : "?";
-  const res = await fetch(path + sep + "lang=" + getLang(), {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json();
-  if (!res.ok) {
-    const error = new Error(data.error || res.statusText);
-    error.status = res.status;
-    throw error;
-  }
-  return data;
+function api(method, path, body) {
+  return request(method, path, body, getLang());
 }
 
 // --- words of the page ---------------------------------------------------------------------
@@ -126,7 +120,7 @@ function endModeLabel(mode) {
 function label() {
   applyI18n();
   document.title = t("tf_page_title");
-  $("#form-title").textContent = editing ? t("tf_edit_hand", { n: editing }) : t("tf_new_hand");
+  $("#form-title").textContent = editing ? t("tf_edit_hand", { n: editing.n }) : t("tf_new_hand");
   $("#submit").textContent = editing ? t("tf_save") : t("tf_write");
   for (const el of document.querySelectorAll(".team-name")) el.textContent = teamName(+el.closest("[data-team]").dataset.team);
   for (const box of document.querySelectorAll(".weis-team")) {
@@ -172,25 +166,32 @@ async function loadHome() {
   $("#sheet").hidden = true;
   sheet = null;
   label();
-  const data = await api("GET", "/api/presets");
-  if (!stillAsked(mine, "")) return;
-  presets = data.presets;
-  const select = $("#new-preset");
-  if (!select.options.length) {
-    for (const name of Object.keys(presets)) select.add(new Option(name, name));
-    select.value = data.default;
-    fillOptions();
-  }
   const kept = mySheets().slice(0, 200); // the server answers for 200 sheets at once
   const keys = Object.fromEntries(kept.map((s) => [s.id, s.key]));
-  const asked = kept.map((s) => `${s.id}.${s.key}`).join(",");
-  const { sheets } = asked ? await api("GET", "/api/sheets?mine=" + encodeURIComponent(asked)) : { sheets: [] };
+  let sheets;
+  try {
+    const data = await api("GET", "/api/presets");
+    if (!stillAsked(mine, "")) return;
+    presets = data.presets;
+    const select = $("#new-preset");
+    if (!select.options.length) {
+      for (const name of Object.keys(presets)) select.add(new Option(name, name));
+      select.value = data.default;
+      fillOptions();
+    }
+    const asked = kept.map((s) => `${s.id}.${s.key}`).join(",");
+    sheets = asked ? (await api("GET", "/api/sheets?mine=" + encodeURIComponent(asked))).sheets : [];
+    // a sheet deleted elsewhere (or a link that no longer opens) leaves the list
+    const found = new Set(sheets.map((s) => s.id));
+    for (const s of kept) if (!found.has(s.id)) forgetSheet(s.id);
+  } catch (e) {
+    if (!e.offline) throw e;
+    // no connection: the sheets kept in this browser, as the server last sent them
+    sheets = (await book.views()).filter((v) => keys[v.id] === v.key).map((v) => ({ ...v, hands: v.hands.length }));
+  }
   if (!stillAsked(mine, "")) return;
   const list = $("#sheet-list");
   list.textContent = "";
-  // a sheet deleted elsewhere (or a link that no longer opens) leaves the list
-  const found = new Set(sheets.map((s) => s.id));
-  for (const s of kept) if (!found.has(s.id)) forgetSheet(s.id);
   if (!sheets.length) {
     const li = document.createElement("li");
     li.className = "muted";
@@ -221,6 +222,7 @@ function sheetItem(s, key) {
       alert(e.message);
     }
     forgetSheet(s.id);
+    await book.forget(s.id);
     loadHome();
   });
   const forget = button(t("tf_forget"), "btn btn-small forget", () => {
@@ -302,17 +304,71 @@ async function openSheet(link) {
   const dot = link.indexOf(".");
   const id = dot > 0 ? link.slice(0, dot) : link;
   const key = dot > 0 ? link.slice(dot + 1) : "";
+  let view;
   try {
-    const view = await api("GET", `/api/sheets/${encodeURIComponent(id)}?key=${encodeURIComponent(key)}`);
-    if (!stillAsked(mine, link)) return; // another link (or the list) was opened meanwhile
-    keepSheet(view.id, view.key); // a link opened once is one of my sheets
-    if (!sheet || sheet.id !== view.id) resetEntry(view);
-    show(view);
+    view = await api("GET", `/api/sheets/${encodeURIComponent(id)}?key=${encodeURIComponent(key)}`);
+    offline = false;
+    await book.saveView(view);
   } catch (e) {
-    if (e.status === 403 || e.status === 404) forgetSheet(id, key);
-    if (!stillAsked(mine, link)) return;
-    location.hash = "";
-    alert(e.message);
+    if (e.offline) view = await book.view(id); // as the server last sent it
+    if (!view || view.key !== key) {
+      if (e.status === 403 || e.status === 404) forgetSheet(id, key);
+      if (!stillAsked(mine, link)) return;
+      location.hash = "";
+      alert(e.offline ? t("tf_offline_open") : e.message);
+      return;
+    }
+    offline = true;
+  }
+  if (!stillAsked(mine, link)) return; // another link (or the list) was opened meanwhile
+  keepSheet(view.id, view.key); // a link opened once is one of my sheets
+  const other = !sheet || sheet.id !== view.id;
+  await loadLocal(view.id);
+  if (!stillAsked(mine, link)) return;
+  if (other) {
+    editing = null;
+    resetEntry(view);
+  }
+  show(view);
+  if (pending.length && !offline) syncSheet();
+}
+
+/** The changes and conflicts of sheet ``id`` kept in this browser. */
+async function loadLocal(id) {
+  [pending, conflicts] = await Promise.all([book.pending(id), book.conflicts(id)]);
+}
+
+/** Send what this browser keeps of the sheet; then show the sheet as the server has it. */
+async function syncSheet(direct = null) {
+  if (!sheet) return {};
+  const id = sheet.id;
+  const mine = visit;
+  drawSync(true);
+  const result = await sync(id, getLang(), direct);
+  offline = result.offline;
+  if (mine !== visit || !sheet || sheet.id !== id) return result;
+  await loadLocal(id);
+  if (mine === visit) show(result.view || sheet);
+  return result;
+}
+
+function sheetChanged(was, now) {
+  const look = (v) => JSON.stringify([v.name, v.teams, v.totals, v.hands.map((h) => h.stamp)]);
+  return !was || look(was) !== look(now);
+}
+
+/** The sheet again from the server (another device may have written on it). */
+async function refreshSheet() {
+  if (!sheet || pending.length) return;
+  const mine = visit;
+  try {
+    const view = await api("GET", sheetPath());
+    offline = false;
+    await book.saveView(view);
+    if (mine === visit && !pending.length && sheetChanged(sheet, view)) show(view);
+  } catch (e) {
+    offline = Boolean(e.offline);
+    drawSync(false);
   }
 }
 
@@ -339,48 +395,144 @@ function show(view) {
   $("#export").href = sheetPath("/export");
   $("#share").href = "/tafel" + linkOf(view.id, view.key);
   drawHands(view.hands);
+  drawSync(false);
+  drawConflicts();
   $("#hand-form").hidden = view.winner >= 0 && !editing;
   label();
+}
+
+function drawSync(sending) {
+  const el = $("#sync");
+  el.classList.toggle("pending", pending.length > 0);
+  if (!pending.length) el.textContent = offline ? t("tf_offline") : t("tf_saved");
+  else if (sending && !offline) el.textContent = t("tf_syncing");
+  else el.textContent = t("tf_unsaved", { n: pending.length }) + (offline ? ` — ${t("tf_offline")}` : "");
+}
+
+/** A hand told in a line: "Rosen ×2, A 98 : 59 B" or "Obenabe ×3, Match A". */
+function handText(hand) {
+  const c = CONTRACTS.indexOf(hand.contract);
+  const what = `${contractLabel(hand.contract)} ×${factorOf(sheet.rules, c, hand.double)}`;
+  if (hand.match !== undefined && hand.match !== null) return `${what}, ${t("match")} ${teamName(hand.match)}`;
+  const mine = hand.points ?? 0;
+  const [a, b] = hand.team ? [HAND_POINTS - mine, mine] : [mine, HAND_POINTS - mine];
+  return `${what}, ${teamName(0)} ${a} : ${b} ${teamName(1)}`;
+}
+
+function drawConflicts() {
+  const list = $("#conflicts");
+  list.textContent = "";
+  for (const c of conflicts) {
+    const li = document.createElement("li");
+    li.className = `conflict ${c.conflict}`;
+    const p = document.createElement("p");
+    if (c.conflict === "moved") {
+      p.textContent = t("tf_conflict_moved", { was: c.expected, n: c.n });
+    } else if (c.conflict === "changed") {
+      p.textContent = t("tf_conflict_changed", { n: c.n, what: c.hand ? handText(c.hand) : t("tf_remove") });
+    } else {
+      p.textContent = t("tf_conflict_refused", { what: c.hand ? handText(c.hand) : t("tf_hand_n", { n: c.n }), error: c.error });
+    }
+    const buttons = document.createElement("div");
+    buttons.className = "buttons";
+    if (c.conflict !== "moved" && c.hand) {
+      buttons.append(
+        button(t("tf_rewrite"), "btn rewrite", async () => {
+          await book.settle(c.write);
+          await loadLocal(sheet.id);
+          editing = null;
+          fillEntry(c.hand);
+          show(sheet);
+          $("#hand-form").scrollIntoView({ behavior: "instant", block: "start" });
+        }),
+      );
+    }
+    buttons.append(
+      button(t("tf_dismiss"), "btn settle", async () => {
+        await book.settle(c.write);
+        await loadLocal(sheet.id);
+        show(sheet);
+      }),
+    );
+    li.append(p, buttons);
+    list.append(li);
+  }
 }
 
 function drawHands(hands) {
   const list = $("#hands");
   list.textContent = "";
+  const changed = new Map(pending.filter((c) => c.kind !== "add").map((c) => [c.n, c]));
   for (const h of hands) {
-    const li = document.createElement("li");
-    li.className = "hand-row";
-    li.dataset.number = h.number;
-    const no = document.createElement("span");
-    no.className = "hand-no";
-    no.textContent = h.number;
-    const what = document.createElement("span");
-    what.className = "hand-contract";
-    const c = CONTRACTS.indexOf(h.contract);
-    what.append(contractIcon(c, deck(), mapping()));
-    const name = document.createElement("span");
-    name.textContent = `${contractLabel(h.contract)} ×${h.factor}` + (h.match !== null ? ` · ${t("match")}` : "");
-    what.append(name);
-    const points = document.createElement("span");
-    points.className = "hand-points";
-    points.textContent = `${h.points_written[0]} : ${h.points_written[1]}`;
-    const totals = document.createElement("span");
-    totals.className = "hand-totals";
-    totals.textContent = `${h.totals[0]} : ${h.totals[1]}`;
-    const actions = document.createElement("span");
-    actions.className = "hand-actions no-print";
-    actions.append(
-      button(t("tf_edit"), "btn edit", () => startEdit(h)),
-      button(t("tf_remove"), "btn delete", () => deleteHand(h.number)),
-    );
-    const first = document.createElement("div");
-    first.className = "hand-line";
-    first.append(what, points);
-    const second = document.createElement("div");
-    second.className = "hand-line";
-    second.append(totals, actions);
-    li.append(no, first, second);
+    const waiting = changed.get(h.number);
+    const li = handRow(h.number, h.contract, `×${h.factor}` + (h.match !== null ? ` · ${t("match")}` : ""));
+    li.querySelector(".hand-points").textContent = `${h.points_written[0]} : ${h.points_written[1]}`;
+    li.querySelector(".hand-totals").textContent = `${h.totals[0]} : ${h.totals[1]}`;
+    if (waiting) {
+      li.classList.add("pending", waiting.kind);
+      mark(li, waiting.kind === "delete" ? `${t("tf_remove")}: ${t("tf_unsaved_mark")}` : `${handText(waiting.hand)}: ${t("tf_unsaved_mark")}`);
+    }
+    if (!waiting || waiting.kind === "replace") {
+      li.querySelector(".hand-actions").append(
+        button(t("tf_edit"), "btn edit", () => startEdit({ n: h.number, stamp: h.stamp }, waiting ? waiting.hand : h)),
+        button(t("tf_remove"), "btn delete", () => deleteHand({ n: h.number, stamp: h.stamp })),
+      );
+    }
     list.append(li);
   }
+  for (const c of pending.filter((p) => p.kind === "add")) {
+    // a hand kept here only: its points as entered, its total once the server has counted it
+    const hand = c.hand;
+    const factor = factorOf(sheet.rules, CONTRACTS.indexOf(hand.contract), hand.double);
+    const li = handRow(c.expected, hand.contract, `×${factor}` + (hand.match != null ? ` · ${t("match")}` : ""));
+    li.classList.add("pending", "add");
+    const mine = hand.match != null ? HAND_POINTS : hand.points;
+    const a = hand.match != null ? (hand.match ? 0 : mine) : hand.team ? HAND_POINTS - mine : mine;
+    li.querySelector(".hand-points").textContent = `${a} : ${HAND_POINTS - a}`;
+    li.querySelector(".hand-totals").textContent = "…";
+    mark(li, t("tf_unsaved_mark"));
+    li.querySelector(".hand-actions").append(
+      button(t("tf_edit"), "btn edit", () => startEdit({ n: c.expected, write: c.write }, hand)),
+      button(t("tf_remove"), "btn delete", () => deleteHand({ n: c.expected, write: c.write })),
+    );
+    list.append(li);
+  }
+}
+
+function handRow(number, contract, times) {
+  const li = document.createElement("li");
+  li.className = "hand-row";
+  li.dataset.number = number;
+  const no = document.createElement("span");
+  no.className = "hand-no";
+  no.textContent = number;
+  const what = document.createElement("span");
+  what.className = "hand-contract";
+  what.append(contractIcon(CONTRACTS.indexOf(contract), deck(), mapping()));
+  const name = document.createElement("span");
+  name.textContent = `${contractLabel(contract)} ${times}`;
+  what.append(name);
+  const points = document.createElement("span");
+  points.className = "hand-points";
+  const totals = document.createElement("span");
+  totals.className = "hand-totals";
+  const actions = document.createElement("span");
+  actions.className = "hand-actions no-print";
+  const first = document.createElement("div");
+  first.className = "hand-line";
+  first.append(what, points);
+  const second = document.createElement("div");
+  second.className = "hand-line";
+  second.append(totals, actions);
+  li.append(no, first, second);
+  return li;
+}
+
+function mark(li, text) {
+  const note = document.createElement("span");
+  note.className = "pending-mark";
+  note.textContent = text;
+  li.append(note);
 }
 
 // --- the entry of a hand: taps ------------------------------------------------------------
@@ -433,7 +585,8 @@ function drawEntry() {
 
 function resetEntry(view) {
   // in the Schieber the turn to name the trump goes round the table: the teams alternate
-  const last = view.hands[view.hands.length - 1];
+  const adds = pending.filter((c) => c.kind === "add");
+  const last = adds.length ? adds[adds.length - 1].hand : view.hands[view.hands.length - 1];
   Object.assign(entry, { contract: "", points: "", match: false, stoeck: null, double: false });
   entry.chooser = last ? 1 - last.chooser : 0;
   entry.team = entry.chooser;
@@ -496,23 +649,28 @@ function readEntry() {
   return hand;
 }
 
-function startEdit(h) {
-  editing = h.number;
-  $("#hand-form").hidden = false;
+function fillEntry(h) {
+  const match = h.match !== undefined && h.match !== null;
   Object.assign(entry, {
     contract: h.contract,
     chooser: h.chooser,
-    double: h.double,
-    stoeck: h.stoeck,
-    match: h.match !== null,
-    team: h.match !== null ? h.match : h.team,
-    points: h.match !== null || h.points === null ? "" : String(h.points),
+    double: Boolean(h.double),
+    stoeck: h.stoeck ?? null,
+    match,
+    team: match ? h.match : h.team,
+    points: match || h.points === null || h.points === undefined ? "" : String(h.points),
   });
   $("#weis0").value = weisText(h.weis[0]);
   $("#weis1").value = weisText(h.weis[1]);
-  $("#first-out").value = h.first_out === null ? "" : String(h.first_out);
-  $("#berg-first").value = h.berg_first === null ? "" : String(h.berg_first);
-  $("#schneider").value = h.schneider === null ? "" : h.schneider ? "yes" : "no";
+  $("#first-out").value = h.first_out == null ? "" : String(h.first_out);
+  $("#berg-first").value = h.berg_first == null ? "" : String(h.berg_first);
+  $("#schneider").value = h.schneider == null ? "" : h.schneider ? "yes" : "no";
+}
+
+function startEdit(which, h) {
+  editing = which;
+  $("#hand-form").hidden = false;
+  fillEntry(h);
   $("#cancel").hidden = false;
   showError("");
   label();
@@ -520,7 +678,7 @@ function startEdit(h) {
 }
 
 function cancelEdit() {
-  editing = 0;
+  editing = null;
   $("#cancel").hidden = true;
   showError("");
   if (sheet) {
@@ -529,46 +687,82 @@ function cancelEdit() {
   }
 }
 
+/** The change the form makes: a new hand, or the correction of the hand being corrected
+ * (the one kept here, or the server's, sent with the stamp of the hand the scorer saw); and
+ * the change it replaces in the outbox, if any. */
+function changeOf(hand) {
+  if (editing && editing.write) {
+    const kept = pending.find((c) => c.write === editing.write);
+    if (kept) return [{ ...kept, hand }, kept];
+  }
+  if (editing) {
+    const kept = pending.find((c) => c.kind === "replace" && c.n === editing.n);
+    if (kept) return [{ ...kept, hand }, kept];
+    return [change(sheet, "replace", { n: editing.n, was: editing.stamp, hand }), null];
+  }
+  const struck = pending.filter((c) => c.kind === "delete").length;
+  const added = pending.filter((c) => c.kind === "add").length;
+  return [change(sheet, "add", { hand, expected: sheet.hands.length - struck + added + 1 }), null];
+}
+
 async function submitHand(ev) {
   ev.preventDefault();
   const submit = $("#submit");
-  if (submit.disabled) return;
-  submit.disabled = true; // one hand at a time: the form is cleared when the answer comes
+  if (submit.disabled || !sheet) return;
+  const hand = readEntry();
+  const missing = !hand.contract ? "tf_need_contract" : !entry.match && entry.points === "" ? "tf_need_points" : "";
+  if (missing) {
+    showError(t(missing));
+    return;
+  }
+  submit.disabled = true; // one hand at a time
   const mine = visit;
   try {
-    const hand = readEntry();
-    const view = editing
-      ? await api("PUT", sheetPath(`/hands/${editing}`), hand)
-      : await api("POST", sheetPath("/hands"), hand);
-    if (mine !== visit) return; // written; the page shows another sheet by now
-    editing = 0;
+    const [made, replaced] = changeOf(hand);
+    await book.keep(made); // kept in this browser before anything is sent
+    await loadLocal(sheet.id);
+    const result = await syncSheet(made.write);
+    if (mine !== visit) return; // kept; the page shows another sheet by now
+    if (result.refused) {
+      if (replaced) await book.keep(replaced); // the hand as it was before this correction
+      await loadLocal(sheet.id);
+      show(sheet);
+      showError(result.refused.message);
+      // the sheet asks what it cannot read from the blocks: open those questions
+      const asked = /\((first_out|berg_first|schneider)\)/.exec(result.refused.message || "");
+      if (asked) {
+        $("#moments").open = true;
+        $({ first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" }[asked[1]]).focus();
+      }
+      return;
+    }
+    // written on the server, or kept here until it can be reached
+    editing = null;
     $("#cancel").hidden = true;
     showError("");
-    resetEntry(view);
-    show(view);
-  } catch (e) {
-    if (mine !== visit) return;
-    showError(e.message);
-    // the sheet asks what it cannot read from the blocks: open those questions
-    const asked = /\((first_out|berg_first|schneider)\)/.exec(e.message || "");
-    if (asked) {
-      $("#moments").open = true;
-      $({ first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" }[asked[1]]).focus();
-    }
+    resetEntry(sheet);
+    show(sheet);
   } finally {
     submit.disabled = false;
   }
 }
 
-async function deleteHand(n) {
-  if (!confirm(t("tf_confirm_delete", { n }))) return;
+async function deleteHand(which) {
+  if (!confirm(t("tf_confirm_delete", { n: which.n }))) return;
   const mine = visit;
-  try {
-    const view = await api("DELETE", sheetPath(`/hands/${n}`));
-    if (mine === visit) show(view);
-  } catch (e) {
-    if (mine === visit) showError(e.message);
+  let direct = null;
+  if (which.write) {
+    await book.drop(which.write); // a hand never sent: struck here
+  } else {
+    // a correction still waiting for this hand is struck with it
+    for (const c of pending.filter((c) => c.kind === "replace" && c.n === which.n)) await book.drop(c.write);
+    direct = change(sheet, "delete", { n: which.n, was: which.stamp });
+    await book.keep(direct);
   }
+  await loadLocal(sheet.id);
+  const result = await syncSheet(direct && direct.write);
+  if (mine === visit && result.refused) showError(result.refused.message);
+  if (mine === visit) show(sheet);
 }
 
 // --- wiring --------------------------------------------------------------------------------
@@ -636,5 +830,32 @@ $("#hand-form").onsubmit = submitHand;
 $("#cancel").onclick = cancelEdit;
 $("#print").onclick = () => window.print();
 window.addEventListener("hashchange", route);
+// back online: what was kept here goes to the server; the sheet is read again now and then,
+// so that a second phone follows what the first one writes
+window.addEventListener("online", () => {
+  if (sheet) syncSheet();
+});
+let ticks = 0;
+setInterval(() => {
+  ticks += 1;
+  if (!sheet || document.hidden || $("#submit").disabled) return;
+  if (pending.length) syncSheet();
+  else if (!editing && ticks % 3 === 0) refreshSheet();
+}, 5000);
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/tafel-sw.js", { scope: "/tafel" }).catch(() => undefined);
+}
+let installPrompt = null;
+window.addEventListener("beforeinstallprompt", (ev) => {
+  ev.preventDefault();
+  installPrompt = ev;
+  $("#install").hidden = false;
+});
+$("#install").onclick = async () => {
+  if (!installPrompt) return;
+  installPrompt.prompt();
+  installPrompt = null;
+  $("#install").hidden = true;
+};
 label();
 route();

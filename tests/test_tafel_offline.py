@@ -1,0 +1,176 @@
+"""The calculator where the network drops (Chromium, a phone of 390×844 with touch): the
+page reloads from its service worker, every hand is kept in the browser first and sent once
+the server can be reached, exactly once, and two phones that both wrote while offline end
+with every hand, in order, the conflict shown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from browser_support import TIMEOUT_MS, new_page
+from server_support import http_json, running_server
+from tafel_support import enter_hand, hand_rows, press
+
+SAVED = "Auf dem Server gespeichert"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("tafel-offline")) as base:
+        yield base
+
+
+def new_sheet(server: str, hands: int = 0) -> tuple[str, str]:
+    status, view = http_json(server, "/api/sheets", {"name": "Stübli", "rules": {"target": 3000}})
+    assert status == 201
+    for _ in range(hands):
+        hand = {"contract": "D", "points": 77, "team": 0}
+        assert (
+            http_json(server, f"/api/sheets/{view['id']}/hands?key={view['key']}", hand)[0] == 201
+        )
+    return view["id"], view["key"]
+
+
+def stored(server: str, sheet: tuple[str, str]) -> list[dict[str, Any]]:
+    status, view = http_json(server, f"/api/sheets/{sheet[0]}?key={sheet[1]}")
+    assert status == 200
+    hands: list[dict[str, Any]] = view["hands"]
+    return hands
+
+
+def phone(browser: Browser) -> Page:
+    page = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
+    page.on("dialog", lambda d: d.accept())
+    return page
+
+
+def open_sheet(page: Page, server: str, sheet: tuple[str, str]) -> None:
+    page.goto(f"{server}/tafel#{sheet[0]}.{sheet[1]}")
+    expect(page.locator("#sync")).to_have_text(SAVED)
+
+
+def points(hands: list[dict[str, Any]]) -> list[tuple[str, int | None]]:
+    return [(h["contract"], h["points"]) for h in hands]
+
+
+def test_offline_the_page_reloads_and_its_hands_reach_the_server_once(
+    browser: Browser, server: str
+) -> None:
+    sheet = new_sheet(server)
+    page = phone(browser)
+    open_sheet(page, server, sheet)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # kept by it
+    page.context.set_offline(True)
+    assert page.evaluate("fetch('/api/presets').then(() => 'up', () => 'down')") == "down"
+    reloaded = page.reload()  # from the service worker; the sheet from IndexedDB
+    assert reloaded is not None and reloaded.from_service_worker
+    expect(page.locator("#sheet-name")).to_have_text("Stübli")
+    expect(page.locator("#sync")).to_contain_text("Keine Verbindung")
+    enter_hand(page, "H", team=0, points=100)
+    enter_hand(page, "S", team=1, points=60, stoeck=1)
+    enter_hand(page, "O", team=0, match=True)
+    expect(hand_rows(page)).to_have_count(3)
+    expect(page.locator("#hands li.pending .pending-mark")).to_have_text(
+        ["noch nicht auf dem Server gespeichert"] * 3
+    )
+    expect(page.locator("#sync")).to_contain_text("3 noch nicht auf dem Server gespeichert")
+    expect(hand_rows(page).nth(1).locator(".hand-points")).to_have_text("97 : 60")
+    assert stored(server, sheet) == []  # nothing has reached the server yet
+
+    page.context.set_offline(False)
+    expect(page.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)
+    expect(page.locator("#hands li.pending")).to_have_count(0)
+    hands = stored(server, sheet)
+    assert points(hands) == [("H", 100), ("S", 60), ("O", None)]
+    assert hands[1]["team"] == 1 and hands[1]["stoeck"] == 1 and hands[2]["match"] == 0
+    expect(page.locator("#total0")).to_have_text(str(hands[2]["totals"][0]))
+    page.reload()
+    expect(hand_rows(page)).to_have_count(3)
+    assert len(stored(server, sheet)) == 3
+    page.context.close()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_hand_whose_answer_was_lost_is_sent_again_and_written_once(
+    browser: Browser, server: str
+) -> None:
+    sheet = new_sheet(server)
+    # the page's own requests, seen by the route (no service worker in between)
+    context = browser.new_context(
+        locale="de-CH", viewport={"width": 390, "height": 844}, service_workers="block"
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    open_sheet(page, server, sheet)
+    lost: list[str] = []
+
+    def lose_the_answer(route: Route) -> None:
+        if route.request.method == "POST" and not lost:
+            route.fetch()  # the server writes the hand, its answer never arrives
+            lost.append(route.request.url)
+            route.abort("connectionreset")
+        else:
+            route.fallback()
+
+    page.route("**/api/sheets/*/hands*", lose_the_answer)
+    enter_hand(page, "C", team=0, points=90)
+    assert len(lost) == 1 and "write=" in lost[0]
+    expect(page.locator("#sync")).to_contain_text("1 noch nicht auf dem Server gespeichert")
+    assert len(stored(server, sheet)) == 1  # written, though the page does not know it
+    expect(page.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)  # sent again
+    assert points(stored(server, sheet)) == [("C", 90)]
+    expect(hand_rows(page)).to_have_count(1)
+    context.close()
+
+
+def test_two_phones_offline_end_with_every_hand_in_order_and_the_conflict_shown(
+    browser: Browser, server: str
+) -> None:
+    sheet = new_sheet(server, hands=1)
+    first, second = phone(browser), phone(browser)
+    for page in (first, second):
+        open_sheet(page, server, sheet)
+        page.context.set_offline(True)
+    enter_hand(first, "H", team=0, points=101)
+    enter_hand(first, "S", team=0, points=102)
+    enter_hand(second, "O", team=0, points=103)
+    enter_hand(second, "U", team=0, points=104)
+    # the second phone also corrects hand 1, which the first one strikes meanwhile
+    press(hand_rows(second).first.locator("button.edit"))
+    enter_hand(second, points=105)
+    press(hand_rows(first).first.locator("button.delete"))
+    expect(first.locator("#sync")).to_contain_text("3 noch nicht")
+    expect(second.locator("#sync")).to_contain_text("3 noch nicht")
+
+    first.context.set_offline(False)
+    expect(first.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)
+    assert points(stored(server, sheet)) == [("H", 101), ("S", 102)]
+    second.context.set_offline(False)
+    expect(second.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)
+    hands = stored(server, sheet)
+    assert points(hands) == [("H", 101), ("S", 102), ("O", 103), ("U", 104)]  # each once
+    # the second phone says where its hands went and which correction it could not make
+    moved = second.locator("#conflicts li.moved")
+    expect(moved).to_have_count(1)
+    expect(moved).to_contain_text("auf einem anderen Gerät geändert")
+    expect(moved).to_contain_text("als Runde 2 geschriebene Runde ist Runde 3")
+    changed = second.locator("#conflicts li.changed")
+    expect(changed).to_contain_text("Runde 1 wurde inzwischen auf einem anderen Gerät geändert")
+    expect(hand_rows(second)).to_have_count(4)
+    # the correction is not lost: written as a new hand, or set aside, as the scorer says
+    press(changed.locator("button.rewrite"))
+    expect(second.locator("#points0")).to_have_text("105")
+    press(second.locator("#submit"))
+    expect(hand_rows(second)).to_have_count(5)
+    press(moved.locator("button.settle"))
+    expect(second.locator("#conflicts li")).to_have_count(0)
+    assert points(stored(server, sheet))[-1] == ("D", 105)
+    # and the first phone follows the sheet by itself
+    expect(hand_rows(first)).to_have_count(5, timeout=25_000)
+    for page in (first, second):
+        page.context.close()
+        assert page.errors == []  # type: ignore[attr-defined]
