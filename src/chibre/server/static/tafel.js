@@ -328,6 +328,8 @@ async function openSheet(link) {
   if (other) {
     editing = null;
     resetEntry(view);
+    $("#qr").hidden = true;
+    $("#show-qr").setAttribute("aria-expanded", "false");
   }
   show(view);
   if (pending.length && !offline) syncSheet();
@@ -829,6 +831,18 @@ $("#import-file").onchange = importSheet;
 $("#hand-form").onsubmit = submitHand;
 $("#cancel").onclick = cancelEdit;
 $("#print").onclick = () => window.print();
+$("#show-qr").onclick = () => {
+  // the sheet's link as a QR code, drawn by this server: a second phone scans it
+  const open = $("#qr").hidden;
+  $("#qr").hidden = !open;
+  $("#show-qr").setAttribute("aria-expanded", String(open));
+  if (open && sheet) {
+    const link = location.origin + "/tafel" + linkOf(sheet.id, sheet.key);
+    $("#qr-img").src = "/qr.svg?text=" + encodeURIComponent(link);
+    $("#qr-img").alt = t("tf_qr");
+    $("#qr").scrollIntoView({ behavior: "instant", block: "nearest" });
+  }
+};
 window.addEventListener("hashchange", route);
 // back online: what was kept here goes to the server; the sheet is read again now and then,
 // so that a second phone follows what the first one writes
