@@ -77,7 +77,7 @@ def test_offline_the_page_reloads_and_its_hands_reach_the_server_once(
     expect(page.locator("#hands li.pending .pending-mark")).to_have_text(
         ["noch nicht auf dem Server gespeichert"] * 3
     )
-    expect(page.locator("#sync")).to_contain_text("3 noch nicht auf dem Server gespeichert")
+    expect(page.locator("#sync")).to_contain_text("Noch nicht auf dem Server gespeichert: 3")
     expect(hand_rows(page).nth(1).locator(".hand-points")).to_have_text("97 : 60")
     assert stored(server, sheet) == []  # nothing has reached the server yet
 
@@ -119,7 +119,7 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_and_written_once(
     page.route("**/api/sheets/*/hands*", lose_the_answer)
     enter_hand(page, "C", team=0, points=90)
     assert len(lost) == 1 and "write=" in lost[0]
-    expect(page.locator("#sync")).to_contain_text("1 noch nicht auf dem Server gespeichert")
+    expect(page.locator("#sync")).to_contain_text("Noch nicht auf dem Server gespeichert: 1")
     assert len(stored(server, sheet)) == 1  # written, though the page does not know it
     expect(page.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)  # sent again
     assert points(stored(server, sheet)) == [("C", 90)]
@@ -143,8 +143,8 @@ def test_two_phones_offline_end_with_every_hand_in_order_and_the_conflict_shown(
     press(hand_rows(second).first.locator("button.edit"))
     enter_hand(second, points=105)
     press(hand_rows(first).first.locator("button.delete"))
-    expect(first.locator("#sync")).to_contain_text("3 noch nicht")
-    expect(second.locator("#sync")).to_contain_text("3 noch nicht")
+    expect(first.locator("#sync")).to_contain_text("gespeichert: 3")
+    expect(second.locator("#sync")).to_contain_text("gespeichert: 3")
 
     first.context.set_offline(False)
     expect(first.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)
