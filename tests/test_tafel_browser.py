@@ -85,8 +85,15 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
 
     # bad input: the message is shown, nothing is written
     enter_hand(page, "D", team=0, points=200)
-    expect(page.locator("#error")).to_contain_text("157")
+    expect(page.locator("#error")).to_have_text(
+        "Stichpunkte gehen von 0 bis 157 (ein Match ist der Match-Schalter)."
+    )
     expect(hand_rows(page)).to_have_count(3)
+    # a weis this table does not know: the server says so, nothing is written
+    enter_hand(page, "D", team=0, points=100, weis0="♥6 ♥8 ♥9")
+    expect(page.locator("#error")).to_contain_text("♥")
+    expect(hand_rows(page)).to_have_count(3)
+    page.fill("#weis0", "")
 
     # correct hand 1: Nous made 120, not 98 → (120 + 50 + 20) × 2 = 380, Eux 74
     press(hand_rows(page).first.locator("button.edit"))
@@ -233,7 +240,10 @@ def test_the_sheet_asks_the_schneider_it_cannot_tell(browser: Browser, server: s
     expect(page.locator("#total0")).to_have_text("495")
     expect(page.locator("#total1")).to_have_text("744")
     enter_hand(page, "U", team=0, points=57)
-    expect(page.locator("#error")).to_contain_text("(schneider)")
+    expect(page.locator("#error")).to_have_text(
+        "Diese Runde beendet das Spiel: unten angeben, ob die Verlierer noch unter der Hälfte "
+        "waren (Schneider)."
+    )
     expect(page.locator("#moments")).to_have_attribute("open", "")
     expect(page.locator("#schneider option")).to_have_text(["—", "ja", "nein"])
     expect(hand_rows(page)).to_have_count(3)  # nothing written

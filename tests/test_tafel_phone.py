@@ -121,6 +121,10 @@ def test_a_whole_game_by_taps_only(browser: Browser, server: str, size: tuple[in
     expect(page.locator("#points1")).to_have_text("59")
     press(page.locator(".weis-team[data-team='0'] [data-weis='50']"))
     press(page.locator("#stoeck [data-team='0']"))
+    press(page.locator("#contracts [data-contract=O]"))  # a slip: no stöck without a trump
+    press(page.locator("#submit"))
+    expect(page.locator("#error")).to_have_text("Im Obenabe und Undenufe gibt es keine Stöck.")
+    press(page.locator("#contracts [data-contract=S]"))
     press(page.locator("#submit"))
     expect(page.locator("#total0")).to_have_text("168")
     expect(page.locator("#total1")).to_have_text("59")

@@ -152,6 +152,12 @@ function fillHomeSelects() {
   fillSelect($("#schneider"), [["", t("tf_nobody")], ["yes", t("tf_yes")], ["no", t("tf_no")]]);
 }
 
+/** What to tell the scorer of a request that failed: the server's refusal, or that it could
+ * not be reached (in the page's language, not the browser's network message). */
+function refusal(e) {
+  return e.offline ? t("tf_no_server") : e.message;
+}
+
 function showError(message) {
   const el = $("#error");
   el.textContent = message || "";
@@ -219,7 +225,8 @@ function sheetItem(s, key) {
     try {
       await api("DELETE", `/api/sheets/${encodeURIComponent(s.id)}?key=${encodeURIComponent(key)}`);
     } catch (e) {
-      alert(e.message);
+      alert(refusal(e));
+      if (e.status !== 403 && e.status !== 404) return; // still there: still listed
     }
     forgetSheet(s.id);
     await book.forget(s.id);
@@ -280,7 +287,7 @@ async function createSheet(ev) {
     keepSheet(view.id, view.key);
     location.hash = linkOf(view.id, view.key);
   } catch (e) {
-    alert(e.message);
+    alert(refusal(e));
   }
 }
 
@@ -292,7 +299,7 @@ async function importSheet() {
     keepSheet(view.id, view.key);
     location.hash = linkOf(view.id, view.key);
   } catch (e) {
-    alert(e.message);
+    alert(refusal(e));
   }
   $("#import-file").value = "";
 }
@@ -707,12 +714,22 @@ function changeOf(hand) {
   return [change(sheet, "add", { hand, expected: sheet.hands.length - struck + added + 1 }), null];
 }
 
+/** What the page can tell at once of a hand the rules would refuse (in its own words; the
+ * server checks the rest). */
+function entryProblem(hand) {
+  if (!hand.contract) return "tf_need_contract";
+  if (!entry.match && entry.points === "") return "tf_need_points";
+  if (!entry.match && +entry.points > HAND_POINTS) return "tf_points_range";
+  if (hand.stoeck !== null && (hand.contract === "O" || hand.contract === "U")) return "tf_no_stoeck";
+  return "";
+}
+
 async function submitHand(ev) {
   ev.preventDefault();
   const submit = $("#submit");
   if (submit.disabled || !sheet) return;
   const hand = readEntry();
-  const missing = !hand.contract ? "tf_need_contract" : !entry.match && entry.points === "" ? "tf_need_points" : "";
+  const missing = entryProblem(hand);
   if (missing) {
     showError(t(missing));
     return;
@@ -729,9 +746,9 @@ async function submitHand(ev) {
       if (replaced) await book.keep(replaced); // the hand as it was before this correction
       await loadLocal(sheet.id);
       show(sheet);
-      showError(result.refused.message);
       // the sheet asks what it cannot read from the blocks: open those questions
       const asked = /\((first_out|berg_first|schneider)\)/.exec(result.refused.message || "");
+      showError(asked ? t(`tf_ask_${asked[1]}`) : result.refused.message);
       if (asked) {
         $("#moments").open = true;
         $({ first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" }[asked[1]]).focus();
