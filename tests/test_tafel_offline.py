@@ -174,3 +174,19 @@ def test_two_phones_offline_end_with_every_hand_in_order_and_the_conflict_shown(
     for page in (first, second):
         page.context.close()
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_calculator_is_installable(browser: Browser, server: str) -> None:
+    page = phone(browser)
+    page.goto(server + "/tafel")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == server + "/static/tafel.webmanifest"
+    assert manifest.get("errors") == []
+    assert '"start_url": "/tafel"' in manifest["data"]
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # a test browser's context is a private window, where nothing is ever installed
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == [], errors
+    page.context.close()
+    assert page.errors == []  # type: ignore[attr-defined]
