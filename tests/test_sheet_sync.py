@@ -128,3 +128,28 @@ def test_the_service_worker_is_served_from_the_root(server: str) -> None:
     with urllib.request.urlopen(server + "/tafel-sw.js", timeout=10) as r:
         assert r.headers["Content-Type"].startswith("text/javascript")
         assert b'addEventListener("fetch"' in r.read()
+
+
+def test_a_sheet_begun_without_a_connection_is_made_once_with_its_own_link(server: str) -> None:
+    body = {"name": "Offline", "id": "abcdefghijk", "key": "k" * 22}
+    status, made = http_json(server, "/api/sheets", body)
+    assert status == 201 and made["link"] == "/tafel#abcdefghijk." + "k" * 22
+    assert made["replayed"] is False
+    hand = {"contract": "H", "points": 90}
+    assert http_json(server, f"/api/sheets/abcdefghijk/hands?key={'k' * 22}", hand)[0] == 201
+    status, again = http_json(server, "/api/sheets", body)  # its answer was lost: sent again
+    assert status == 200 and again["replayed"] is True and len(again["hands"]) == 1
+    status, taken = http_json(server, "/api/sheets", {**body, "key": "x" * 22})
+    assert status == 409 and taken["field"] == "id"
+    _, view = http_json(server, f"/api/sheets/abcdefghijk?key={'k' * 22}")
+    assert view["name"] == "Offline" and len(view["hands"]) == 1
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    [{"id": "abcdefghijk"}, {"id": "short", "key": "k" * 22}, {"id": "a" * 11, "key": "weak"}],
+    ids=["no key", "short id", "weak key"],
+)
+def test_a_chosen_id_needs_a_strong_key(server: str, chosen: dict[str, str]) -> None:
+    status, body = http_json(server, "/api/sheets", {"name": "Nope", **chosen})
+    assert status == 400, body

@@ -190,3 +190,36 @@ def test_the_calculator_is_installable(browser: Browser, server: str) -> None:
     assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == [], errors
     page.context.close()
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_sheet_begun_without_a_connection_reaches_the_server(
+    browser: Browser, server: str
+) -> None:
+    page = phone(browser)
+    page.goto(server + "/tafel")
+    expect(page.locator("#new-preset")).to_have_value("romand")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    page.reload()
+    page.fill("#new-name", "Hütte")
+    page.select_option("#new-preset", "schieber-2500")
+    press(page.locator("#create"))
+    expect(page.locator("#sheet-name")).to_have_text("Hütte")
+    expect(page.locator("#contracts .contract-name").first).to_have_text("Eicheln")
+    enter_hand(page, "S", team=0, points=88)  # Schilten ×2
+    enter_hand(page, "O", team=1, points=70)
+    expect(page.locator("#sync")).to_contain_text("gespeichert: 3")  # the sheet and two hands
+    link = page.evaluate("location.hash.slice(1)")
+    sheet = tuple(link.split("."))
+    assert len(sheet) == 2
+    assert http_json(server, f"/api/sheets/{sheet[0]}?key={sheet[1]}")[0] == 404  # not yet
+
+    page.context.set_offline(False)
+    expect(page.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)
+    hands = stored(server, (sheet[0], sheet[1]))
+    assert points(hands) == [("S", 88), ("O", 70)]
+    assert [h["factor"] for h in hands] == [2, 3]
+    expect(page.locator("#total0")).to_have_text(str(hands[1]["totals"][0]))
+    expect(page.locator("#slate svg")).to_have_count(1)
+    page.context.close()
+    assert page.errors == []  # type: ignore[attr-defined]

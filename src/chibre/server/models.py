@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from chibre.bots import TABLE_PLAYERS
 from chibre.rules import END_ORDERS, MAX_FACTOR, MAX_STRICHE, MAX_TARGET, MULTIPLIER_GRIDS, PRESETS
@@ -205,12 +205,21 @@ def _message(problem: Mapping[str, Any]) -> str:
 
 
 class SheetRequest(Strict):
-    """``POST /api/sheets``: a new score sheet."""
+    """``POST /api/sheets``: a new score sheet; ``id`` and ``key`` when the page chose them
+    (it made the sheet without a connection)."""
 
     name: Annotated[str, Field(max_length=MAX_SHEET_NAME), AfterValidator(_printable)] = ""
     teams: Annotated[list[Name], Field(min_length=2, max_length=2)] | None = None
     preset: Preset | None = None
     rules: RulesOptions | None = None
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{11,22}$")] | None = None
+    key: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{22,43}$")] | None = None
+
+    @model_validator(mode="after")
+    def _both_or_neither(self) -> SheetRequest:
+        if (self.id is None) != (self.key is None):
+            raise ValueError("give the sheet's id and key together, or neither")
+        return self
 
 
 class SheetRename(Strict):

@@ -16,7 +16,10 @@ Routes (``router(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's
 - ``GET /tafel`` — the calculator's page.
 - ``GET /api/sheets?mine=ID.KEY,ID.KEY`` — the summaries of those sheets (the ones whose key
   is right), newest first; ``POST /api/sheets`` — a new sheet from
-  ``{"name", "teams", "preset", "rules": {option: value}}`` (its view, with ``key``).
+  ``{"name", "teams", "preset", "rules": {option: value}}`` (its view, with ``key``); with
+  ``"id"`` and ``"key"`` chosen by the page (a sheet begun without a connection), sent again
+  it answers the sheet made the first time (``"replayed": true``), and an id taken by another
+  sheet is refused (409).
 - ``POST /api/sheets/import`` — a new sheet (with a new key) from an exported one.
 - ``GET|PATCH|DELETE /api/sheets/{id}?key=KEY`` — the sheet counted (``&lang=`` for its
   slate), its name and teams, or its removal; ``GET /api/sheets/{id}/export?key=KEY`` — the
@@ -96,6 +99,10 @@ class HandChanged(ChibreError, ValueError):
     """A correction or deletion of a hand that is no longer the hand the scorer saw."""
 
 
+class SheetTaken(ChibreError, ValueError):
+    """A new sheet whose id (chosen by the page) another sheet already has."""
+
+
 class Written(NamedTuple):
     """A change made (or found already made) on a sheet."""
 
@@ -166,16 +173,20 @@ class SheetStore:
         writes = stored if isinstance(stored, dict) else {}
         return sheet, writes
 
-    def create(self, sheet: ScoreSheet) -> SheetKey:
-        """Store a new sheet; returns its id and key."""
-        opened = SheetKey(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
+    def create(self, sheet: ScoreSheet, chosen: SheetKey | None = None) -> SheetKey:
+        """Store a new sheet; returns its id and key (``chosen``: those the page chose,
+        ``SheetTaken`` when another sheet has that id)."""
+        opened = chosen or SheetKey(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
         now = time.time()
         with self._connect() as db:
-            db.execute(
-                "INSERT INTO score_sheets (id, key, name, created, updated, sheet) "
-                "VALUES (?,?,?,?,?,?)",
-                (opened.id, opened.key, sheet.name, now, now, sheet.to_json()),
-            )
+            try:
+                db.execute(
+                    "INSERT INTO score_sheets (id, key, name, created, updated, sheet) "
+                    "VALUES (?,?,?,?,?,?)",
+                    (opened.id, opened.key, sheet.name, now, now, sheet.to_json()),
+                )
+            except sqlite3.IntegrityError as e:
+                raise SheetTaken(f"there is already a score sheet {opened.id!r}") from e
         return opened
 
     def load(self, sheet_id: str, key: str | None) -> ScoreSheet:
@@ -445,6 +456,8 @@ def router(db_path: Path) -> APIRouter:
                 return error(403, str(e))
             except HandChanged as e:
                 return error(409, str(e), "was")
+            except SheetTaken as e:
+                return error(409, str(e), "id")
             except StoreUnavailable:
                 log.exception("the score sheets' store refused a request")
                 return error(503, "the score sheet could not be read or saved: try again later")
@@ -475,7 +488,18 @@ def router(db_path: Path) -> APIRouter:
     @guarded
     async def create(body: SheetRequest, lang: Lang = "de") -> Response:
         sheet = new_sheet(body)
-        return JSONResponse(_view(store.create(sheet), sheet, lang), status_code=201)
+        if body.id is None or body.key is None:
+            return JSONResponse(_view(store.create(sheet), sheet, lang), status_code=201)
+        chosen = SheetKey(body.id, body.key)
+        try:
+            store.create(sheet, chosen)
+        except SheetTaken as taken:
+            try:  # sent again (its answer was lost): the sheet with this key, as it is now
+                again = store.load(*chosen)
+            except WrongKey:
+                raise taken from None
+            return JSONResponse({**_view(chosen, again, lang), "replayed": True})
+        return JSONResponse({**_view(chosen, sheet, lang), "replayed": False}, status_code=201)
 
     @api.post("/api/sheets/import", status_code=201, summary="A new sheet from an exported one")
     @guarded

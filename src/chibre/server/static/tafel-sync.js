@@ -12,7 +12,7 @@
 
 const DB_NAME = "chibre-tafel";
 const SHEETS = "sheets"; // {id, key, view}: the server's last answer for the sheet
-const OUTBOX = "outbox"; // {write, sheet, key, kind: add|replace|delete, n, was, hand, expected, made}
+const OUTBOX = "outbox"; // {write, sheet, key, kind: create|add|replace|delete, n, was, hand, expected, body, made}
 const CONFLICTS = "conflicts"; // {write, sheet, conflict: moved|changed|refused, ...}
 
 let opened = null;
@@ -69,7 +69,8 @@ export const book = {
 
 let lastMade = 0;
 
-/** A change of sheet ``view`` to keep and send: ``kind`` add, replace or delete. */
+/** A change of sheet ``view`` to keep and send: ``kind`` create (the sheet itself, begun
+ * here with its id and key), add, replace or delete. */
 export function change(view, kind, fields) {
   lastMade = Math.max(Date.now(), lastMade + 1); // strictly in the order made
   return { write: newWriteId(), sheet: view.id, key: view.key, kind, made: lastMade, ...fields };
@@ -106,6 +107,7 @@ export async function api(method, path, body, lang) {
 }
 
 function send(c, lang) {
+  if (c.kind === "create") return api("POST", "/api/sheets", c.body, lang);
   const base = `/api/sheets/${encodeURIComponent(c.sheet)}/hands`;
   const query = `key=${encodeURIComponent(c.key)}&write=${c.write}` + (c.was ? `&was=${c.was}` : "");
   if (c.kind === "add") return api("POST", `${base}?${query}`, c.hand, lang);

@@ -11,7 +11,7 @@
 
 import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 import { contractIcon, factorOf, getDeck, hasDeckChoice, setDeck, suitName } from "./cards.js";
-import { api as request, book, change, sync } from "./tafel-sync.js";
+import { api as request, book, change, newWriteId, sync } from "./tafel-sync.js";
 
 const $ = (sel) => document.querySelector(sel);
 const HAND_POINTS = 157;
@@ -178,13 +178,8 @@ async function loadHome() {
   try {
     const data = await api("GET", "/api/presets");
     if (!stillAsked(mine, "")) return;
-    presets = data.presets;
-    const select = $("#new-preset");
-    if (!select.options.length) {
-      for (const name of Object.keys(presets)) select.add(new Option(name, name));
-      select.value = data.default;
-      fillOptions();
-    }
+    localStorage.setItem(PRESETS, JSON.stringify(data)); // for a sheet begun offline
+    fillPresets(data);
     const asked = kept.map((s) => `${s.id}.${s.key}`).join(",");
     sheets = asked ? (await api("GET", "/api/sheets?mine=" + encodeURIComponent(asked))).sheets : [];
     // a sheet deleted elsewhere (or a link that no longer opens) leaves the list
@@ -192,6 +187,7 @@ async function loadHome() {
     for (const s of kept) if (!found.has(s.id)) forgetSheet(s.id);
   } catch (e) {
     if (!e.offline) throw e;
+    fillPresets(JSON.parse(localStorage.getItem(PRESETS) || "null"));
     // no connection: the sheets kept in this browser, as the server last sent them
     sheets = (await book.views()).filter((v) => keys[v.id] === v.key).map((v) => ({ ...v, hands: v.hands.length }));
   }
@@ -205,6 +201,19 @@ async function loadHome() {
     list.append(li);
   }
   for (const s of sheets) list.append(sheetItem(s, keys[s.id]));
+}
+
+const PRESETS = "tafel-presets";
+
+function fillPresets(data) {
+  if (!data) return;
+  presets = data.presets;
+  const select = $("#new-preset");
+  if (!select.options.length) {
+    for (const name of Object.keys(presets)) select.add(new Option(name, name));
+    select.value = data.default;
+    fillOptions();
+  }
 }
 
 function sheetItem(s, key) {
@@ -268,6 +277,7 @@ async function createSheet(ev) {
   ev.preventDefault();
   const preset = $("#new-preset").value;
   const base = presets[preset];
+  if (!base) return alert(t("tf_no_server")); // never online here: no rules to start from
   const rules = {};
   const target = parseInt($("#new-target").value, 10);
   if (target && target !== base.target) rules.target = target;
@@ -278,17 +288,49 @@ async function createSheet(ev) {
   try {
     const extra = $("#new-options").value.trim();
     if (extra) Object.assign(rules, JSON.parse(extra));
-    const view = await api("POST", "/api/sheets", {
-      name: $("#new-name").value.trim(),
-      teams: [$("#new-team0").value.trim() || "A", $("#new-team1").value.trim() || "B"],
-      preset,
-      rules,
-    });
-    keepSheet(view.id, view.key);
-    location.hash = linkOf(view.id, view.key);
   } catch (e) {
-    alert(refusal(e));
+    return alert(e.message);
   }
+  // the page chooses the sheet's id and key, so that it can be begun without a connection
+  const body = {
+    name: $("#new-name").value.trim(),
+    teams: [$("#new-team0").value.trim() || "A", $("#new-team1").value.trim() || "B"],
+    preset,
+    rules,
+    id: newWriteId().slice(0, 16),
+    key: newWriteId(),
+  };
+  const view = beginView(body, { ...base, ...rules });
+  const made = change(view, "create", { body });
+  await book.saveView(view);
+  await book.keep(made);
+  const result = await sync(view.id, getLang(), made.write);
+  if (result.refused) {
+    await book.forget(view.id);
+    return alert(result.refused.message);
+  }
+  keepSheet(view.id, view.key);
+  location.hash = linkOf(view.id, view.key);
+}
+
+/** A sheet begun here, as the page shows it until the server has counted it. */
+function beginView(body, rules) {
+  return {
+    id: body.id,
+    key: body.key,
+    link: "/tafel" + linkOf(body.id, body.key),
+    name: body.name,
+    teams: body.teams,
+    target: rules.target,
+    hands: [],
+    totals: [0, 0],
+    winner: -1,
+    decided_in: 0,
+    marks: {},
+    striche: [0, 0],
+    rules,
+    svg: "",
+  };
 }
 
 async function importSheet() {
@@ -317,7 +359,9 @@ async function openSheet(link) {
     offline = false;
     await book.saveView(view);
   } catch (e) {
-    if (e.offline) view = await book.view(id); // as the server last sent it
+    // without a connection as the server last sent it; a sheet begun here as it was begun
+    const begun = (await book.pending(id)).some((c) => c.kind === "create");
+    if (e.offline || begun) view = await book.view(id);
     if (!view || view.key !== key) {
       if (e.status === 403 || e.status === 404) forgetSheet(id, key);
       if (!stillAsked(mine, link)) return;
@@ -325,7 +369,7 @@ async function openSheet(link) {
       alert(e.offline ? t("tf_offline_open") : e.message);
       return;
     }
-    offline = true;
+    offline = Boolean(e.offline);
   }
   if (!stillAsked(mine, link)) return; // another link (or the list) was opened meanwhile
   keepSheet(view.id, view.key); // a link opened once is one of my sheets
@@ -440,7 +484,8 @@ function drawConflicts() {
     } else if (c.conflict === "changed") {
       p.textContent = t("tf_conflict_changed", { n: c.n, what: c.hand ? handText(c.hand) : t("tf_remove") });
     } else {
-      p.textContent = t("tf_conflict_refused", { what: c.hand ? handText(c.hand) : t("tf_hand_n", { n: c.n }), error: c.error });
+      const what = c.kind === "create" ? t("tf_new_sheet") : c.hand ? handText(c.hand) : t("tf_hand_n", { n: c.n });
+      p.textContent = t("tf_conflict_refused", { what, error: c.error });
     }
     const buttons = document.createElement("div");
     buttons.className = "buttons";
