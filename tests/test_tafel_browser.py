@@ -149,10 +149,13 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
 
     # another browser sees no sheet of anybody else's, and a guessed link opens nothing
     other, other_foreign = open_page(browser, server)
+    told: list[str] = []
+    other.on("dialog", lambda d: told.append(d.message))
     other.goto(server + "/tafel")
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     other.goto(f"{server}/tafel#{sheet_id}.{key[:-1]}")
     wait_refused(other)
+    assert told == ["Dieser Link öffnet diese Tafel nicht: den Schreiber um den Link bitten."]
     expect(other.locator("#home")).to_be_visible()
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     # with the link it opens, can be written on, and is now in that browser's list
@@ -172,6 +175,7 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     expect(mine.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     other.goto(server + link)
     wait_refused(other)
+    assert told[-1] == "Diese Tafel gibt es nicht (mehr)."  # in the page's language
     expect(other.locator("#home")).to_be_visible()
     expect(other.locator("#sheet-list li.muted")).to_have_text("Noch keine Tafel.")
     for p in (mine, other):

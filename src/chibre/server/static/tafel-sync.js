@@ -139,7 +139,7 @@ async function syncNow(id, lang, direct) {
     try {
       view = await send(c, lang);
     } catch (e) {
-      if (e.offline || e.status >= 500 || e.status === 429 || e.status === 413) {
+      if (e.offline || e.status >= 500 || e.status === 429) {
         result.offline = true; // tried again later, as it is
         return result;
       }
@@ -148,7 +148,8 @@ async function syncNow(id, lang, direct) {
         result.refused = e; // back to the form it came from
         return result;
       }
-      await book.note({ ...c, conflict: e.status === 409 ? "changed" : "refused", error: e.message });
+      const conflict = e.status === 409 ? "changed" : "refused";
+      await book.note({ ...c, conflict, status: e.status, error: e.message });
       continue;
     }
     await book.saveView(view);

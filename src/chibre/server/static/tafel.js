@@ -152,10 +152,15 @@ function fillHomeSelects() {
   fillSelect($("#schneider"), [["", t("tf_nobody")], ["yes", t("tf_yes")], ["no", t("tf_no")]]);
 }
 
-/** What to tell the scorer of a request that failed: the server's refusal, or that it could
- * not be reached (in the page's language, not the browser's network message). */
+// the refusals of the sheets' routes that the page can say in its own words, by status
+const REFUSALS = { 403: "tf_wrong_link", 404: "tf_no_such_sheet", 413: "tf_too_large", 503: "tf_store_down" };
+
+/** What to tell the scorer of a request that failed, in the page's language where the page
+ * knows the refusal (a wrong link, a sheet gone, the server unreachable or its store
+ * unavailable); the rules' own refusals (400) as the server words them. */
 function refusal(e) {
-  return e.offline ? t("tf_no_server") : e.message;
+  if (e.offline) return t("tf_no_server");
+  return REFUSALS[e.status] ? t(REFUSALS[e.status]) : e.message;
 }
 
 function showError(message) {
@@ -307,7 +312,7 @@ async function createSheet(ev) {
   const result = await sync(view.id, getLang(), made.write);
   if (result.refused) {
     await book.forget(view.id);
-    return alert(result.refused.message);
+    return alert(refusal(result.refused));
   }
   keepSheet(view.id, view.key);
   location.hash = linkOf(view.id, view.key);
@@ -366,7 +371,7 @@ async function openSheet(link) {
       if (e.status === 403 || e.status === 404) forgetSheet(id, key);
       if (!stillAsked(mine, link)) return;
       location.hash = "";
-      alert(e.offline ? t("tf_offline_open") : e.message);
+      alert(e.offline ? t("tf_offline_open") : refusal(e));
       return;
     }
     offline = Boolean(e.offline);
@@ -485,7 +490,7 @@ function drawConflicts() {
       p.textContent = t("tf_conflict_changed", { n: c.n, what: c.hand ? handText(c.hand) : t("tf_remove") });
     } else {
       const what = c.kind === "create" ? t("tf_new_sheet") : c.hand ? handText(c.hand) : t("tf_hand_n", { n: c.n });
-      p.textContent = t("tf_conflict_refused", { what, error: c.error });
+      p.textContent = t("tf_conflict_refused", { what, error: refusal({ status: c.status, message: c.error }) });
     }
     const buttons = document.createElement("div");
     buttons.className = "buttons";
@@ -793,7 +798,7 @@ async function submitHand(ev) {
       show(sheet);
       // the sheet asks what it cannot read from the blocks: open those questions
       const asked = /\((first_out|berg_first|schneider)\)/.exec(result.refused.message || "");
-      showError(asked ? t(`tf_ask_${asked[1]}`) : result.refused.message);
+      showError(asked ? t(`tf_ask_${asked[1]}`) : refusal(result.refused));
       if (asked) {
         $("#moments").open = true;
         $({ first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" }[asked[1]]).focus();
@@ -825,7 +830,7 @@ async function deleteHand(which) {
   }
   await loadLocal(sheet.id);
   const result = await syncSheet(direct && direct.write);
-  if (mine === visit && result.refused) showError(result.refused.message);
+  if (mine === visit && result.refused) showError(refusal(result.refused));
   if (mine === visit) show(sheet);
 }
 
