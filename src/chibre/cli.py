@@ -12,6 +12,7 @@ chibre play                 a game in the terminal against three computer player
 chibre arena A B            duplicate deals between two computer players
 chibre tafel                the Jasstafel and the calculator
 chibre bot URL --player P   play a seat of a chibre server with a computer player
+chibre player-service       serve our players on the HSLU jass-kit's HTTP routes
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import sys
 from pathlib import Path
 from random import Random
 
-from chibre import arena, client, tafel_cli, terminal
+from chibre import arena, client, player_service, tafel_cli, terminal
 from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
 from chibre.deal import deal_cards
 from chibre.errors import ChibreError, NotationError
@@ -180,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check jass-kit V0.2 game files")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=cmd_check)
-    for command in (serve_cli, store_cli, terminal, arena, tafel_cli, client):
+    for command in (serve_cli, store_cli, terminal, arena, tafel_cli, client, player_service):
         command.add_parser(sub)
     return parser
 
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     commands = {"demo", "rules", "deal", "replay", "check", "serve", "store", "play", "arena"}
     commands |= {"tafel"}
-    commands |= {"bot"}
+    commands |= {"bot", "player-service"}
     commands |= {"-h", "--help"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo
