@@ -257,6 +257,7 @@ class ChallengeClient:
         elif kind == "PLAYED_CARDS":
             v.trick = [card_from_jc(c) for c in data]
             v.played(v.trick)
+            self._rejected = set()  # a rejection holds for its request only
         elif kind == "BROADCAST_STICH":
             self._stich(data)
         elif kind == "BROADCAST_GAME_FINISHED":

@@ -240,7 +240,7 @@ class SeatBridge:
             team = e["team"]
             won = {
                 "name": TEAM_NAMES[team],
-                "points": e["totals"][team],
+                "points": self.totals[team],  # the whole last hand counted
                 "currentRoundPoints": self.round[team],
             }
             return [frame("BROADCAST_WINNER_TEAM", won)]
