@@ -73,6 +73,7 @@ class Member:
     seat: int
     socket: WebSocket
     bridge: SeatBridge | None = None
+    bad: int = 0  # messages refused before the game started
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "seatId": self.seat, "name": self.name}
@@ -395,9 +396,11 @@ async def _hello(ws: WebSocket, lobby: Lobby) -> tuple[Session, Member] | None:
     """Name and session; ``None`` when the bot left (or never answered) before a seat."""
     await ws.send_text(frame("REQUEST_PLAYER_NAME"))
     name: str | None = None
+    bad = 0
     while name is None:
         got = await _read(ws, HELLO_LIMIT)
-        if got is None:
+        bad += 1
+        if got is None or bad > MAX_BAD:
             return None
         kind, data = got
         if kind == "CHOOSE_PLAYER_NAME" and isinstance(data, str) and data.strip():
@@ -407,7 +410,8 @@ async def _hello(ws: WebSocket, lobby: Lobby) -> tuple[Session, Member] | None:
     while True:
         await ws.send_text(frame("REQUEST_SESSION_CHOICE", list(lobby.open)))
         got = await _read(ws, HELLO_LIMIT)
-        if got is None:
+        bad += 1
+        if got is None or bad > MAX_BAD:
             return None
         kind, data = got
         try:
@@ -447,6 +451,9 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
             kind, data = got
             bridge = member.bridge
             if bridge is None:
+                member.bad += 1
+                if member.bad > MAX_BAD:
+                    break
                 await ws.send_text(frame("BAD_MESSAGE", "the game has not started"))
                 continue
             if kind is None:
