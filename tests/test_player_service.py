@@ -29,7 +29,7 @@ from chibre.deal import deal_cards
 from chibre.game import Game
 from chibre.jasskit import RULES, observation_from_json, observation_to_json
 from chibre.remote import JasskitHttpPlayer
-from server_support import free_port, server_env
+from server_support import create_table, free_port, http_json, running_server, server_env
 
 HERE = Path(__file__).resolve().parent
 PRINTED = re.compile(r"player rule at (http://127\.0\.0\.1:\d+)/rule")
@@ -241,3 +241,23 @@ def test_illegal_cards_and_failures_get_the_fallback(theirs: str) -> None:
     assert {i.kind for i in broken.incidents} == {"refused"}
     assert len(broken.incidents) == broken.decisions
     assert {i.kind for i in gone.incidents} == {"unreachable"}
+
+
+def test_chibre_bot_seats_the_kits_service_at_a_table_of_our_server(
+    theirs: str, tmp_path: Path
+) -> None:
+    with running_server(tmp_path) as base:
+        answer = create_table(base, ["human", "rule", "rule", "rule"], options={"target": 300})
+        link = base + answer["seats"][0]["link"]
+        spec = f"jasskit-http:{theirs}/random"
+        done = subprocess.run(
+            [sys.executable, "-m", "chibre.cli", "bot", link, "--player", spec, "--quiet"],
+            env=server_env(), capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "game over: team" in done.stdout and "0 refused" in done.stdout
+        assert "rule plays instead" not in done.stderr  # every decision was the kit bot's
+        status, summary = http_json(
+            base, f"/api/tables/{answer['table']}?token={link.split('seat=')[1]}"
+        )
+        assert status == 200 and summary["finished"]

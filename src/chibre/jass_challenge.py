@@ -204,7 +204,7 @@ class ChallengeClient:
         self.view = SeatView()
         self.result = ChallengeResult()
         self._rejected: set[int] = set()
-        self._joined = False
+        self._id: Any = None
 
     def session_choice(self, open_sessions: list[Any]) -> dict[str, Any]:
         if self.session is None:
@@ -225,13 +225,13 @@ class ChallengeClient:
             return [frame("CHOOSE_PLAYER_NAME", self.name)]
         if kind == "REQUEST_SESSION_CHOICE":
             return [frame("CHOOSE_SESSION", self.session_choice(data or []))]
-        if kind == "BROADCAST_SESSION_JOINED" and not self._joined:
-            self._joined = True  # the first one after the choice is this client's own
+        if kind == "BROADCAST_SESSION_JOINED" and self._id is None:
+            self._id = data["player"].get("id")  # the first one after the choice is our own
             v.seat = self.result.seat = int(data["player"]["seatId"])
-        elif kind == "BROADCAST_TEAMS":
+        elif kind == "BROADCAST_TEAMS":  # each game of a tournament seats the bots anew
             for team in data:
                 for p in team["players"]:
-                    if p.get("name") == self.name and v.seat < 0:
+                    if p.get("id") == self._id:
                         v.seat = self.result.seat = int(p["seatId"])
         elif kind == "DEAL_CARDS":
             v.deal([card_from_jc(c) for c in data])
