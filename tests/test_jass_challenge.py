@@ -319,3 +319,31 @@ def test_the_client_follows_a_recorded_conversation() -> None:
 def test_a_bad_card_is_refused(bad: Any) -> None:
     with pytest.raises(BadFrame):
         card_from_jc(bad)
+
+
+async def two_sessions(url: str) -> list[str]:
+    said = []
+    bots = [Bot(await websockets.connect(url), f"bot{i}") for i in range(2)]
+    for i, bot in enumerate(bots):
+        await bot.recv("REQUEST_PLAYER_NAME")
+        await bot.send("CHOOSE_PLAYER_NAME", bot.name)
+        await bot.recv("REQUEST_SESSION_CHOICE")
+        await bot.send("CHOOSE_SESSION", {"sessionChoice": "CREATE_NEW", "sessionName": f"s{i}"})
+        if i == 0:
+            await bot.recv("BROADCAST_SESSION_JOINED")
+        else:
+            said.append(await bot.recv("BAD_MESSAGE"))
+            assert await bot.recv("REQUEST_SESSION_CHOICE") == ["s0"]  # asked again
+            await bot.send("CHOOSE_SESSION", {"sessionChoice": "TOURNAMENT"})
+            said.append(await bot.recv("BAD_MESSAGE"))
+    for bot in bots:
+        await bot.ws.close()
+    return said
+
+
+def test_new_sessions_count_against_the_table_quota(tmp_path: Path) -> None:
+    with running_server(tmp_path, "--tables-per-minute", "1") as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        said = asyncio.run(asyncio.wait_for(two_sessions(url), 60))
+    assert said[0].startswith("at most 1 new tables a minute: try again in")
+    assert "AUTOJOIN, CREATE_NEW or JOIN_EXISTING" in said[1]

@@ -165,7 +165,7 @@ class JasskitHttpPlayer:
                 action = Thank()
             if isinstance(action, Thank):
                 raise _Failure("garbage", f'expected {{"card": "H7"}}, got {reply!r:.60}')
-        plain = [a for a in o.legal_actions if _same(a, action)]
+        plain = sorted((a for a in o.legal_actions if _same(a, action)), key=_declares)
         if not plain:
             raise _Failure("illegal", f"{_describe(action)} is not legal now")
         return plain[0]
@@ -192,6 +192,11 @@ def _same(legal: Action, action: Action) -> bool:
     if isinstance(action, Play):
         return isinstance(legal, Play) and legal.card == action.card
     return legal == action
+
+
+def _declares(action: Action) -> int:
+    """How much a legal action declares with it (the bot's own card is the plainest)."""
+    return len(action.weis) + action.stoeck if isinstance(action, Play) else 0
 
 
 def _describe(action: Action) -> str:

@@ -48,6 +48,7 @@ from chibre.jass_challenge import (
 from chibre.server.lobby import InvalidTable
 from chibre.server.models import TableRequest
 from chibre.server.protocol import MAX_FRAME, ProtocolError
+from chibre.server.quota import Quota
 from chibre.server.store import StoreUnavailable
 from chibre.server.tables import Connection, Table, Tables, TooManyTables
 
@@ -392,7 +393,7 @@ async def _read(ws: WebSocket, timeout: float | None = None) -> tuple[Any, Any] 
     return d["type"], d.get("data")
 
 
-async def _hello(ws: WebSocket, lobby: Lobby) -> tuple[Session, Member] | None:
+async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Member] | None:
     """Name and session; ``None`` when the bot left (or never answered) before a seat."""
     await ws.send_text(frame("REQUEST_PLAYER_NAME"))
     name: str | None = None
@@ -418,6 +419,13 @@ async def _hello(ws: WebSocket, lobby: Lobby) -> tuple[Session, Member] | None:
             if kind != "CHOOSE_SESSION":
                 raise BadFrame("expected CHOOSE_SESSION")
             session = lobby.choose(data)
+            if not session.members:  # a new session is a new table: the table quota
+                wait = quota.allow(ws.client.host if ws.client else "?")
+                if wait is not None:
+                    lobby.open.pop(session.name, None)
+                    raise BadFrame(
+                        f"at most {quota.per_minute} new tables a minute: try again in {wait:.0f} s"
+                    )
         except BadFrame as e:
             await ws.send_text(frame("BAD_MESSAGE", str(e)))
             continue
@@ -429,7 +437,7 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
     """One bot of the Jass Challenge protocol."""
     await ws.accept()
     lobby: Lobby = ws.app.state.jass_challenge
-    seated = await _hello(ws, lobby)
+    seated = await _hello(ws, lobby, ws.app.state.table_quota)
     if seated is None:
         with suppress(Exception):
             await ws.close(CLOSE_NORMAL)
