@@ -1,0 +1,3 @@
+require('babel-register');
+require('babel-polyfill');
+require('./app.js');

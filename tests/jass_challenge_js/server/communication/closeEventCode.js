@@ -1,0 +1,6 @@
+
+
+export default {
+    NORMAL: 1000,
+    ABNORMAL: 1006
+};

@@ -1,0 +1,8 @@
+
+
+export function create(gameMode, cardColor) {
+    return {
+        mode: gameMode,
+        trumpfColor: cardColor
+    };
+}

@@ -1,0 +1,8 @@
+
+
+export const CardColor = {
+    HEARTS: 'HEARTS',
+    DIAMONDS: 'DIAMONDS',
+    CLUBS: 'CLUBS',
+    SPADES: 'SPADES'
+};

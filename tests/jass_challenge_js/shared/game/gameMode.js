@@ -1,0 +1,6 @@
+export const GameMode = {
+    TRUMPF: 'TRUMPF',
+    OBEABE: 'OBEABE',
+    UNDEUFE: 'UNDEUFE',
+    SCHIEBE: 'SCHIEBE'
+};

@@ -1,0 +1,8 @@
+
+
+export const SessionChoice = {
+    AUTOJOIN: 'AUTOJOIN',
+    CREATE_NEW: 'CREATE_NEW',
+    JOIN_EXISTING: 'JOIN_EXISTING',
+    SPECTATOR: 'SPECTATOR'
+};

@@ -1,0 +1,4 @@
+export const SessionType = {
+    SINGLE_GAME: 'SINGLE_GAME',
+    TOURNAMENT: 'TOURNAMENT'
+};
