@@ -437,3 +437,54 @@ def test_their_bots_play_at_our_endpoint(peers: Path, tmp_path: Path) -> None:
     assert "rule played" not in log and "left the game" not in log  # no fallback was needed
     for r in results:
         assert r.bad_messages == [] and r.errors == [] and r.winner is not None
+
+
+async def cup(url: str) -> tuple[list[Any], Any]:
+    """A tournament of two bots of ours (two clients each) on their server, started by a
+    spectator as their tournaments are."""
+    async with websockets.connect(url) as spectator:
+        watch = Bot(spectator, "spectator")
+        await watch.recv("REQUEST_PLAYER_NAME")
+        await watch.send("CHOOSE_PLAYER_NAME", "spectator")
+        await watch.recv("REQUEST_SESSION_CHOICE")
+        await watch.send(
+            "CHOOSE_SESSION",
+            {"sessionChoice": "CREATE_NEW", "sessionName": "cup", "sessionType": "TOURNAMENT",
+             "asSpectator": True},
+        )  # fmt: skip
+        clients = [
+            ChallengeClient(make_player(kind, 0), f"chibre-{kind}", "cup", "TOURNAMENT", games=1)
+            for kind in ("rule", "random", "rule", "random")
+        ]
+        tasks = [asyncio.create_task(play_challenge(url, c)) for c in clients]
+        joined = 0
+        while joined < 4:  # a ranking table each time a client joins
+            got = json.loads(await asyncio.wait_for(spectator.recv(), TIMEOUT))
+            if got["type"] == "BROADCAST_TOURNAMENT_RANKING_TABLE":
+                joined = sum(p["connectedClients"] for p in got["data"]["ranking"])
+        await watch.send("START_TOURNAMENT")
+        results = await asyncio.gather(*tasks)
+        ranking = None
+        while ranking is None or not ranking.get("pairingResults"):
+            got = json.loads(await asyncio.wait_for(spectator.recv(), TIMEOUT))
+            if got["type"] == "BROADCAST_TOURNAMENT_RANKING_TABLE":
+                ranking = got["data"]
+        return list(results), ranking
+
+
+def test_our_bots_play_a_tournament_on_their_server(peers: Path) -> None:
+    port = free_port()
+    server = subprocess.Popen(
+        ["node", "run-server.js"], cwd=peers, env={**os.environ, "PORT": str(port)},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        wait_for_port(port, server)
+        results, ranking = asyncio.run(asyncio.wait_for(cup(f"ws://127.0.0.1:{port}"), 180))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert sorted(r.seat for r in results) == [0, 1, 2, 3]
+    assert all(r.games == 1 and r.rejected == 0 and r.bad_messages == [] for r in results)
+    (pairing,) = ranking["pairingResults"]
+    assert {pairing["player1"], pairing["player2"]} == {"chibre-rule", "chibre-random"}

@@ -179,6 +179,7 @@ class ChallengeResult:
     bad_messages: list[Any] = field(default_factory=list)
     errors: list[Any] = field(default_factory=list)
     games: int = 0
+    ranking: Any = None  # a tournament's last ranking table
 
     @property
     def won(self) -> bool:
@@ -195,16 +196,21 @@ class ChallengeClient:
         session: str | None = None,
         session_type: str = "SINGLE_GAME",
         team: int | None = None,
+        games: int | None = None,
     ) -> None:
         self.player = player
         self.name = name
         self.session = session
         self.session_type = session_type
         self.team = team
+        self.games = games
+        """Leave after this many games (a tournament's server keeps the socket open)."""
         self.view = SeatView()
         self.result = ChallengeResult()
         self._rejected: set[int] = set()
         self._id: Any = None
+        self._candidates: list[int] = []
+        self._hands = 0  # hands dealt in this game
 
     def session_choice(self, open_sessions: list[Any]) -> dict[str, Any]:
         if self.session is None:
@@ -229,14 +235,14 @@ class ChallengeClient:
             self._id = data["player"].get("id")  # the first one after the choice is our own
             v.seat = self.result.seat = int(data["player"]["seatId"])
         elif kind == "BROADCAST_TEAMS":  # each game of a tournament seats the bots anew
-            for team in data:
-                for p in team["players"]:
-                    if p.get("id") == self._id:
-                        v.seat = self.result.seat = int(p["seatId"])
+            self._teams_seen(data)
         elif kind == "DEAL_CARDS":
             v.deal([card_from_jc(c) for c in data])
             self._rejected = set()
+            self._hands += 1
         elif kind == "REQUEST_TRUMPF":
+            if v.seat < 0:  # in hand h seat h mod 4 chooses, its partner after a push
+                self._infer_seat(self._hands - 1 + (2 if data else 0))
             v.pushed = bool(data)
             v.chooser = (v.seat + 2) % 4 if v.pushed else v.seat
             return [frame("CHOOSE_TRUMPF", mode_to_jc(await self._contract()))]
@@ -247,6 +253,8 @@ class ChallengeClient:
             self._trumpf(mode_from_jc(data))
         elif kind == "REQUEST_CARD":
             v.trick = [card_from_jc(c) for c in data]
+            if v.seat < 0 and not v.tricks:  # seat h mod 4 leads hand h's first trick
+                self._infer_seat(self._hands - 1 + len(v.trick))
             if not v.tricks:
                 v.chooser = (v.seat - len(v.trick)) % 4  # who led the first trick
             v.settle()
@@ -268,10 +276,28 @@ class ChallengeClient:
         elif kind == "BAD_MESSAGE":
             self.result.bad_messages.append(data)
             log.warning("the server says our message was bad: %s", data)
+        elif kind == "BROADCAST_TOURNAMENT_RANKING_TABLE":
+            self.result.ranking = data
         elif kind == "ERROR":
             self.result.errors.append(data)
             log.warning("the server reports: %s", data)
         return []
+
+    def _teams_seen(self, teams: list[dict[str, Any]]) -> None:
+        """Our seat in a new game: by our id; in a tournament, where one bot holds both seats of
+        a team under one name and is told no id, one of those seats — which, its first request
+        says (``_infer_seat``)."""
+        players = [p for team in teams for p in team["players"]]
+        mine = [int(p["seatId"]) for p in players if self._id is not None and p["id"] == self._id]
+        if not mine:
+            mine = [int(p["seatId"]) for p in players if p.get("name") == self.name]
+        self._candidates = mine
+        self._hands = 0
+        self.view.seat = self.result.seat = mine[0] if len(mine) == 1 else -1
+
+    def _infer_seat(self, seat: int) -> None:
+        if seat % 4 in self._candidates:
+            self.view.seat = self.result.seat = seat % 4
 
     def _trumpf(self, action: Chibre | Choose) -> None:
         v = self.view
@@ -332,6 +358,8 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
                 message = json.loads(text)
                 for out in await client.answer(message.get("type", ""), message.get("data")):
                     await ws.send(out)
+                if client.games is not None and client.result.games >= client.games:
+                    break
         except ConnectionClosed:
             pass
     return client.result
@@ -355,6 +383,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--session", help="join (or create) this session; default: any (AUTOJOIN)")
     p.add_argument("--tournament", action="store_true", help="a new session is a tournament")
     p.add_argument("--team", type=int, choices=(0, 1), help="the team to join (0 or 1)")
+    p.add_argument("--games", type=int, help="leave after this many games (default: when closed)")
     p.set_defaults(func=run)
 
 
@@ -367,7 +396,7 @@ def run(args: argparse.Namespace) -> int:
         raise ChibreError(str(e)) from None
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     kind = "TOURNAMENT" if args.tournament else "SINGLE_GAME"
-    client = ChallengeClient(player, args.name, args.session, kind, args.team)
+    client = ChallengeClient(player, args.name, args.session, kind, args.team, args.games)
     result = asyncio.run(play_challenge(args.url, client))
     if result.winner is None:
         print(f"the server closed the game before its end: {result.errors or 'no reason'}")
