@@ -195,17 +195,17 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_chibre_arena_seats_the_kits_own_service(theirs: str) -> None:
-    done = arena(
-        "strong", f"jasskit-http:{theirs}/random", "--deals", "2", "--time-per-move", "0.3"
-    )
+    # one second a move: strong's budget, and the kit bot's limit (ample for a random agent)
+    done = arena("strong", f"jasskit-http:{theirs}/random", "--deals", "1", "--time-per-move", "1")
     assert done.returncode == 0, done.stderr
-    # 2 deals played twice: the kit's bot holds two seats for 9 cards each and one contract
-    # when it chooses
+    # 1 deal played twice: the kit's bot holds two seats for 9 cards each, and a contract or a
+    # push when it chooses
     found = re.search(
-        r"foreign decisions: (\d+), time limit 0\.3 s a move; replaced by rule: 0", done.stdout
+        r"foreign decisions: (\d+), time limit 1 s a move; replaced by rule: 0 \(none\)",
+        done.stdout,
     )
     assert found, done.stdout
-    assert 72 <= int(found.group(1)) <= 80
+    assert 36 <= int(found.group(1)) <= 40
     assert "strong vs jasskit-http:" in done.stdout
 
 
