@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
 import sqlite3
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -33,7 +30,7 @@ from chibre.jass_challenge import (
 from chibre.observation import Observation
 from chibre.play import legal_cards
 from chibre.server.store import Store
-from server_support import free_port, running_server
+from server_support import running_server
 
 DATA = Path(__file__).resolve().parent / "data"
 TIMEOUT = 20
@@ -353,137 +350,3 @@ def test_new_sessions_count_against_the_table_quota(tmp_path: Path) -> None:
         said = asyncio.run(asyncio.wait_for(two_sessions(url), 60))
     assert said[0].startswith("at most 1 new tables a minute: try again in")
     assert "AUTOJOIN, CREATE_NEW or JOIN_EXISTING" in said[1]
-
-
-# --- the Jass Challenge's own server and bot (tests/jass_challenge_js) ----------------------
-
-PEERS = Path(__file__).resolve().parent / "jass_challenge_js"
-
-
-@pytest.fixture(scope="module")
-def peers() -> Path:
-    """Their code, with its packages installed here when they are missing."""
-    if not (PEERS / "node_modules").is_dir():
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"],
-            cwd=PEERS, check=True, capture_output=True, timeout=600,
-        )  # fmt: skip
-    return PEERS
-
-
-def wait_for_port(port: int, process: subprocess.Popen[str], timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert process.poll() is None, f"their server exited: {process.communicate()[0]}"
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise AssertionError(f"their server did not listen on port {port} within {timeout} s")
-
-
-def test_our_clients_play_a_game_on_their_server(peers: Path) -> None:
-    port = free_port()
-    server = subprocess.Popen(
-        ["node", "run-server.js"], cwd=peers, env={**os.environ, "PORT": str(port)},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        wait_for_port(port, server)
-        players = [Watching("rule" if s % 2 == 0 else "random", s) for s in range(4)]
-        clients = [ChallengeClient(p, f"chibre {i}") for i, p in enumerate(players)]
-        url = f"ws://127.0.0.1:{port}"
-
-        async def all_four() -> list[Any]:
-            return list(await asyncio.gather(*(play_challenge(url, c) for c in clients)))
-
-        results = asyncio.run(asyncio.wait_for(all_four(), 180))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-    assert sorted(r.seat for r in results) == [0, 1, 2, 3]
-    for r, p in zip(results, players, strict=True):
-        assert r.bad_messages == [] and r.errors == [] and r.rejected == 0
-        assert r.winner == results[0].winner and r.winner is not None
-        assert r.winner["points"] >= 2500 and r.decisions == len(p.seen) > 20
-
-
-def test_their_bots_play_at_our_endpoint(peers: Path, tmp_path: Path) -> None:
-    with running_server(tmp_path, "--jass-challenge-limit", "5") as base:
-        url = base.replace("http://", "ws://") + "/"
-        bots = subprocess.Popen(
-            ["node", "run-bots.js", url, "2"], cwd=peers,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
-        try:
-            ours = [ChallengeClient(make_player("rule", s), f"chibre {s}") for s in range(2)]
-
-            async def ours_too() -> list[Any]:
-                await asyncio.sleep(1)  # theirs first: they make the session
-                return list(await asyncio.gather(*(play_challenge(url, c) for c in ours)))
-
-            results = asyncio.run(asyncio.wait_for(ours_too(), 180))
-            said = bots.communicate(timeout=60)[0]
-        finally:
-            if bots.poll() is None:
-                bots.kill()
-        log = (tmp_path / "chibre.log").read_text()
-    assert bots.returncode == 0, said  # their bot throws on a REJECT_CARD: it never got one
-    stored = stored_game(tmp_path / "chibre.sqlite")
-    game = stored.replay()
-    assert game.is_over and max(game.totals) >= 2500
-    assert sorted(s.name for s in stored.seats) == ["chibre 0", "chibre 1", "jsbot0", "jsbot1"]
-    assert "rule played" not in log and "left the game" not in log  # no fallback was needed
-    for r in results:
-        assert r.bad_messages == [] and r.errors == [] and r.winner is not None
-
-
-async def cup(url: str) -> tuple[list[Any], Any]:
-    """A tournament of two bots of ours (two clients each) on their server, started by a
-    spectator as their tournaments are."""
-    async with websockets.connect(url) as spectator:
-        watch = Bot(spectator, "spectator")
-        await watch.recv("REQUEST_PLAYER_NAME")
-        await watch.send("CHOOSE_PLAYER_NAME", "spectator")
-        await watch.recv("REQUEST_SESSION_CHOICE")
-        await watch.send(
-            "CHOOSE_SESSION",
-            {"sessionChoice": "CREATE_NEW", "sessionName": "cup", "sessionType": "TOURNAMENT",
-             "asSpectator": True},
-        )  # fmt: skip
-        clients = [
-            ChallengeClient(make_player(kind, 0), f"chibre-{kind}", "cup", "TOURNAMENT", games=1)
-            for kind in ("rule", "random", "rule", "random")
-        ]
-        tasks = [asyncio.create_task(play_challenge(url, c)) for c in clients]
-        joined = 0
-        while joined < 4:  # a ranking table each time a client joins
-            got = json.loads(await asyncio.wait_for(spectator.recv(), TIMEOUT))
-            if got["type"] == "BROADCAST_TOURNAMENT_RANKING_TABLE":
-                joined = sum(p["connectedClients"] for p in got["data"]["ranking"])
-        await watch.send("START_TOURNAMENT")
-        results = await asyncio.gather(*tasks)
-        ranking = None
-        while ranking is None or not ranking.get("pairingResults"):
-            got = json.loads(await asyncio.wait_for(spectator.recv(), TIMEOUT))
-            if got["type"] == "BROADCAST_TOURNAMENT_RANKING_TABLE":
-                ranking = got["data"]
-        return list(results), ranking
-
-
-def test_our_bots_play_a_tournament_on_their_server(peers: Path) -> None:
-    port = free_port()
-    server = subprocess.Popen(
-        ["node", "run-server.js"], cwd=peers, env={**os.environ, "PORT": str(port)},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        wait_for_port(port, server)
-        results, ranking = asyncio.run(asyncio.wait_for(cup(f"ws://127.0.0.1:{port}"), 180))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-    assert sorted(r.seat for r in results) == [0, 1, 2, 3]
-    assert all(r.games == 1 and r.rejected == 0 and r.bad_messages == [] for r in results)
-    (pairing,) = ranking["pairingResults"]
-    assert {pairing["player1"], pairing["player2"]} == {"chibre-rule", "chibre-random"}

@@ -1,6 +1,0 @@
-
-
-export default {
-    NORMAL: 1000,
-    ABNORMAL: 1006
-};

@@ -1,8 +1,0 @@
-
-
-export function create(gameMode, cardColor) {
-    return {
-        mode: gameMode,
-        trumpfColor: cardColor
-    };
-}

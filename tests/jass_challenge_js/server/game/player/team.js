@@ -1,9 +1,0 @@
-
-
-export function create(name) {
-    return {
-        name,
-        points: 0,
-        currentRoundPoints: 0
-    };
-}

@@ -1,8 +1,0 @@
-
-
-export const CardColor = {
-    HEARTS: 'HEARTS',
-    DIAMONDS: 'DIAMONDS',
-    CLUBS: 'CLUBS',
-    SPADES: 'SPADES'
-};

@@ -1,6 +1,0 @@
-export const GameMode = {
-    TRUMPF: 'TRUMPF',
-    OBEABE: 'OBEABE',
-    UNDEUFE: 'UNDEUFE',
-    SCHIEBE: 'SCHIEBE'
-};

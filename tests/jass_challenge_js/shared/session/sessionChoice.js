@@ -1,8 +1,0 @@
-
-
-export const SessionChoice = {
-    AUTOJOIN: 'AUTOJOIN',
-    CREATE_NEW: 'CREATE_NEW',
-    JOIN_EXISTING: 'JOIN_EXISTING',
-    SPECTATOR: 'SPECTATOR'
-};

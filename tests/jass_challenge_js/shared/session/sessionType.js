@@ -1,4 +1,0 @@
-export const SessionType = {
-    SINGLE_GAME: 'SINGLE_GAME',
-    TOURNAMENT: 'TOURNAMENT'
-};
