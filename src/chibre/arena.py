@@ -43,6 +43,14 @@ from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_record
 from chibre.options import add_set_argument, read_settings
 from chibre.options import rules_from as preset_rules
+from chibre.remote import (
+    DEFAULT_TIME_LIMIT,
+    JASSKIT_HTTP,
+    Incident,
+    JasskitHttpPlayer,
+    is_spec,
+    make_remote,
+)
 from chibre.rules import MAX_TARGET, PRESETS, Rules
 
 STRENGTH_RULES = Rules.make(weis=False, stoeck=False, multipliers="none")
@@ -70,6 +78,10 @@ class DealResult:
     index: int
     a_points: tuple[int, int]
     b_points: tuple[int, int]
+    incidents: tuple[Incident, ...] = ()
+    """Decisions of a foreign player replaced by the fallback (late, refused, illegal)."""
+    remote_decisions: int = 0
+    """Decisions asked of foreign players (``chibre.remote``)."""
 
     @property
     def difference(self) -> float:
@@ -150,6 +162,8 @@ class ArenaResult:
 
 def accepts_budget(name: str) -> bool:
     """Whether the player called ``name`` takes a ``time_per_move`` budget."""
+    if is_spec(name):
+        return name.startswith(JASSKIT_HTTP)
     module, cls, _ = PLAYERS[name]
     try:
         factory = getattr(import_module(module), cls)
@@ -159,7 +173,10 @@ def accepts_budget(name: str) -> bool:
 
 
 def build_player(name: str, seed: int, time_per_move: float | None = None) -> Player:
-    """The player ``name`` with ``seed``, given the time budget when it takes one."""
+    """The player ``name`` with ``seed``, given the time budget when it takes one (a foreign
+    player of ``chibre.remote``: its per-move time limit)."""
+    if is_spec(name):
+        return make_remote(name, seed, time_per_move)
     if name not in PLAYERS:
         raise ChibreError(f"no player {name!r}: choose one of {', '.join(PLAYERS)}")
     module, cls, kwargs = PLAYERS[name]
@@ -244,6 +261,8 @@ def play_deal(
     pseed = _player_seed(seed, index, "deal")
     a_points: list[int] = []
     b_points: list[int] = []
+    incidents: list[Incident] = []
+    asked = 0
     for play in (0, 1):
         pa = build_player(a, pseed, time_per_move)
         pb = build_player(b, pseed, time_per_move)
@@ -254,7 +273,12 @@ def play_deal(
         totals = game.hand.score().totals
         a_points.append(totals[play])
         b_points.append(totals[1 - play])
-    return DealResult(index, (a_points[0], a_points[1]), (b_points[0], b_points[1]))
+        for p in (pa, pb):
+            incidents.extend(getattr(p, "incidents", ()))
+            asked += getattr(p, "decisions", 0) if isinstance(p, JasskitHttpPlayer) else 0
+    return DealResult(
+        index, (a_points[0], a_points[1]), (b_points[0], b_points[1]), tuple(incidents), asked
+    )
 
 
 def play_game_pair(
@@ -410,7 +434,7 @@ def run(args: argparse.Namespace) -> int:
         print("chibre arena: --games must not be negative", file=sys.stderr)
         return 2
     for name in (args.a, args.b):
-        if name not in PLAYERS:
+        if name not in PLAYERS and not is_spec(name):
             names = ", ".join(PLAYERS)
             print(f"chibre arena: no player {name!r}: choose one of {names}", file=sys.stderr)
             return 2
@@ -443,8 +467,28 @@ def run(args: argparse.Namespace) -> int:
             f"games to {rules.target}: {args.a} won {won_a} of {total} "
             f"({100 * won_a / total:.1f}%), {args.b} won {won_b}"
         )
+    _report_remote(result, budget)
     print(result.summary())
     return 0
+
+
+def _report_remote(result: ArenaResult, budget: float | None) -> None:
+    """The foreign players' decisions, time limit and incidents (each replaced by ``rule``)."""
+    asked = sum(d.remote_decisions for d in result.deals)
+    if not asked:
+        return
+    incidents = [i for d in result.deals for i in d.incidents]
+    limit = DEFAULT_TIME_LIMIT if budget is None else budget
+    kinds: dict[str, int] = {}
+    for i in incidents:
+        kinds[i.kind] = kinds.get(i.kind, 0) + 1
+    said = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
+    slowest = max((i.seconds for i in incidents if i.kind == "late"), default=0.0)
+    late = f"; the latest waited {slowest:.2f} s" if slowest else ""
+    print(
+        f"foreign decisions: {asked}, time limit {limit:g} s a move; "
+        f"replaced by rule: {len(incidents)} ({said}){late}"
+    )
 
 
 __all__ = [

@@ -11,6 +11,9 @@ chibre store check|backup   check or back up the server's SQLite file
 chibre play                 a game in the terminal against three computer players
 chibre arena A B            duplicate deals between two computer players
 chibre tafel                the Jasstafel and the calculator
+chibre bot URL --player P   play a seat of a chibre server with a computer player
+chibre player-service       serve our players on the HSLU jass-kit's HTTP routes
+chibre jass-challenge URL   play one of our players on a Jass Challenge server
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import sys
 from pathlib import Path
 from random import Random
 
-from chibre import arena, tafel_cli, terminal
+from chibre import arena, client, jass_challenge, player_service, tafel_cli, terminal
 from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
 from chibre.deal import deal_cards
 from chibre.errors import ChibreError, NotationError
@@ -181,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
     for command in (serve_cli, store_cli, terminal, arena, tafel_cli):
         command.add_parser(sub)
+    for command in (client, player_service, jass_challenge):
+        command.add_parser(sub)
     return parser
 
 
@@ -189,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     commands = {"demo", "rules", "deal", "replay", "check", "serve", "store", "play", "arena"}
     commands |= {"tafel"}
+    commands |= {"bot", "player-service", "jass-challenge"}
     commands |= {"-h", "--help"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo

@@ -19,10 +19,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from chibre.actions import Chibre, Choose, Play
+from chibre.actions import Action, Chibre, Choose, Play
 from chibre.cards import SUIT_SYMBOLS, card_code, cards_of, parse_card
 from chibre.errors import ChibreError, NotationError
-from chibre.hand import Hand, Phase
+from chibre.hand import Hand, Phase, Trick
+from chibre.observation import Observation
+from chibre.play import legal_cards, points, trick_winner
 from chibre.rules import CONTRACT_NAMES, Rules
 
 SEAT_LETTERS = "NESW"  # by jass-kit seat number
@@ -252,3 +254,118 @@ def hand_to_jasskit(hand: Hand, view: int | None = None) -> dict[str, Any]:
 def _jk_index(c: int) -> int:
     """The jass-kit's card order: suit, then A K Q J 10 9 8 7 6."""
     return (c // 9) * 9 + 8 - c % 9
+
+
+# --- observations (what the HSLU player service sends a bot) ---------------------------------
+
+
+def observation_from_json(d: dict[str, Any], rules: Rules = RULES) -> Observation:
+    """Our ``Observation`` of the seat a V0.2 observation (``playerView``) was made for:
+    the viewer's own cards, the public tricks, the contract — nothing more. The legal actions
+    are filled in when that seat is to act. ``NotationError`` says what is malformed."""
+    try:
+        return _observation(d, rules)
+    except NotationError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        detail = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        raise NotationError(f"not a V0.2 observation: {detail}") from None
+
+
+def _seat_field(d: dict[str, Any], key: str, allow_none: bool = False) -> int:
+    value = d[key]
+    if type(value) is not int or not (-1 if allow_none else 0) <= value <= 3:
+        raise NotationError(f"{key} = {value!r}: a seat is 0..3")
+    return -1 if value < 0 else seat_from_jasskit(value)
+
+
+def _observation(d: dict[str, Any], rules: Rules) -> Observation:
+    if not isinstance(d, dict):
+        raise NotationError("a V0.2 observation is a JSON object")
+    if d.get("version") != "V0.2":
+        raise NotationError(f"version = {d.get('version')!r}: only 'V0.2' is read")
+    seat = _seat_field(d, "playerView")
+    dealer = _seat_field(d, "dealer")
+    to_act = _seat_field(d, "currentPlayer", allow_none=True)
+    trump, forehand = d["trump"], d["forehand"]
+    if type(trump) is not int or not -1 <= trump <= 5:
+        raise NotationError(f"trump = {trump!r}: -1 (none yet) or 0..5")
+    if forehand not in (-1, 0, 1):
+        raise NotationError(f"forehand = {forehand!r}: -1, 0 or 1")
+    chooser = (dealer + 1) % 4
+    players = d["player"]
+    if not isinstance(players, list) or len(players) != 4:
+        raise NotationError("player: four entries, one per seat")
+    own = players[seat_to_jasskit(seat)].get("hand", [])
+    hand = 0
+    for code in own:
+        hand |= 1 << parse_card(code)
+    tricks: list[Trick] = []
+    trick: tuple[int, ...] = ()
+    leader = chooser
+    for t in d.get("tricks", []):
+        cards = tuple(parse_card(code) for code in t.get("cards", []))
+        first = _seat_field(t, "first") if "first" in t else leader
+        if len(cards) == 4:
+            winner = trick_winner(cards, trump)
+            tricks.append(Trick(first, cards, (first + winner) % 4, points(cards, trump)))
+            leader = tricks[-1].winner
+        else:
+            trick, leader = cards, first
+    if len(tricks) == 9:  # the last trick's five points
+        last = tricks[-1]
+        tricks[-1] = Trick(last.leader, last.cards, last.winner, last.points + 5)
+    chibres = 1 if forehand == 0 else 0
+    contract_seat = -1 if trump < 0 else (chooser if forehand == 1 else (chooser + 2) % 4)
+    played = 4 * len(tricks) + len(trick)
+    phase = "contract" if trump < 0 else ("play" if played < 36 else "deal")
+    team_points = [0, 0]
+    for done in tricks:
+        team_points[done.winner & 1] += done.points
+    legal: tuple[Action, ...] = ()
+    if to_act == seat and phase == "contract":
+        legal = tuple(Choose(k) for k in range(6)) + (() if chibres else (Chibre(),))
+    elif to_act == seat and phase == "play":
+        legal = tuple(Play(c) for c in cards_of(legal_cards(hand, trick, trump)))
+    return Observation(
+        seat=seat, rules=rules, hand_number=0, dealer=dealer, chooser=chooser, phase=phase,
+        to_act=to_act, hand=hand, chibres=chibres, contract=trump, contract_seat=contract_seat,
+        factor=1, tricks=tuple(tricks), trick=trick, trick_leader=leader,
+        announced=(0, 0, 0, 0), own_weis=(), shown_weis=(), weis_team=-1, stoeck_seat=-1,
+        hand_points=(team_points[0], team_points[1]), totals=(0, 0), winner=-1,
+        striche=(0, 0), legal_actions=legal,
+    )  # fmt: skip
+
+
+def observation_to_json(o: Observation) -> dict[str, Any]:
+    """The V0.2 observation of our ``Observation`` (the current hand only): what a jass-kit
+    bot is sent — its own cards and the public plays."""
+    tricks: list[dict[str, Any]] = [
+        {
+            "cards": [card_code(c) for c in t.cards],
+            "points": t.points,
+            "win": seat_to_jasskit(t.winner),
+            "first": seat_to_jasskit(t.leader),
+        }
+        for t in o.tricks
+    ]
+    if o.contract >= 0 and len(o.tricks) < 9:
+        current: dict[str, Any] = {"first": seat_to_jasskit(o.trick_leader)}
+        if o.trick:
+            current = {"cards": [card_code(c) for c in o.trick], **current}
+        tricks.append(current)
+    players: list[dict[str, list[str]]] = [{"hand": []} for _ in range(4)]
+    players[seat_to_jasskit(o.seat)]["hand"] = [
+        card_code(c) for c in sorted(cards_of(o.hand), key=_jk_index)
+    ]
+    return {
+        "version": "V0.2",
+        "trump": o.contract,
+        "dealer": seat_to_jasskit((o.chooser - 1) % 4),
+        "currentPlayer": seat_to_jasskit(o.to_act) if o.to_act >= 0 else -1,
+        "playerView": seat_to_jasskit(o.seat),
+        "forehand": 1 if o.contract >= 0 and not o.chibres else (0 if o.chibres else -1),
+        "tricks": tricks,
+        "player": players,
+        "jassTyp": "SCHIEBER",
+    }

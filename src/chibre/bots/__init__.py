@@ -30,7 +30,12 @@ TABLE_PLAYERS = ("random", "rule", "easy", "medium", "strong")
 
 
 def make_player(name: str, seed: int = 0) -> Player:
-    """The player called ``name``; raises ``ValueError`` naming the players there are."""
+    """The player called ``name`` — or named by a spec of ``chibre.remote`` (``module:Class``,
+    ``jasskit-http:URL/NAME``); raises ``ValueError`` naming the players there are."""
+    if ":" in name:
+        from chibre.remote import make_remote
+
+        return make_remote(name, seed)
     try:
         module, cls, kwargs = PLAYERS[name]
     except KeyError:

@@ -40,6 +40,7 @@ from chibre.server.http import (
     page,
     server_error,
 )
+from chibre.server.jass_challenge import Lobby, jass_challenge_socket
 from chibre.server.lobby import InvalidTable
 from chibre.server.models import TableRequest
 from chibre.server.protocol import CODES, error_frame
@@ -284,6 +285,7 @@ def create_app(
         app.state.store = store
         app.state.tables = tables
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
+        app.state.jass_challenge = Lobby(tables, tables.settings.jass_challenge_limit)
         tables.restore()
         checkpointer = Checkpointer(store.db, db_path)
         collector = Collector()
@@ -313,5 +315,7 @@ def create_app(
     app.include_router(sheets.router(db_path))
     app.include_router(qr.router())
     app.add_api_websocket_route("/ws/{id}", table_socket)
+    app.add_api_websocket_route("/jass-challenge", jass_challenge_socket)
+    app.add_api_websocket_route("/", jass_challenge_socket)  # where their bots connect
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

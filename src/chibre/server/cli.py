@@ -97,6 +97,11 @@ def add_parser(sub: Any) -> None:
         f"({Settings.think_limit})",
     )  # fmt: skip
     p.add_argument(
+        "--jass-challenge-limit", type=_seconds, default=Settings.jass_challenge_limit,
+        help="seconds a Jass Challenge bot may take to answer; then rule plays its move "
+        f"({Settings.jass_challenge_limit:g})",
+    )  # fmt: skip
+    p.add_argument(
         "--allowed-host", action="append", default=[], type=_host, metavar="NAME",
         help="a host name (or name:port) the server is reached by, besides 127.0.0.1, "
         "localhost and [::1]; repeat for more; '*': any (behind a proxy that checks it)",
@@ -189,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         deal_delay=args.deal_delay,
         grace=args.grace,
         think_limit=args.think_limit,
+        jass_challenge_limit=args.jass_challenge_limit,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
         unwatched_rest=args.unwatched_rest,

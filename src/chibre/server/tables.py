@@ -57,6 +57,8 @@ class Settings:
     grace: float = 60.0
     think_limit: float = 30.0
     """How long a search player may think; then ``rule`` plays the seat."""
+    jass_challenge_limit: float = 10.0
+    """How long a Jass Challenge bot may take to answer a request; then ``rule`` plays."""
     max_open_tables: int = 1000
     """Unfinished tables in play at once; a new one past this is refused (503)."""
     tables_per_minute: int = 10

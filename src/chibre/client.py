@@ -1,0 +1,266 @@
+"""A client of the table protocol (docs/table-protocol.md): any of our players, or a program's
+own, plays a seat of any chibre server.
+
+    player = make_player("strong")
+    result = asyncio.run(play_seat("http://host:8000/t/k3J9xQ2w?seat=TOKEN", player))
+
+The seat's VIEW is read back into the same ``Observation`` a player is given at our own tables
+(``observation_from_view``); when the seat is to act, the player's ``act`` runs in a worker
+thread (a search player may think for seconds without stalling the connection) and its action is
+sent. A dropped connection is opened again with the same token (the seat is kept for the
+server's grace period), with a growing pause between tries; a refused token ends it. An action
+the server refuses is logged and replaced by the first legal action, so the seat never stalls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from chibre.actions import Action
+from chibre.bots.player import Player
+from chibre.cards import parse_card
+from chibre.errors import ChibreError
+from chibre.hand import Trick
+from chibre.observation import Observation
+from chibre.rules import Rules
+from chibre.server.protocol import action_from_json, action_to_json
+from chibre.weis import weis_of
+
+log = logging.getLogger("chibre.client")
+
+CLOSE_BAD_TOKEN = 4403
+RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0, 5.0)
+"""Seconds between reconnection tries (the last repeats)."""
+
+
+class SeatRefused(ChibreError):
+    """The server does not open this seat (a bad token, a damaged table)."""
+
+
+def seat_socket_url(link: str) -> str:
+    """The WebSocket URL of a seat link: ``http://host/t/ID?seat=TOKEN`` (the invitation a
+    server hands out), or a ``ws://host/ws/ID?token=TOKEN`` URL as it is."""
+    parts = urlsplit(link)
+    if parts.scheme in ("ws", "wss"):
+        return link
+    if parts.scheme not in ("http", "https"):
+        raise ChibreError(f"{link!r} is not a seat link (http://HOST/t/ID?seat=TOKEN)")
+    token = parse_qs(parts.query).get("seat", [""])[0]
+    path = parts.path.rstrip("/")
+    if not token or "/t/" not in path:
+        raise ChibreError(f"{link!r} is not a seat link (http://HOST/t/ID?seat=TOKEN)")
+    table = path.rsplit("/t/", 1)[1]
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}/ws/{table}?token={token}"
+
+
+def _cards(codes: list[str]) -> tuple[int, ...]:
+    return tuple(parse_card(c) for c in codes)
+
+
+def _mask(codes: list[str]) -> int:
+    m = 0
+    for c in _cards(codes):
+        m |= 1 << c
+    return m
+
+
+def observation_from_view(view: dict[str, Any], rules: Rules | None = None) -> Observation:
+    """The ``Observation`` of a VIEW (``Observation.to_dict()`` plus ``legal``): exactly what
+    a player at our own tables is given for that seat."""
+    r = rules if rules is not None else Rules.from_dict(view["rules"])
+    seat = view["seat"]
+    return Observation(
+        seat=-1 if seat is None else seat,
+        rules=r,
+        hand_number=view["hand_number"],
+        dealer=view["dealer"],
+        chooser=view["chooser"],
+        phase=view["phase"],
+        to_act=view["to_act"],
+        hand=_mask(view["hand"]),
+        chibres=view["chibres"],
+        contract=view["contract"],
+        contract_seat=view["contract_seat"],
+        factor=view["factor"],
+        tricks=tuple(
+            Trick(t["leader"], _cards(t["cards"]), t["winner"], t["points"]) for t in view["tricks"]
+        ),
+        trick=_cards(view["trick"]),
+        trick_leader=view["trick_leader"],
+        announced=tuple(view["announced"]),
+        own_weis=tuple(weis_of(_mask(w), r) for w in view["own_weis"]),
+        shown_weis=tuple((w["seat"], weis_of(_mask(w["cards"]), r)) for w in view["shown_weis"]),
+        weis_team=view["weis_team"],
+        stoeck_seat=view["stoeck_seat"],
+        hand_points=tuple(view["hand_points"]),
+        totals=tuple(view["totals"]),
+        winner=view["winner"],
+        striche=tuple(view["striche"]),
+        legal_actions=tuple(action_from_json(a) for a in view.get("legal", [])),
+    )
+
+
+@dataclass
+class SeatResult:
+    """How a seat's game went: the last VIEW, the decisions made, the connections opened and
+    the server's refusals (each ``(code, message)``)."""
+
+    view: dict[str, Any] = field(default_factory=dict)
+    decisions: int = 0
+    connections: int = 0
+    refusals: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.view.get("phase") == "over"
+
+
+async def play_seat(
+    link: str,
+    player: Player,
+    *,
+    retries: int = 20,
+    on_state: Callable[[dict[str, Any]], None] | None = None,
+) -> SeatResult:
+    """Play the seat of ``link`` with ``player`` until the game is over; reconnects up to
+    ``retries`` times in a row after a dropped connection. ``SeatRefused`` when the server does
+    not open the seat."""
+    url = seat_socket_url(link)
+    result = SeatResult()
+    rules: Rules | None = None
+    failures = 0
+    while True:
+        try:
+            async with websockets.connect(url, max_size=2**20, open_timeout=10) as ws:
+                result.connections += 1
+                failures = 0
+                rules = await _play_connection(ws, player, result, rules, on_state)
+                return result
+        except SeatRefused:
+            raise
+        except InvalidStatus as e:
+            if e.response.status_code < 500:
+                raise SeatRefused(f"the server refused the connection: {e}") from e
+            reason: Exception = e
+        except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as e:
+            reason = e
+        if result.finished:
+            return result
+        failures += 1
+        if failures > retries:
+            raise ChibreError(f"the connection to {url} was lost: {reason}")
+        pause = RETRY_PAUSES[min(failures, len(RETRY_PAUSES)) - 1]
+        log.warning("connection lost (%s); trying again in %.1f s", reason, pause)
+        await asyncio.sleep(pause)
+
+
+async def _play_connection(
+    ws: Any,
+    player: Player,
+    result: SeatResult,
+    rules: Rules | None,
+    on_state: Callable[[dict[str, Any]], None] | None,
+) -> Rules | None:
+    """Answer the states of one connection until the game is over (returns) or it drops
+    (``ConnectionClosed``)."""
+    acted_at = -1  # the seq of the state last answered: one action per moment
+    async for text in ws:
+        frame = json.loads(text)
+        kind = frame.get("type")
+        if kind == "error":
+            code, message = frame.get("code", ""), frame.get("message", "")
+            if code in ("bad_token", "damaged"):
+                raise SeatRefused(message)
+            result.refusals.append((code, message))
+            log.warning("the server refused an action: %s (%s)", message, code)
+            view = result.view
+            if code == "illegal" and view.get("to_act") == view.get("seat") and view["legal"]:
+                await _act(ws, action_from_json(view["legal"][0]), result)  # never stall
+            continue
+        if kind != "state":
+            continue
+        view = frame["view"]
+        result.view = view
+        if on_state is not None:
+            on_state(frame)
+        if view["phase"] == "over":
+            return rules
+        seat = view["seat"]
+        if view["to_act"] != seat or not view["legal"] or frame["seq"] == acted_at:
+            continue
+        if rules is None:
+            rules = Rules.from_dict(view["rules"])
+        observation = observation_from_view(view, rules)
+        acted_at = frame["seq"]
+        action = await asyncio.to_thread(player.act, observation)
+        await _act(ws, action, result)
+    return rules
+
+
+async def _act(ws: Any, action: Action, result: SeatResult) -> None:
+    result.decisions += 1
+    await ws.send(json.dumps({"type": "act", "action": action_to_json(action)}))
+
+
+__all__ = [
+    "SeatRefused",
+    "SeatResult",
+    "observation_from_view",
+    "play_seat",
+    "seat_socket_url",
+]
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def add_parser(sub: Any) -> None:
+    """Add `bot` to the `chibre` command's subcommands."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "bot",
+        help="play a seat of a chibre server with a computer player",
+        description="Play the seat of an invitation link (http://HOST/t/ID?seat=TOKEN) with one "
+        "of our players, a program's own (module:Class) or a jass-kit service "
+        "(jasskit-http:URL/NAME), until the game is over.",
+    )
+    p.add_argument("link", metavar="URL", help="the seat's invitation link")
+    p.add_argument("--player", default="rule", help="a player name or spec (default rule)")
+    p.add_argument("--seed", type=int, default=0, help="the player's seed (default 0)")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from chibre.bots import make_player
+
+    try:
+        player = make_player(args.player, args.seed)
+    except ValueError as e:
+        raise ChibreError(str(e)) from None
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+
+    def show(frame: dict[str, Any]) -> None:
+        for event in frame.get("events", []):
+            if event["type"] in ("HandScored", "GameWon") and not args.quiet:
+                print(json.dumps(event), flush=True)
+
+    result = asyncio.run(play_seat(args.link, player, on_state=show))
+    v = result.view
+    team = v["seat"] & 1
+    print(
+        f"game over: team {v['winner']} won {v['totals'][0]}:{v['totals'][1]} "
+        f"({'we won' if v['winner'] == team else 'we lost'}); {result.decisions} decisions, "
+        f"{result.connections} connection(s), {len(result.refusals)} refused"
+    )
+    return 0

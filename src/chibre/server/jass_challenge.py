@@ -1,0 +1,538 @@
+"""The Jass Challenge endpoint of ``chibre serve``: the bots of that community connect
+unchanged (WebSocket ``/`` — where their server listens — or ``/jass-challenge``) and play at
+our tables (docs/protocols.md).
+
+A bot names itself and chooses a session (``AUTOJOIN``, ``CREATE_NEW``, ``JOIN_EXISTING``);
+seats go as the protocol says (seatId = 2 × players already in the team + team index). When
+the fourth bot has joined, the session becomes a real table of this server (``Tables.create``:
+stored, restored, its record kept) under the rules the protocol implies
+(``chibre.jass_challenge.JC_RULES``), and each bot holds its seat through a ``SeatBridge``: the
+seat's own state frames are told in the protocol's frames (DEAL_CARDS, BROADCAST_TRUMPF,
+PLAYED_CARDS, BROADCAST_STICH, BROADCAST_GAME_FINISHED, BROADCAST_WINNER_TEAM) and its turn
+is a REQUEST_TRUMPF or REQUEST_CARD.
+
+A foreign bot never blocks a table. A push after a push is rejected (REJECT_TRUMPF, then
+REQUEST_TRUMPF true again); an illegal card is rejected (REJECT_CARD, then the same
+REQUEST_CARD); anything else it should not have sent is answered BAD_MESSAGE. Each request has
+a time limit (``Settings.jass_challenge_limit``): past it, or at once after the bot
+disconnected, our ``rule`` player decides for the seat. Every such incident is logged (logger
+``chibre.server``) and kept in ``Session.incidents``; the table's record shows the moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from chibre.actions import Action, Chibre, Choose, Play
+from chibre.bots import make_player
+from chibre.cards import parse_card
+from chibre.jass_challenge import (
+    JC_OPTIONS,
+    SCHIEBE,
+    TEAM_NAMES,
+    BadFrame,
+    card_from_jc,
+    card_to_jc,
+    frame,
+    mode_from_jc,
+    mode_to_jc,
+)
+from chibre.server.lobby import InvalidTable
+from chibre.server.models import TableRequest
+from chibre.server.protocol import MAX_FRAME, ProtocolError
+from chibre.server.quota import Quota
+from chibre.server.store import StoreUnavailable
+from chibre.server.tables import Connection, Table, Tables, TooManyTables
+
+log = logging.getLogger("chibre.server")
+
+NAME_LENGTH = 40
+HELLO_LIMIT = 60.0
+"""Seconds a bot has to give its name and choose its session."""
+MAX_SESSIONS = 100
+"""Sessions waiting for players at once."""
+MAX_BAD = 50
+"""Bad messages a bot may send before it is disconnected (its seat goes on without it)."""
+CLOSE_NORMAL = 1000
+CLOSE_POLICY = 1008
+
+
+@dataclass
+class Member:
+    """A bot in a session."""
+
+    id: int
+    name: str
+    seat: int
+    socket: WebSocket
+    bridge: SeatBridge | None = None
+    bad: int = 0  # messages refused before the game started
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "seatId": self.seat, "name": self.name}
+
+
+@dataclass
+class Session:
+    """A Jass Challenge session: up to four bots, then a table."""
+
+    name: str
+    members: list[Member] = field(default_factory=list)
+    table: Table | None = None
+    incidents: list[str] = field(default_factory=list)
+
+    def team_size(self, team: int) -> int:
+        return sum(1 for m in self.members if m.seat % 2 == team)
+
+    async def broadcast(self, text: str) -> None:
+        for m in list(self.members):
+            if m.bridge is None or not m.bridge.gone:
+                with suppress(Exception):
+                    await m.socket.send_text(text)
+
+
+class Lobby:
+    """The sessions of the endpoint: open ones (waiting for players) by name."""
+
+    def __init__(self, tables: Tables, limit: float) -> None:
+        self.tables = tables
+        self.limit = limit
+        self.open: dict[str, Session] = {}
+        self.ids = itertools.count(1)
+        self.names = itertools.count(1)
+
+    def choose(self, choice: Any) -> Session:
+        """The session a CHOOSE_SESSION asks for; ``BadFrame`` saying why not."""
+        if not isinstance(choice, dict):
+            raise BadFrame("CHOOSE_SESSION takes an object such as {sessionChoice: AUTOJOIN}")
+        how = choice.get("sessionChoice")
+        name = choice.get("sessionName")
+        if choice.get("sessionType", "SINGLE_GAME") != "SINGLE_GAME":
+            raise BadFrame("this server plays single games (sessionType SINGLE_GAME)")
+        if how == "AUTOJOIN":
+            if self.open:
+                return next(iter(self.open.values()))
+            name = f"chibre {next(self.names)}"
+        elif how == "JOIN_EXISTING":
+            if name not in self.open:
+                raise BadFrame(f"no open session {str(name)[:NAME_LENGTH]!r}")
+            return self.open[name]
+        elif how != "CREATE_NEW":
+            raise BadFrame("sessionChoice is AUTOJOIN, CREATE_NEW or JOIN_EXISTING")
+        if not isinstance(name, str) or not 0 < len(name) <= NAME_LENGTH:
+            raise BadFrame(f"a session's name is 1 to {NAME_LENGTH} characters")
+        if name in self.open:
+            return self.open[name]
+        if len(self.open) >= MAX_SESSIONS:
+            raise BadFrame("too many sessions are waiting for players: try again later")
+        self.open[name] = Session(name)
+        return self.open[name]
+
+    def join(self, session: Session, name: str, ws: WebSocket, team: Any) -> Member:
+        if team not in (0, 1) or session.team_size(team) >= 2:
+            team = 0 if session.team_size(0) <= session.team_size(1) else 1
+        member = Member(next(self.ids), name, 2 * session.team_size(team) + team, ws)
+        session.members.append(member)
+        if len(session.members) == 4:  # full: nobody else joins while it starts
+            self.open.pop(session.name, None)
+        return member
+
+    def start(self, session: Session) -> Table:
+        """The four bots are there: the table, with the protocol's rules."""
+        names = [""] * 4
+        for m in session.members:
+            names[m.seat] = m.name
+        request = TableRequest.model_validate(
+            {"options": JC_OPTIONS, "seats": ["human"] * 4, "names": names}
+        )
+        table = self.tables.create(request)
+        session.table = table
+        log.info("jass challenge session %r plays at table %s", session.name, table.id)
+        return table
+
+
+class SeatBridge:
+    """One bot's seat: our state frames told in the protocol's frames, its answers applied."""
+
+    def __init__(self, lobby: Lobby, session: Session, member: Member, table: Table) -> None:
+        self.lobby = lobby
+        self.session = session
+        self.member = member
+        self.table = table
+        self.seat = member.seat
+        self.limit = lobby.limit
+        self.gone = False
+        self.bad = 0
+        self.view: dict[str, Any] = {}
+        self.asked = -1  # the seq of the request the bot owes an answer to
+        self.deadline: asyncio.TimerHandle | None = None
+        self.trick: list[int] = []
+        self.factor = 1
+        self.totals = [0, 0]
+        self.round = [0, 0]
+        self.fallback = make_player("rule", table.seats[member.seat].info.seed or 0)
+        self.conn: Connection | None = None
+        self.done = asyncio.Event()
+
+    # --- the table's side ------------------------------------------------------------------
+
+    async def on_state(self, text: str) -> None:
+        """The pump of our seat's connection: tell the bot, then ask it when it is to act."""
+        state = json.loads(text)
+        if state.get("type") != "state":
+            return
+        events = state["events"]
+        if not self.view and state["view"]["hand_number"] >= 0:  # dealt before it joined
+            events = [{"type": "HandStarted", "number": state["view"]["hand_number"]}]
+        for event in events:
+            for out in self.told(event):
+                await self.send(out)
+        self.view = state["view"]
+        v = self.view
+        if v["phase"] == "over":
+            self.done.set()
+            return
+        if v["to_act"] == self.seat and v["legal"] and state["seq"] != self.asked:
+            self.asked = state["seq"]
+            self.arm()
+            await self.request()
+
+    def told(self, e: dict[str, Any]) -> list[str]:
+        """The protocol's frames for one of our events."""
+        kind = e["type"]
+        if kind == "HandStarted":
+            self.trick, self.round, self.factor = [], [0, 0], 1
+            dealt = self.table.game.hands[e["number"]].dealt[self.seat]  # this seat's own
+            return [frame("DEAL_CARDS", [card_to_jc(c) for c in range(36) if dealt >> c & 1])]
+        if kind == "Chibred":
+            return [frame("BROADCAST_TRUMPF", dict(SCHIEBE))]
+        if kind == "ContractNamed":
+            self.factor = e["factor"]
+            return [frame("BROADCAST_TRUMPF", mode_to_jc(Choose(e["contract"])))]
+        if kind == "CardPlayed":
+            self.trick.append(parse_card(e["card"]))
+            return [frame("PLAYED_CARDS", [card_to_jc(c) for c in self.trick])]
+        if kind == "TrickTaken":
+            winner = e["winner"]
+            self.round[winner % 2] += e["points"] * self.factor
+            member = self._member(winner)
+            stich = {
+                "name": member.name if member else f"seat {winner}",
+                "id": member.id if member else winner,
+                "seatId": winner,
+                "playedCards": [card_to_jc(c) for c in self.trick],
+                "teams": self.teams(),
+            }
+            self.trick = []
+            return [frame("BROADCAST_STICH", stich)]
+        if kind == "HandScored":
+            self.round = list(e["points"])
+            teams = self.teams()
+            self.totals = [self.totals[0] + self.round[0], self.totals[1] + self.round[1]]
+            return [frame("BROADCAST_GAME_FINISHED", teams)]
+        if kind == "GameWon":
+            team = e["team"]
+            won = {
+                "name": TEAM_NAMES[team],
+                "points": self.totals[team],  # the whole last hand counted
+                "currentRoundPoints": self.round[team],
+            }
+            return [frame("BROADCAST_WINNER_TEAM", won)]
+        return []
+
+    def teams(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": TEAM_NAMES[t],
+                "points": self.totals[t] + self.round[t],
+                "currentRoundPoints": self.round[t],
+            }
+            for t in (0, 1)
+        ]
+
+    def _member(self, seat: int) -> Member | None:
+        return next((m for m in self.session.members if m.seat == seat), None)
+
+    async def request(self) -> None:
+        v = self.view
+        if self.gone:
+            asyncio.get_running_loop().call_soon(self.decide_for_it, self.asked, "gone")
+        elif v["phase"] == "contract":
+            await self.send(frame("REQUEST_TRUMPF", v["chibres"] > 0))
+        else:
+            await self.send(frame("REQUEST_CARD", [card_to_jc(c) for c in self._trick()]))
+
+    def _trick(self) -> list[int]:
+        return [parse_card(c) for c in self.view["trick"]]
+
+    def arm(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+        loop = asyncio.get_running_loop()
+        self.deadline = loop.call_later(self.limit, self.decide_for_it, self.asked, "late")
+
+    def decide_for_it(self, seq: int, why: str) -> None:
+        """Past the time limit (or the bot is gone): ``rule`` plays the seat's move."""
+        if seq != self.asked or seq != self.table.seq or self.table.game.is_over:
+            return
+        observation = self.table.game.observation(self.seat)
+        if observation.to_act != self.seat:
+            return
+        action = self.fallback.act(observation)
+        incident = (
+            f"{self.member.name} (seat {self.seat}): "
+            f"{'no answer within ' + format(self.limit, 'g') + ' s' if why == 'late' else why}"
+            f"; rule played {action!r}"
+        )
+        self.session.incidents.append(incident)
+        log.warning("jass challenge %r: %s", self.session.name, incident)
+        if not self._apply(action):
+            loop = asyncio.get_running_loop()
+            self.deadline = loop.call_later(1.0, self.decide_for_it, seq, why)
+
+    def _apply(self, action: Action) -> bool:
+        """Apply the seat's action; ``False`` when the store could not take it."""
+        try:
+            self.table.act(self.seat, action)
+        except StoreUnavailable:
+            log.exception(
+                "table %s: a move of seat %d could not be stored", self.table.id, self.seat
+            )
+            return False
+        self.asked = -1
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+        return True
+
+    async def send(self, text: str) -> None:
+        if self.gone:
+            return
+        try:
+            await self.member.socket.send_text(text)
+        except Exception:  # the socket is gone: the seat goes on without it
+            self.leave()
+
+    def leave(self) -> None:
+        if self.gone:
+            return
+        self.gone = True
+        if self.asked >= 0:
+            asyncio.get_running_loop().call_soon(self.decide_for_it, self.asked, "gone")
+
+    # --- the bot's side --------------------------------------------------------------------
+
+    async def receive(self, kind: Any, data: Any) -> None:
+        v = self.view
+        waiting = self.asked >= 0 and self.asked == self.table.seq
+        try:
+            if kind == "CHOOSE_TRUMPF":
+                if not waiting or v.get("phase") != "contract":
+                    raise BadFrame("CHOOSE_TRUMPF without a REQUEST_TRUMPF")
+                action: Action = mode_from_jc(data)
+                if isinstance(action, Chibre) and v["chibres"] > 0:
+                    await self.send(frame("REJECT_TRUMPF", dict(SCHIEBE)))
+                    await self.send(frame("REQUEST_TRUMPF", True))
+                    return
+            elif kind == "CHOOSE_CARD":
+                if not waiting or v.get("phase") != "play":
+                    raise BadFrame("CHOOSE_CARD without a REQUEST_CARD")
+                action = Play(card_from_jc(data))
+            else:
+                raise BadFrame(f"{str(kind)[:40]!r} is not a message a player sends now")
+            try:
+                self.table.act(self.seat, action)
+            except ProtocolError:  # the rules refuse it: reject and ask again
+                if isinstance(action, Play):
+                    await self.send(frame("REJECT_CARD", data))
+                    await self.send(frame("REQUEST_CARD", [card_to_jc(c) for c in self._trick()]))
+                    return
+                raise BadFrame("that contract cannot be named now") from None
+            except StoreUnavailable:
+                raise BadFrame("the move could not be saved: send it again") from None
+            self.asked = -1
+            if self.deadline is not None:
+                self.deadline.cancel()
+                self.deadline = None
+        except BadFrame as e:
+            self.bad += 1
+            await self.send(frame("BAD_MESSAGE", str(e)))
+
+
+# --- the socket ------------------------------------------------------------------------------
+
+
+async def _read(ws: WebSocket, timeout: float | None = None) -> tuple[Any, Any] | None:
+    """The next frame's type and data; ``None`` once the socket is gone. A frame that is not
+    the protocol's JSON gives type ``None`` and the reason as data."""
+    try:
+        message = await asyncio.wait_for(ws.receive(), timeout)
+    except (TimeoutError, WebSocketDisconnect):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        return None, "frames are JSON text"
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+        return None, f"a message may be at most {MAX_FRAME} bytes"
+    try:
+        d = json.loads(text)
+    except (ValueError, RecursionError):
+        return None, "the message is not JSON"
+    if not isinstance(d, dict) or not isinstance(d.get("type"), str):
+        return None, 'a message is {"type": T, "data": D}'
+    return d["type"], d.get("data")
+
+
+async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Member] | None:
+    """Name and session; ``None`` when the bot left (or never answered) before a seat."""
+    await ws.send_text(frame("REQUEST_PLAYER_NAME"))
+    name: str | None = None
+    bad = 0
+    while name is None:
+        got = await _read(ws, HELLO_LIMIT)
+        bad += 1
+        if got is None or bad > MAX_BAD:
+            return None
+        kind, data = got
+        if kind == "CHOOSE_PLAYER_NAME" and isinstance(data, str) and data.strip():
+            name = data.strip()[:NAME_LENGTH]
+        else:
+            await ws.send_text(frame("BAD_MESSAGE", "expected CHOOSE_PLAYER_NAME with a name"))
+    while True:
+        await ws.send_text(frame("REQUEST_SESSION_CHOICE", list(lobby.open)))
+        got = await _read(ws, HELLO_LIMIT)
+        bad += 1
+        if got is None or bad > MAX_BAD:
+            return None
+        kind, data = got
+        try:
+            if kind != "CHOOSE_SESSION":
+                raise BadFrame("expected CHOOSE_SESSION")
+            session = lobby.choose(data)
+            if not session.members:  # a new session is a new table: the table quota
+                wait = quota.allow(ws.client.host if ws.client else "?")
+                if wait is not None:
+                    lobby.open.pop(session.name, None)
+                    raise BadFrame(
+                        f"at most {quota.per_minute} new tables a minute: try again in {wait:.0f} s"
+                    )
+        except BadFrame as e:
+            await ws.send_text(frame("BAD_MESSAGE", str(e)))
+            continue
+        team = data.get("chosenTeamIndex")
+        return session, lobby.join(session, name, ws, team)
+
+
+async def jass_challenge_socket(ws: WebSocket) -> None:
+    """One bot of the Jass Challenge protocol."""
+    await ws.accept()
+    lobby: Lobby = ws.app.state.jass_challenge
+    seated = await _hello(ws, lobby, ws.app.state.table_quota)
+    if seated is None:
+        with suppress(Exception):
+            await ws.close(CLOSE_NORMAL)
+        return
+    session, member = seated
+    joined = {
+        "sessionName": session.name,
+        "player": member.as_json(),
+        "playersInSession": [m.as_json() for m in session.members],
+    }
+    await session.broadcast(frame("BROADCAST_SESSION_JOINED", joined))
+    if len(session.members) == 4:
+        await _start(lobby, session)
+    try:
+        while True:
+            got = await _read(ws)
+            if got is None:
+                break
+            kind, data = got
+            bridge = member.bridge
+            if bridge is None:
+                member.bad += 1
+                if member.bad > MAX_BAD:
+                    break
+                await ws.send_text(frame("BAD_MESSAGE", "the game has not started"))
+                continue
+            if kind is None:
+                bridge.bad += 1
+                await bridge.send(frame("BAD_MESSAGE", data))
+            else:
+                await bridge.receive(kind, data)
+            if bridge.bad > MAX_BAD:
+                with suppress(Exception):
+                    await ws.close(CLOSE_POLICY)
+                break
+            if bridge.done.is_set():
+                break
+    finally:
+        await _left(lobby, session, member)
+
+
+async def _start(lobby: Lobby, session: Session) -> None:
+    teams = [
+        {
+            "name": TEAM_NAMES[t],
+            "players": [m.as_json() for m in session.members if m.seat % 2 == t],
+        }
+        for t in (0, 1)
+    ]
+    try:
+        table = lobby.start(session)
+    except (InvalidTable, TooManyTables, StoreUnavailable) as e:
+        await session.broadcast(frame("ERROR", f"the game could not start: {e}"))
+        for m in session.members:
+            with suppress(Exception):
+                await m.socket.close(CLOSE_NORMAL)
+        return
+    await session.broadcast(frame("BROADCAST_TEAMS", teams))
+    for m in sorted(session.members, key=lambda m: m.seat):
+        m.bridge = SeatBridge(lobby, session, m, table)
+    for m in session.members:
+        assert m.bridge is not None
+        m.bridge.conn = table.join(m.seat, m.bridge.on_state)
+        asyncio.get_running_loop().create_task(_pump(m.bridge))
+
+
+async def _pump(bridge: SeatBridge) -> None:
+    """Our seat's connection, until the game is over; then the socket closes (1000)."""
+    conn = bridge.conn
+    assert conn is not None
+    pump = asyncio.create_task(conn.pump())
+    await bridge.done.wait()
+    await asyncio.sleep(0)  # let the last frames go out
+    pump.cancel()
+    bridge.table.leave(conn)
+    bridge.lobby.tables.release(bridge.table)
+    with suppress(Exception):
+        await bridge.member.socket.close(CLOSE_NORMAL)
+
+
+async def _left(lobby: Lobby, session: Session, member: Member) -> None:
+    """A bot's socket ended: before the game it leaves the session; during it, ``rule``
+    plays its seat from now on and the others are told."""
+    if member.bridge is None:
+        if session.table is None and member in session.members:
+            session.members.remove(member)
+            if not session.members:
+                lobby.open.pop(session.name, None)
+        return
+    bridge = member.bridge
+    if bridge.done.is_set():
+        return
+    bridge.leave()
+    log.warning(
+        "jass challenge %r: %s left; rule plays seat %d", session.name, member.name, member.seat
+    )
+    session.incidents.append(f"{member.name} (seat {member.seat}) left the game")
+    await session.broadcast(frame("ERROR", f"Player {member.name} left the game!"))

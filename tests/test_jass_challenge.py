@@ -1,0 +1,352 @@
+"""The Jass Challenge protocol both ways, over real WebSockets: our client and the endpoint of
+`chibre serve` against each other, the endpoint frame by frame against what
+../shared/protocols/jass-challenge.md says, and the client against a recorded conversation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+
+from chibre.actions import Action, Chibre, Choose, Play
+from chibre.bots import make_player
+from chibre.cards import cards_of
+from chibre.jass_challenge import (
+    JC_RULES,
+    BadFrame,
+    ChallengeClient,
+    card_from_jc,
+    card_to_jc,
+    mode_from_jc,
+    mode_to_jc,
+    play_challenge,
+)
+from chibre.observation import Observation
+from chibre.play import legal_cards
+from chibre.server.store import Store
+from server_support import running_server
+
+DATA = Path(__file__).resolve().parent / "data"
+TIMEOUT = 20
+
+
+def test_cards_and_modes_map_both_ways() -> None:
+    assert card_to_jc(0) == {"number": 6, "color": "DIAMONDS"}
+    assert card_to_jc(35) == {"number": 14, "color": "CLUBS"}
+    assert [card_from_jc(card_to_jc(c)) for c in range(36)] == list(range(36))
+    for action in (Chibre(), *(Choose(k) for k in range(6))):
+        assert mode_from_jc(mode_to_jc(action)) == action
+    assert mode_to_jc(Choose(1)) == {"mode": "TRUMPF", "trumpfColor": "HEARTS"}
+    assert JC_RULES.factor(0) == JC_RULES.factor(1) == 1
+    assert JC_RULES.factor(2) == JC_RULES.factor(3) == 2
+    assert JC_RULES.factor(4) == JC_RULES.factor(5) == 3
+    assert not JC_RULES.weis and not JC_RULES.stoeck and JC_RULES.target == 2500
+
+
+class Watching:
+    """A player that keeps every observation it was given."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.inner = make_player(name, seed)
+        self.name = name
+        self.seen: list[Observation] = []
+
+    def act(self, observation: Observation) -> Action:
+        self.seen.append(observation)
+        return self.inner.act(observation)
+
+
+def stored_game(db: Path) -> Any:
+    with sqlite3.connect(db) as c:
+        (table_id,) = c.execute("SELECT id FROM game_tables").fetchone()
+    store = Store(db)
+    try:
+        stored = store.load(table_id)
+        assert stored is not None
+        return stored
+    finally:
+        store.close()
+
+
+def test_four_of_our_clients_play_a_game_at_the_endpoint(tmp_path: Path) -> None:
+    players = [Watching("rule" if s % 2 == 0 else "random", s) for s in range(4)]
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/"
+        clients = [ChallengeClient(p, f"bot {i}") for i, p in enumerate(players)]
+
+        async def all_four() -> list[Any]:
+            return list(await asyncio.gather(*(play_challenge(url, c) for c in clients)))
+
+        results = asyncio.run(asyncio.wait_for(all_four(), 180))
+        stored = stored_game(tmp_path / "chibre.sqlite")
+    game = stored.replay()
+    assert game.is_over and stored.rules == JC_RULES
+    assert sorted(r.seat for r in results) == [0, 1, 2, 3]
+    winner = game.winner
+    for r in results:
+        assert r.bad_messages == [] and r.errors == [] and r.rejected == 0
+        assert r.winner == results[0].winner
+        assert r.winner is not None and r.winner["name"] == f"Team {winner + 1}"
+        assert r.winner["points"] == game.totals[winner] >= 2500
+    # honesty: each decision's observation is what the table's engine shows that seat then
+    for result, player in zip(results, players, strict=True):
+        seat = result.seat
+        replay = type(game)(stored.rules)
+        asked = []
+        for s, action in stored.entries:
+            if s == seat:
+                asked.append(replay.observation(seat))
+            replay.apply(action, None if s < 0 else s)
+        assert len(asked) == len(player.seen) == result.decisions > 20
+        for theirs, ours in zip(player.seen, asked, strict=True):
+            assert (theirs.hand, theirs.trick, theirs.tricks) == (
+                ours.hand,
+                ours.trick,
+                ours.tricks,
+            )
+            assert (theirs.contract, theirs.chibres, theirs.phase) == (
+                ours.contract, ours.chibres, ours.phase,
+            )  # fmt: skip
+            if ours.phase == "play":
+                assert (theirs.contract_seat, theirs.trick_leader) == (
+                    ours.contract_seat, ours.trick_leader,
+                )  # fmt: skip
+            assert set(theirs.legal_actions) == {
+                a for a in ours.legal_actions if isinstance(a, Play | Choose | Chibre)
+            }
+
+
+# --- the endpoint, frame by frame ------------------------------------------------------------
+
+
+class Bot:
+    """A raw Jass Challenge connection: sends and receives the protocol's frames."""
+
+    def __init__(self, ws: Any, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.seat = -1
+        self.hand = 0
+        self.inbox: list[dict[str, Any]] = []
+
+    async def send(self, kind: str, data: Any = None) -> None:
+        await self.ws.send(json.dumps({"type": kind, "data": data}))
+
+    async def recv(self, kind: str) -> Any:
+        """The next frame, which must be of ``kind``; its data."""
+        got = json.loads(await asyncio.wait_for(self.ws.recv(), TIMEOUT))
+        assert got["type"] == kind, (self.name, kind, got)
+        return got.get("data")
+
+
+async def seat_four(url: str) -> list[Bot]:
+    bots: list[Bot] = []
+    for i, team in enumerate((0, 1, 0, 1)):
+        bot = Bot(await websockets.connect(url), f"bot{i}")
+        await bot.recv("REQUEST_PLAYER_NAME")
+        await bot.send("CHOOSE_PLAYER_NAME", bot.name)
+        sessions = await bot.recv("REQUEST_SESSION_CHOICE")
+        assert sessions == ([] if i == 0 else ["table"])
+        how = "CREATE_NEW" if i == 0 else "JOIN_EXISTING"
+        choice = {"sessionChoice": how, "sessionName": "table", "sessionType": "SINGLE_GAME"}
+        await bot.send("CHOOSE_SESSION", {**choice, "chosenTeamIndex": team})
+        bots.append(bot)
+        for b in bots:  # everyone in the session hears of the newcomer
+            joined = await b.recv("BROADCAST_SESSION_JOINED")
+            assert joined["sessionName"] == "table"
+            assert joined["player"]["name"] == bot.name
+            assert [p["name"] for p in joined["playersInSession"]] == [x.name for x in bots]
+        bot.seat = joined["player"]["seatId"]
+    # seatId = 2 × (players already in the team) + team index
+    assert [b.seat for b in bots] == [0, 1, 2, 3]
+    for b in bots:
+        teams = await b.recv("BROADCAST_TEAMS")
+        assert [t["name"] for t in teams] == ["Team 1", "Team 2"]
+        assert [[p["seatId"] for p in t["players"]] for t in teams] == [[0, 2], [1, 3]]
+    for b in bots:
+        cards = await b.recv("DEAL_CARDS")
+        assert len(cards) == 9
+        b.hand = sum(1 << card_from_jc(c) for c in cards)
+    assert sum(b.hand for b in bots) == (1 << 36) - 1  # four disjoint hands
+    return bots
+
+
+async def conversation(url: str) -> None:
+    bots = await seat_four(url)
+    # the chooser is asked; it pushes; the partner is asked with "pushed"; a push back is
+    # rejected and asked again; then the partner names hearts
+    waits = [asyncio.create_task(b.ws.recv()) for b in bots]
+    done, _ = await asyncio.wait(waits, timeout=TIMEOUT, return_when=asyncio.FIRST_COMPLETED)
+    (task,) = done
+    chooser = bots[waits.index(task)]
+    for w in waits:
+        if w is not task:
+            w.cancel()
+    assert json.loads(task.result()) == {"type": "REQUEST_TRUMPF", "data": False}
+    await chooser.send("CHOOSE_TRUMPF", {"mode": "SCHIEBE"})
+    for b in bots:
+        assert await b.recv("BROADCAST_TRUMPF") == {"mode": "SCHIEBE"}
+    partner = bots[(chooser.seat + 2) % 4]
+    assert await partner.recv("REQUEST_TRUMPF") is True
+    await partner.send("CHOOSE_TRUMPF", {"mode": "SCHIEBE"})
+    assert await partner.recv("REJECT_TRUMPF") == {"mode": "SCHIEBE"}
+    assert await partner.recv("REQUEST_TRUMPF") is True
+    await partner.send("CHOOSE_TRUMPF", {"mode": "TRUMPF", "trumpfColor": "HEARTS"})
+    for b in bots:
+        assert await b.recv("BROADCAST_TRUMPF") == {"mode": "TRUMPF", "trumpfColor": "HEARTS"}
+    # the chooser leads the first trick: garbage and a card it does not hold are refused
+    assert await chooser.recv("REQUEST_CARD") == []
+    await chooser.ws.send("not json")
+    assert "JSON" in await chooser.recv("BAD_MESSAGE")
+    foreign = next(c for c in range(36) if not chooser.hand >> c & 1)
+    await chooser.send("CHOOSE_CARD", card_to_jc(foreign))
+    assert await chooser.recv("REJECT_CARD") == card_to_jc(foreign)
+    assert await chooser.recv("REQUEST_CARD") == []
+    trick: list[int] = []
+    for k in range(3):
+        bot = bots[(chooser.seat + k) % 4]
+        if k:
+            assert [card_from_jc(c) for c in await bot.recv("REQUEST_CARD")] == trick
+        allowed = cards_of(legal_cards(bot.hand, trick, 1))
+        wrong = [c for c in cards_of(bot.hand) if c not in allowed]
+        if k and wrong:  # a card the rules forbid: rejected, and the same request again
+            await bot.send("CHOOSE_CARD", card_to_jc(wrong[0]))
+            assert await bot.recv("REJECT_CARD") == card_to_jc(wrong[0])
+            assert [card_from_jc(c) for c in await bot.recv("REQUEST_CARD")] == trick
+        await bot.send("CHOOSE_CARD", card_to_jc(allowed[0]))
+        trick.append(allowed[0])
+        for b in bots:
+            assert [card_from_jc(c) for c in await b.recv("PLAYED_CARDS")] == trick
+    # the fourth does not answer: past the time limit (0.3 s) rule plays for it (the server's
+    # log says so, below)
+    last = bots[(chooser.seat + 3) % 4]
+    assert [card_from_jc(c) for c in await last.recv("REQUEST_CARD")] == trick
+    for b in bots:
+        played = [card_from_jc(c) for c in await b.recv("PLAYED_CARDS")]
+        assert played[:3] == trick and len(played) == 4
+    assert played[3] in cards_of(legal_cards(last.hand, trick, 1))
+    trick = played
+    for b in bots:
+        stich = await b.recv("BROADCAST_STICH")
+        assert [card_from_jc(c) for c in stich["playedCards"]] == trick
+        assert stich["name"] == bots[stich["seatId"]].name
+        assert [t["name"] for t in stich["teams"]] == ["Team 1", "Team 2"]
+        points = [t["currentRoundPoints"] for t in stich["teams"]]
+        assert sorted(points)[0] == 0 and points == [t["points"] for t in stich["teams"]]
+    # one bot leaves: the others are told, and the table goes on without waiting for it
+    gone = bots[(chooser.seat + 1) % 4]
+    await gone.ws.close()
+    for b in bots:
+        if b is not gone:
+            while (got := json.loads(await asyncio.wait_for(b.ws.recv(), TIMEOUT)))[
+                "type"
+            ] != "ERROR":
+                pass
+            assert got["data"] == f"Player {gone.name} left the game!"
+    for b in bots:
+        await b.ws.close()
+
+
+def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
+    with running_server(tmp_path, "--jass-challenge-limit", "0.3") as base:
+        asyncio.run(asyncio.wait_for(conversation(base.replace("http://", "ws://") + "/"), 120))
+        deadline = time.monotonic() + 120
+        while not stored_game(tmp_path / "chibre.sqlite").replay().is_over:
+            assert time.monotonic() < deadline, "the table stopped when its bots left"
+            time.sleep(0.2)
+        log = (tmp_path / "chibre.log").read_text()
+    game = stored_game(tmp_path / "chibre.sqlite").replay()
+    assert max(game.totals) >= 2500
+    # the incidents are logged: the late answer, then the bot that left
+    assert "(seat " in log and "no answer within 0.3 s; rule played Play(card=" in log
+    assert "left; rule plays seat" in log
+
+
+# --- the client against a recorded conversation ----------------------------------------------
+
+
+class Recorded:
+    """Plays the recorded choices in order (each must be legal in the client's observation)."""
+
+    name = "recorded"
+
+    def __init__(self, actions: list[Action]) -> None:
+        self.actions = actions
+
+    def act(self, observation: Observation) -> Action:
+        action = self.actions.pop(0)
+        assert action in observation.legal_actions, (action, observation)
+        return action
+
+
+def test_the_client_follows_a_recorded_conversation() -> None:
+    recording = json.loads((DATA / "jass_challenge_seat0.json").read_text())
+    actions: list[Action] = []
+    for step in recording["frames"]:
+        if step["dir"] == "C>S" and step["type"] == "CHOOSE_CARD":
+            actions.append(Play(card_from_jc(step["data"])))
+        elif step["dir"] == "C>S" and step["type"] == "CHOOSE_TRUMPF":
+            actions.append(mode_from_jc(step["data"]))
+    checked: list[str] = []
+
+    async def replay(ws: Any) -> None:
+        for step in recording["frames"]:
+            if step["dir"] == "S>C":
+                await ws.send(json.dumps({"type": step["type"], "data": step.get("data")}))
+            else:
+                got = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+                assert got == {"type": step["type"], "data": step["data"]}, step
+                checked.append(step["type"])
+        await ws.close(1000)
+
+    async def run() -> Any:
+        async with websockets.serve(replay, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            client = ChallengeClient(Recorded(actions), "chibre", session="recorded")
+            return await play_challenge(f"ws://127.0.0.1:{port}", client)
+
+    result = asyncio.run(asyncio.wait_for(run(), 60))
+    assert actions == []
+    assert result.seat == 0 and result.rejected == 1 and result.won
+    assert checked.count("CHOOSE_CARD") == 10  # nine cards, one of them sent twice
+    assert checked[:3] == ["CHOOSE_PLAYER_NAME", "CHOOSE_SESSION", "CHOOSE_TRUMPF"]
+
+
+@pytest.mark.parametrize("bad", [{"number": 5, "color": "HEARTS"}, {"color": "RED"}, "H7"])
+def test_a_bad_card_is_refused(bad: Any) -> None:
+    with pytest.raises(BadFrame):
+        card_from_jc(bad)
+
+
+async def two_sessions(url: str) -> list[str]:
+    said = []
+    bots = [Bot(await websockets.connect(url), f"bot{i}") for i in range(2)]
+    for i, bot in enumerate(bots):
+        await bot.recv("REQUEST_PLAYER_NAME")
+        await bot.send("CHOOSE_PLAYER_NAME", bot.name)
+        await bot.recv("REQUEST_SESSION_CHOICE")
+        await bot.send("CHOOSE_SESSION", {"sessionChoice": "CREATE_NEW", "sessionName": f"s{i}"})
+        if i == 0:
+            await bot.recv("BROADCAST_SESSION_JOINED")
+        else:
+            said.append(await bot.recv("BAD_MESSAGE"))
+            assert await bot.recv("REQUEST_SESSION_CHOICE") == ["s0"]  # asked again
+            await bot.send("CHOOSE_SESSION", {"sessionChoice": "TOURNAMENT"})
+            said.append(await bot.recv("BAD_MESSAGE"))
+    for bot in bots:
+        await bot.ws.close()
+    return said
+
+
+def test_new_sessions_count_against_the_table_quota(tmp_path: Path) -> None:
+    with running_server(tmp_path, "--tables-per-minute", "1") as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        said = asyncio.run(asyncio.wait_for(two_sessions(url), 60))
+    assert said[0].startswith("at most 1 new tables a minute: try again in")
+    assert "AUTOJOIN, CREATE_NEW or JOIN_EXISTING" in said[1]

@@ -1,0 +1,263 @@
+"""The jass-kit HTTP protocol both ways, between real processes: `chibre player-service` called
+by jass-kit's own ``AgentByNetwork``, and jass-kit's own player service (its Flask app) seated
+in our arena as ``jasskit-http:URL/NAME``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+from jass.agents.agent_by_network import AgentByNetwork
+from jass.agents.agent_random_schieber import AgentRandomSchieber
+from jass.arena.arena import Arena
+
+from chibre.actions import Play
+from chibre.bots import make_player
+from chibre.cards import parse_card
+from chibre.deal import deal_cards
+from chibre.game import Game
+from chibre.jasskit import RULES, observation_from_json, observation_to_json
+from chibre.remote import JasskitHttpPlayer
+from server_support import create_table, free_port, http_json, running_server, server_env
+
+HERE = Path(__file__).resolve().parent
+PRINTED = re.compile(r"player rule at (http://127\.0\.0\.1:\d+)/rule")
+
+
+def wait_for(url: str, process: subprocess.Popen[str], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args} exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer within {timeout} s")
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="module")
+def ours() -> Iterator[str]:
+    """`chibre player-service` serving rule and strong; yields its base URL."""
+    command = [
+        sys.executable, "-m", "chibre.cli", "player-service", "--port", "0",
+        "--player", "rule", "--player", "strong", "--time-per-move", "0.05",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, env=server_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = PRINTED.search(line)
+        assert found, line
+        base = found.group(1)
+        wait_for(base + "/rule", process)
+        yield base
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="module")
+def theirs() -> Iterator[str]:
+    """jass-kit's own player service app (tests/jasskit_service.py); yields its base URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(HERE / "jasskit_service.py"), str(port)],
+        env=server_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(base + "/random", process)
+        yield base
+    finally:
+        stop(process)
+
+
+def post(url: str, body: Any, content_type: str = "application/json") -> tuple[int, Any]:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def kit_observation(seed: int = 1) -> dict[str, Any]:
+    """A V0.2 observation of the seat to play, after a contract and two cards."""
+    game = Game(RULES.replace(first_chooser="right_of_dealer"))
+    game.apply(deal_cards(Random(seed), 0))
+    hand = game.hand
+    assert hand is not None
+    rule = make_player("rule")
+    while hand.contract < 0 or len(hand.trick) < 2:
+        seat = game.current_player
+        assert seat is not None
+        game.apply(rule.act(game.observation(seat)), seat)
+    seat = game.current_player
+    assert seat is not None
+    return observation_to_json(game.observation(seat))
+
+
+# --- chibre player-service, called by jass-kit's AgentByNetwork ----------------------------
+
+
+def test_jasskit_arena_plays_our_rule_player_through_the_service(
+    ours: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR, logger="jass.agents.agent_by_network")
+    arena = Arena(nr_games_to_play=16, print_every_x_games=100)
+    arena.set_players(
+        AgentByNetwork(ours + "/rule"), AgentRandomSchieber(),
+        AgentByNetwork(ours + "/rule"), AgentRandomSchieber(),
+    )  # fmt: skip
+    arena.play_all_games()
+    assert arena.nr_games_played == 16
+    # AgentByNetwork silently falls back to a random agent when the service fails: it never did
+    assert [r.getMessage() for r in caplog.records] == []
+    assert arena.points_team_0.sum() + arena.points_team_1.sum() == 16 * 157
+    assert arena.points_team_0.sum() > arena.points_team_1.sum()  # rule beats random
+
+
+def test_the_strong_player_answers_the_kit_within_its_budget(
+    ours: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR, logger="jass.agents.agent_by_network")
+    arena = Arena(nr_games_to_play=1, print_every_x_games=100)
+    strong = AgentByNetwork(ours + "/strong", timeout=10)
+    arena.set_players(strong, AgentRandomSchieber(), strong, AgentRandomSchieber())
+    arena.play_all_games()
+    assert arena.nr_games_played == 1 and caplog.records == []
+
+
+def test_the_service_reads_only_the_viewers_cards(ours: str) -> None:
+    obs = kit_observation()
+    status, answer = post(ours + "/rule/action_play_card", obs)
+    assert status == 200
+    ours_view = observation_from_json(obs)
+    assert Play(parse_card(answer["card"])) in ours_view.legal_actions
+    # the other hands filled in with cards changes nothing: they are never read
+    leaked = json.loads(json.dumps(obs))
+    others = {f"{s}{r}" for s in "DHSC" for r in ("6", "7")} - set(obs["player"][0]["hand"])
+    for p in range(4):
+        if p != obs["playerView"]:
+            leaked["player"][p]["hand"] = sorted(others)[:2]
+    assert post(ours + "/rule/action_play_card", leaked) == (200, answer)
+
+
+def test_the_service_refuses_what_the_kit_refuses(ours: str) -> None:
+    obs = kit_observation()
+    status, answer = post(ours + "/nobody/action_play_card", obs)
+    assert status == 400 and "player not found" in answer["error"]
+    assert post(ours + "/rule/action_play_card", b"trump=1", "text/plain")[0] == 415
+    status, answer = post(ours + "/rule/action_play_card", {**obs, "trump": 9})
+    assert status == 400 and answer["field"] == "trump"
+    status, answer = post(ours + "/rule/action_trump", obs)  # the contract is named already
+    assert status == 400 and "does not ask its player for a contract" in answer["error"]
+    status, answer = post(ours + "/rule/action_play_card", {**obs, "version": "V0.1"})
+    assert status == 400 and "V0.2" in answer["error"]
+    status, _ = post(ours + "/rule/game_info", obs)
+    assert status == 200
+    with urllib.request.urlopen(ours + "/rule", timeout=5) as r:
+        assert json.loads(r.read()) == "Player rule here"
+
+
+# --- jass-kit's own service at our tables --------------------------------------------------
+
+
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "chibre.cli", "arena", *args, "--jobs", "1", "--seed", "3"],
+        env=server_env(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_chibre_arena_seats_the_kits_own_service(theirs: str) -> None:
+    # one second a move: strong's budget, and the kit bot's limit (ample for a random agent)
+    done = arena("strong", f"jasskit-http:{theirs}/random", "--deals", "1", "--time-per-move", "1")
+    assert done.returncode == 0, done.stderr
+    # 1 deal played twice: the kit's bot holds two seats for 9 cards each, and a contract or a
+    # push when it chooses
+    found = re.search(
+        r"foreign decisions: (\d+), time limit 1 s a move; replaced by rule: 0 \(none\)",
+        done.stdout,
+    )
+    assert found, done.stdout
+    assert 36 <= int(found.group(1)) <= 40
+    assert "strong vs jasskit-http:" in done.stdout
+
+
+def test_a_late_bot_gets_the_fallback_and_it_is_reported(theirs: str) -> None:
+    done = arena("rule", f"jasskit-http:{theirs}/slow", "--deals", "1", "--time-per-move", "0.2")
+    assert done.returncode == 0, done.stderr
+    found = re.search(
+        r"foreign decisions: (\d+), time limit 0\.2 s a move; "
+        r"replaced by rule: (\d+) \((\d+) late\)",
+        done.stdout,
+    )
+    assert found, done.stdout
+    assert found.group(1) == found.group(2) == found.group(3)  # every decision was too late
+    assert "rule plays instead" in done.stderr
+
+
+def test_illegal_cards_and_failures_get_the_fallback(theirs: str) -> None:
+    first = JasskitHttpPlayer(f"{theirs}/first", time_limit=5)
+    broken = JasskitHttpPlayer(f"{theirs}/broken", time_limit=5)
+    gone = JasskitHttpPlayer(f"http://127.0.0.1:{free_port()}/random", time_limit=5)
+
+    for deal_seed in range(3):
+        game = Game(RULES)
+        game.apply(deal_cards(Random(deal_seed), 0))
+        seats = [first, broken, gone, make_player("random", deal_seed)]
+        while game.hand is not None and not game.hand.is_over:
+            seat = game.current_player
+            assert seat is not None
+            game.apply(seats[seat].act(game.observation(seat)), seat)  # always legal
+    kinds = {i.kind for i in first.incidents}
+    assert kinds == {"illegal"}  # ♦ is always a contract; its first card is sometimes illegal
+    assert first.decisions > len(first.incidents) > 0
+    assert {i.kind for i in broken.incidents} == {"refused"}
+    assert len(broken.incidents) == broken.decisions
+    assert {i.kind for i in gone.incidents} == {"unreachable"}
+
+
+def test_chibre_bot_seats_the_kits_service_at_a_table_of_our_server(
+    theirs: str, tmp_path: Path
+) -> None:
+    with running_server(tmp_path) as base:
+        answer = create_table(base, ["human", "rule", "rule", "rule"], options={"target": 300})
+        link = base + answer["seats"][0]["link"]
+        spec = f"jasskit-http:{theirs}/random"
+        done = subprocess.run(
+            [sys.executable, "-m", "chibre.cli", "bot", link, "--player", spec, "--quiet"],
+            env=server_env(), capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "game over: team" in done.stdout and "0 refused" in done.stdout
+        assert "rule plays instead" not in done.stderr  # every decision was the kit bot's
+        status, summary = http_json(
+            base, f"/api/tables/{answer['table']}?token={link.split('seat=')[1]}"
+        )
+        assert status == 200 and summary["finished"]

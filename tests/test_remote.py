@@ -1,0 +1,93 @@
+"""Player specs (chibre.remote) and the V0.2 observation JSON (chibre.jasskit), checked against
+the jass-kit's own reading and writing of it."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+from jass.game.game_observation import GameObservation
+
+from chibre.bots import make_player
+from chibre.bots.jasskit_agents import observation_from_jasskit, observation_to_jasskit
+from chibre.deal import deal_cards
+from chibre.errors import ChibreError, NotationError
+from chibre.game import Game
+from chibre.jasskit import RULES, observation_from_json, observation_to_json
+from chibre.observation import Observation
+from chibre.remote import JasskitHttpPlayer, is_spec, make_remote
+
+
+def kit_hand_observations(seed: int) -> list[Observation]:
+    """Every observation of the seat to act in one hand of four rule players (kit rules)."""
+    rules = RULES.replace(first_chooser="right_of_dealer")
+    game = Game(rules)
+    rng = Random(seed)
+    game.apply(deal_cards(rng, rng.randrange(4)))
+    rule = make_player("rule", seed)
+    seen = []
+    while game.hand is not None and not game.hand.is_over:
+        seat = game.current_player
+        assert seat is not None
+        o = game.observation(seat)
+        seen.append(o)
+        game.apply(rule.act(o), seat)
+    return seen
+
+
+def comparable(o: Observation) -> tuple[object, ...]:
+    """What the V0.2 format carries of an observation."""
+    return (
+        o.seat, o.chooser, o.phase, o.to_act, o.hand, o.chibres, o.contract, o.contract_seat,
+        o.tricks, o.trick, o.trick_leader if o.contract >= 0 else -1, o.hand_points,
+        set(o.legal_actions),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_our_v02_json_is_the_kits(seed: int) -> None:
+    for o in kit_hand_observations(seed):
+        ours = observation_to_json(o)
+        kit = observation_to_jasskit(o).to_json()
+        assert ours == kit
+        back = observation_from_json(ours)
+        assert comparable(back) == comparable(o)
+        via_kit = observation_from_jasskit(GameObservation.from_json(kit))
+        assert comparable(back) == comparable(via_kit)
+
+
+def test_a_bad_observation_says_what_is_wrong() -> None:
+    o = observation_to_json(kit_hand_observations(0)[5])
+    for change, words in (
+        ({"version": "V0.1"}, "only 'V0.2'"),
+        ({"trump": 8}, "trump = 8"),
+        ({"playerView": 7}, "playerView = 7"),
+        ({"player": []}, "four entries"),
+        ({"tricks": [{"cards": ["X9"]}]}, "X9"),
+    ):
+        with pytest.raises(NotationError, match=words):
+            observation_from_json({**o, **change})
+    del o["dealer"]
+    with pytest.raises(NotationError, match="missing key 'dealer'"):
+        observation_from_json(o)
+
+
+def test_specs_name_foreign_players() -> None:
+    assert is_spec("examples.lowest_card:LowestCard")
+    assert is_spec("jasskit-http:http://127.0.0.1:5000/random")
+    assert not is_spec("strong") and not is_spec("rule")
+    player = make_player("jasskit-http:http://127.0.0.1:5000/random")
+    assert isinstance(player, JasskitHttpPlayer) and player.time_limit == 10.0
+    assert isinstance(make_remote("jasskit-http:http://h:1/x", time_limit=0.5), JasskitHttpPlayer)
+    for bad, words in (
+        ("jasskit-http:127.0.0.1:5000", "the service's address and the bot's name"),
+        ("jasskit-http:http://127.0.0.1:5000", "the service's address and the bot's name"),
+        ("no_such_module:Bot", "cannot load the player"),
+        ("chibre.cards:SUITS", "cannot load the player"),
+        ("chibre.actions:Chibre", "no act"),
+        ("not a: spec", "neither module:Class"),
+    ):
+        with pytest.raises(ChibreError, match=words):
+            make_remote(bad)
+    rule = make_player("chibre.bots.rule:RulePlayer", 4)
+    assert rule.act(kit_hand_observations(1)[0]) is not None
