@@ -11,6 +11,8 @@ chibre store check|backup   check or back up the server's SQLite file
 chibre play                 a game in the terminal against three computer players
 chibre arena A B            duplicate deals between two computer players
 chibre tafel                the Jasstafel and the calculator
+chibre tournament           a tournament of computer players
+chibre verify RECORD        check a record's deals against their commitment
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ from chibre.options import add_rules_arguments, rules_from
 from chibre.rules import CONTRACT_NAMES
 from chibre.server import cli as serve_cli
 from chibre.server import store_cli
+from chibre.tournament import bots as tournament_cli
+from chibre.tournament import verify as verify_cli
 
 
 def _describe(event: Event) -> str | None:
@@ -181,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
     for command in (serve_cli, store_cli, terminal, arena, tafel_cli):
         command.add_parser(sub)
+    tournament_cli.add_parser(sub)
+    verify_cli.add_parser(sub)
     return parser
 
 
@@ -189,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     commands = {"demo", "rules", "deal", "replay", "check", "serve", "store", "play", "arena"}
     commands |= {"tafel"}
+    commands |= {"tournament", "verify"}
     commands |= {"-h", "--help"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo
