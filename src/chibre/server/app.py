@@ -127,9 +127,14 @@ async def create_table(request: Request, body: TableRequest) -> Response:
         if s.human:
             entry["link"] = f"/t/{table.id}?seat={s.info.token}"
         seats.append(entry)
-    return JSONResponse(
-        {"table": table.id, "seats": seats, "watch": f"/t/{table.id}?watch={table.stored.watch}"}
-    )
+    created: dict[str, Any] = {
+        "table": table.id,
+        "seats": seats,
+        "watch": f"/t/{table.id}?watch={table.stored.watch}",
+    }
+    if table.stored.deals is not None:
+        created["deals"] = table.stored.deals.to_dict(reveal=False)
+    return JSONResponse(created)
 
 
 def _authorised(

@@ -114,6 +114,8 @@ class TableRequest(Strict):
         "rule",
     ]
     names: Annotated[list[Name | None], Field(min_length=4, max_length=4)] | None = None
+    fair_deals: bool = False
+    """Commit to every deal before the first card (a seed hash; docs/tournaments.md)."""
 
 
 # --- refusals ------------------------------------------------------------------------------
