@@ -29,7 +29,7 @@ from chibre.bots import TABLE_PLAYERS
 from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
-from chibre.server import sheets
+from chibre.server import sheets, tournaments
 from chibre.server.http import (
     MAX_BODY,
     STATIC,
@@ -290,12 +290,15 @@ def create_app(
         app.state.tables = tables
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
         tables.restore()
+        app.state.tournaments = tournaments.Tournaments(db_path, tables)
+        app.state.tournaments.start()
         checkpointer = Checkpointer(store.db, db_path)
         collector = Collector()
         try:
             yield
         finally:
             collector.close()
+            app.state.tournaments.close()
             tables.close()
             checkpointer.close()
             store.close()
@@ -316,6 +319,7 @@ def create_app(
     app.add_exception_handler(Exception, server_error)
     app.include_router(api)
     app.include_router(sheets.router(db_path))
+    app.include_router(tournaments.router())
     app.add_api_websocket_route("/ws/{id}", table_socket)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

@@ -156,6 +156,7 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     kind TEXT NOT NULL,
     ref TEXT NOT NULL,
     key TEXT NOT NULL DEFAULT '',
+    seen TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (tournament_id, round, number)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tournament_flags (

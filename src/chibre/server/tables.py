@@ -195,6 +195,8 @@ class Table:
         self._deadline: asyncio.TimerHandle | None = None  # the time limit of a search player
         self.active = time.time()
         """When a move was last made or a client last came or went (wall clock)."""
+        self.always_plays = False
+        """A tournament's table plays on with nobody watching (``play_on``)."""
 
     # --- reading -------------------------------------------------------------------------
 
@@ -209,7 +211,10 @@ class Table:
 
     @property
     def unattended(self) -> bool:
-        """Computer players only, and nobody watching: the table waits for a spectator."""
+        """Computer players only, and nobody watching: the table waits for a spectator
+        (unless it ``always_plays``)."""
+        if self.always_plays:
+            return False
         return not self.connections and not any(s.human for s in self.seats)
 
     def seat_of(self, token: str | None) -> int | None:
@@ -326,6 +331,16 @@ class Table:
         if s.connections == 0 and s.human:
             self._start_grace(s)
         self._seats_changed()
+
+    def play_on(self) -> None:
+        """A tournament's table: it plays on with nobody watching, and a player who does not
+        open their seat is replaced by a computer after the grace period."""
+        self.always_plays = True
+        for s in self.seats:
+            if s.human and s.connections == 0 and not s.bot:
+                self._start_grace(s)
+        if self._pending is None and not self._thinking:
+            self.schedule()
 
     def _start_grace(self, s: Seat) -> None:
         if self.game.is_over or s.grace is not None:
