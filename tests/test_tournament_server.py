@@ -267,6 +267,12 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
             {"round": 1, "table": 1, "hand": 9, "entry": {"contract": 0, "points": 1}},
         )
         assert status == 400 and "no hand 9" in answer["error"]
+        status, answer = http_json(
+            base,
+            f"/api/tournaments/{t['id']}/corrections?key={t['key']}",
+            {"round": 1, "table": 1, "hand": 1},
+        )
+        assert status == 400 and "or its points" in answer["error"]
         assert state(base, t)["audit"] == audit  # a refused correction changes nothing
 
 

@@ -616,6 +616,8 @@ class Tournaments:
     def correct(self, t: Tournament, request: CorrectionRequest) -> dict[str, Any]:
         """The organiser corrects hand ``hand`` of a real-card table's sheet; logged with
         the hand before and after."""
+        if (request.entry is None) == (request.points is None):
+            raise TournamentError("give the corrected hand (entry) or its points, not both")
         link = t.links.get((request.round, request.table))
         if link is None or link.kind != CARDS:
             raise TournamentError(
@@ -627,7 +629,11 @@ class Tournaments:
             if not 1 <= request.hand <= len(sheet.hands):
                 raise TournamentError(f"the sheet has no hand {request.hand}")
             before.update(sheet.hands[request.hand - 1].to_dict())
-            sheet.replace(request.hand, request.entry.entry())
+            if request.entry is not None:
+                sheet.replace(request.hand, request.entry.entry())
+            else:
+                kept = {k: v for k, v in before.items() if v is not None}
+                sheet.replace(request.hand, {**kept, "points": request.points, "match": None})
 
         sheet = self.sheets.change(link.ref, link.key, edit)
         hands = json.dumps([h.to_dict() for h in sheet.hands], ensure_ascii=False)
