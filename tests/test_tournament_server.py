@@ -325,3 +325,28 @@ def test_any_table_may_commit_to_its_deals(tmp_path: Path) -> None:
         assert status == 200 and "deals" not in plain
         status, answer = http_json(base, "/api/tables", {**body, "fair_deals": "yes"})
         assert status == 400 and answer["field"] == "fair_deals"
+
+
+def test_a_mixed_evening_and_players_who_never_come(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, "--grace", "1", db=db) as base:
+        t = create(base, options=SHORT, rounds=1, real_tables=1)
+        for n in range(8):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        s = state(base, t)
+        real, online = s["rounds"][0]["tables"]
+        assert (real["kind"], online["kind"]) == ("cards", "online")
+        # nobody opens the online table: after the grace period computers play every seat
+        end = time.monotonic() + 60
+        while not all(seat["flagged"] for seat in online["seats"]):
+            assert time.monotonic() < end, online
+            time.sleep(0.3)
+            online = state(base, t)["rounds"][0]["tables"][1]
+        sheet_id, key = real["sheet"].removeprefix("/tafel#").split(".", 1)
+        for _ in range(3):
+            hand = {"contract": 0, "chooser": 0, "points": 120, "team": 0}
+            assert http_json(base, f"/api/sheets/{sheet_id}/hands?key={key}", hand)[0] == 201
+        s = wait_for(base, t, "finished")
+        assert standings_points(s) == recompute(db, t["id"])
+        assert [seat["flagged"] for seat in s["rounds"][0]["tables"][1]["seats"]] == [True] * 4

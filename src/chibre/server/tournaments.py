@@ -345,6 +345,7 @@ class Tournaments:
         self.sheets = SheetStore(db_path)
         self.tables = tables
         self._task: asyncio.Task[None] | None = None
+        self._finished: set[str] = set()
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -373,11 +374,15 @@ class Tournaments:
     def tick(self) -> None:
         """Flag replaced players, log the sheets' changes, open the next round when due."""
         for tid in self.store.ids():
+            if tid in self._finished:
+                continue
             t = self.store.load(tid)
             if t is None or not t.rounds:
                 continue
             played = self.played(t)
             current = [p for p in played if p.round == len(t.rounds)]
+            if len(t.rounds) == t.request.rounds and all(p.done for p in current):
+                self._finished.add(tid)  # nothing will change by itself any more
             if all(p.done for p in current) and t.request.auto and len(t.rounds) < t.request.rounds:
                 with suppress(TournamentError):
                     self.open_round(t)
