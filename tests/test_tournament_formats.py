@@ -295,3 +295,24 @@ def test_duplicate_results_add_up_to_zero(tables: int, deals: int, seed: int) ->
             points.append((a, 157 - a))
         plays.append(TablePlay(t, ((f"{t}a",), (f"{t}b",)), points))
     assert abs(sum(compare(plays).values())) < 1e-6
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(4, 16), st.lists(st.integers(0, 2), min_size=1, max_size=6), st.integers(0, 2**32)
+)
+def test_swiss_with_withdrawals_pairs_every_team_present(
+    n: int, withdrawals: list[int], seed: int
+) -> None:
+    rng = Random(seed)
+    present = names(n)
+    outcomes: list[Outcome] = []
+    for r, leaving in enumerate(withdrawals, 1):
+        for _ in range(min(leaving, len(present) - 2)):
+            present.remove(rng.choice(present))
+        games = swiss_round(present, outcomes, rng)
+        playing = [t for g in games for t in g if t != COMPUTER]
+        assert sorted(playing) == sorted(present)
+        assert sum(COMPUTER in g for g in games) == len(present) % 2
+        for t, (a, b) in enumerate(games, 1):
+            outcomes.append(outcome(r, t, a, b, rng.randrange(600), rng.randrange(600)))

@@ -81,7 +81,9 @@ def swiss_round(
 ) -> list[Game]:
     """The next Swiss round of the teams present, from the outcomes of the rounds before."""
     check_teams(teams)
-    table = {s.entrant: s for s in standings(teams, previous, scoring, SWISS_TIE_BREAKS)}
+    played = {e for o in previous for side in o.sides for e in side.entrants}
+    everyone = [*teams, *sorted(played - set(teams))]  # withdrawn teams still count (Buchholz)
+    table = {s.entrant: s for s in standings(everyone, previous, scoring, SWISS_TIE_BREAKS)}
     order = list(teams)
     rng.shuffle(order)  # the first round, and teams equal on everything: drawn
     order.sort(key=lambda t: (table[t].score, table[t].buchholz, table[t].difference), reverse=True)
