@@ -179,17 +179,22 @@ class TournamentStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
+        self._ready = False
 
     @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
+    def _db(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """A connection in one transaction (``write``: a write transaction, taken at once;
+        otherwise one consistent read that locks nothing)."""
         try:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
         except sqlite3.Error as e:
             raise StoreUnavailable(f"the tournaments cannot be opened: {e}") from e
         try:
             db.execute("PRAGMA synchronous=NORMAL")
-            migrations.bring_up_to_date(db)
-            db.execute("BEGIN IMMEDIATE")
+            if not self._ready:
+                migrations.bring_up_to_date(db)
+                self._ready = True
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
             try:
                 yield db
             except BaseException:
@@ -210,7 +215,7 @@ class TournamentStore:
             )
 
     def ids(self) -> list[str]:
-        with self._db() as db:
+        with self._db(write=False) as db:
             return [str(r[0]) for r in db.execute("SELECT id FROM tournaments ORDER BY created")]
 
     def put_entry(self, tid: str, e: Entry) -> None:
@@ -254,7 +259,7 @@ class TournamentStore:
             )
 
     def flags(self, tid: str) -> set[tuple[int, int, int]]:
-        with self._db() as db:
+        with self._db(write=False) as db:
             rows = db.execute(
                 "SELECT round, number, seat FROM tournament_flags WHERE tournament_id = ?", (tid,)
             )
@@ -278,7 +283,7 @@ class TournamentStore:
             )
 
     def audit_log(self, tid: str) -> list[dict[str, Any]]:
-        with self._db() as db:
+        with self._db(write=False) as db:
             rows = db.execute(
                 "SELECT n, at, who, what FROM tournament_audit WHERE tournament_id = ? ORDER BY n",
                 (tid,),
@@ -286,7 +291,7 @@ class TournamentStore:
         return [{"n": n, "at": at, "who": who, **json.loads(what)} for n, at, who, what in rows]
 
     def load(self, tid: str) -> Tournament | None:
-        with self._db() as db:
+        with self._db(write=False) as db:
             row = db.execute(
                 "SELECT id, created, name, settings, organiser, code, seed FROM tournaments "
                 "WHERE id = ?",
