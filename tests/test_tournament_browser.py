@@ -221,7 +221,9 @@ def test_a_round_with_real_cards_on_two_phones(browser: Browser, served: dict[st
     tables = state["rounds"][0]["tables"]
     assert [tb["done"] for tb in tables] == [True, True]
     # one correction, by the organiser, with its reason
-    form = cards.first.locator("form.correction")
+    form = organiser.locator("#correct-form")
+    form.locator("input[name=round]").fill("1")
+    form.locator("input[name=table]").fill("1")
     form.locator("input[name=hand]").fill("1")
     form.locator("input[name=points]").fill("130")
     form.locator("input[name=reason]").fill("a trick counted twice")
@@ -266,5 +268,8 @@ def test_every_tournament_string_exists_in_french_german_and_english() -> None:
         used |= set(re.findall(r'\btt\(\s*"(\w+)"', page))
         assert not re.search(r"https?://", page), name
     used |= {"tour_by_organiser", "tour_by_scorer", "tour_final", "tour_standings"}
+    used |= set(
+        re.findall(r'data-tt-placeholder="(\w+)"', (STATIC / "tournament.html").read_text())
+    )
     assert used <= keys["en"], f"missing strings: {used - keys['en']}"
     assert len(used) > 50

@@ -129,7 +129,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     organiser TEXT NOT NULL,
     code TEXT NOT NULL,
     seed TEXT NOT NULL
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tournament_entries (
     tournament_id TEXT NOT NULL,
     id TEXT NOT NULL,

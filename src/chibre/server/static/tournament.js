@@ -141,28 +141,7 @@ function tableCard(state, table) {
     const seed = table.deals.seed ? ` · ${tt("tour_seed")} ${table.deals.seed}` : "";
     card.append(el("p", { class: "deals" }, `${tt("tour_deals")}: ${table.deals.commitment}${seed}`));
   }
-  if (state.role === "organiser" && table.kind === "cards") card.append(correctionForm(state, table));
   return card;
-}
-
-function correctionForm(state, table) {
-  const form = el("form", { class: "inline-form no-print correction" });
-  const hand = el("input", { type: "number", min: 1, name: "hand", placeholder: "#" });
-  const points = el("input", { type: "number", min: 0, max: 157, name: "points", placeholder: tt("tour_points") });
-  const reason = el("input", { name: "reason", maxLength: 200, placeholder: tt("tour_reason") });
-  form.append(hand, points, reason, el("button", { class: "btn btn-small", type: "submit" }, tt("tour_correct")));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const body = {
-      round: state.rounds.findIndex((r) => r.tables.includes(table)) + 1,
-      table: table.table,
-      hand: Number(hand.value),
-      points: Number(points.value), // the trick points of the hand's team; the rest is kept
-      reason: reason.value,
-    };
-    change(`/api/tournaments/${id}/corrections?${query}`, "POST", body);
-  });
-  return form;
 }
 
 function standingsTable(state) {
@@ -212,6 +191,8 @@ function render(state) {
   $("live-note").hidden = state.finished;
   $("standings").replaceChildren(...standingsTable(state));
   $("exports").hidden = !organiser;
+  const real = state.rounds.some((r) => r.tables.some((table) => table.kind === "cards"));
+  $("correct-form").hidden = !organiser || !real;
   if (organiser) {
     $("export-csv").href = `/api/tournaments/${id}/export.csv?${query}`;
     $("export-json").href = `/api/tournaments/${id}/export.json?${query}`;
@@ -269,6 +250,15 @@ function wire() {
     if (last && last.format !== "evening") body.partner = add.partner.value;
     add.name.value = "";
     change(`/api/tournaments/${id}/entries?${query}`, "POST", body);
+  });
+  const correct = $("correct-form");
+  correct.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const number = (name) => Number(correct[name].value);
+    const body = { round: number("round"), table: number("table"), hand: number("hand") };
+    body.points = number("points"); // the trick points of the hand's team; the rest is kept
+    body.reason = correct.reason.value;
+    change(`/api/tournaments/${id}/corrections?${query}`, "POST", body);
   });
   const join = $("join-form");
   join.addEventListener("submit", async (event) => {

@@ -5,6 +5,9 @@ import { getLang } from "./i18n.js";
 
 const STRINGS = {
   en: {
+    tour_round_number: "Round",
+    tour_table_number: "Table",
+    tour_hand_number: "Hand",
     tour_title: "Tournament",
     tour_new: "A new tournament",
     tour_name: "Name of the evening",
@@ -80,6 +83,9 @@ const STRINGS = {
     tour_error: "Error: {message}",
   },
   fr: {
+    tour_round_number: "Tour",
+    tour_table_number: "Table",
+    tour_hand_number: "Donne",
     tour_title: "Tournoi",
     tour_new: "Un nouveau tournoi",
     tour_name: "Nom de la soirée",
@@ -155,6 +161,9 @@ const STRINGS = {
     tour_error: "Erreur : {message}",
   },
   de: {
+    tour_round_number: "Runde",
+    tour_table_number: "Tisch",
+    tour_hand_number: "Spiel",
     tour_title: "Turnier",
     tour_new: "Ein neues Turnier",
     tour_name: "Name des Abends",
