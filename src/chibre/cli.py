@@ -14,6 +14,8 @@ chibre tafel                the Jasstafel and the calculator
 chibre bot URL --player P   play a seat of a chibre server with a computer player
 chibre player-service       serve our players on the HSLU jass-kit's HTTP routes
 chibre jass-challenge URL   play one of our players on a Jass Challenge server
+chibre tournament           a tournament of computer players
+chibre verify RECORD        check a record's deals against their commitment
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ from chibre.options import add_rules_arguments, rules_from
 from chibre.rules import CONTRACT_NAMES
 from chibre.server import cli as serve_cli
 from chibre.server import store_cli
+from chibre.tournament import bots as tournament_cli
+from chibre.tournament import verify as verify_cli
 
 
 def _describe(event: Event) -> str | None:
@@ -186,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_parser(sub)
     for command in (client, player_service, jass_challenge):
         command.add_parser(sub)
+    tournament_cli.add_parser(sub)
+    verify_cli.add_parser(sub)
     return parser
 
 
@@ -195,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = {"demo", "rules", "deal", "replay", "check", "serve", "store", "play", "arena"}
     commands |= {"tafel"}
     commands |= {"bot", "player-service", "jass-challenge"}
+    commands |= {"tournament", "verify"}
     commands |= {"-h", "--help"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo

@@ -29,7 +29,7 @@ from chibre.bots import TABLE_PLAYERS
 from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
-from chibre.server import qr, sheets
+from chibre.server import qr, sheets, tournaments
 from chibre.server.http import (
     MAX_BODY,
     STATIC,
@@ -128,9 +128,14 @@ async def create_table(request: Request, body: TableRequest) -> Response:
         if s.human:
             entry["link"] = f"/t/{table.id}?seat={s.info.token}"
         seats.append(entry)
-    return JSONResponse(
-        {"table": table.id, "seats": seats, "watch": f"/t/{table.id}?watch={table.stored.watch}"}
-    )
+    created: dict[str, Any] = {
+        "table": table.id,
+        "seats": seats,
+        "watch": f"/t/{table.id}?watch={table.stored.watch}",
+    }
+    if table.stored.deals is not None:
+        created["deals"] = table.stored.deals.to_dict(reveal=False)
+    return JSONResponse(created)
 
 
 def _authorised(
@@ -287,12 +292,15 @@ def create_app(
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
         app.state.jass_challenge = Lobby(tables, tables.settings.jass_challenge_limit)
         tables.restore()
+        app.state.tournaments = tournaments.Tournaments(db_path, tables)
+        app.state.tournaments.start()
         checkpointer = Checkpointer(store.db, db_path)
         collector = Collector()
         try:
             yield
         finally:
             collector.close()
+            app.state.tournaments.close()
             tables.close()
             checkpointer.close()
             store.close()
@@ -314,6 +322,7 @@ def create_app(
     app.include_router(api)
     app.include_router(sheets.router(db_path))
     app.include_router(qr.router())
+    app.include_router(tournaments.router())
     app.add_api_websocket_route("/ws/{id}", table_socket)
     app.add_api_websocket_route("/jass-challenge", jass_challenge_socket)
     app.add_api_websocket_route("/", jass_challenge_socket)  # where their bots connect

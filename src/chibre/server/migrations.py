@@ -115,6 +115,76 @@ def _activity(db: sqlite3.Connection) -> None:
     _run(db, TABLE_ACTIVITY)
 
 
+TOURNAMENTS = """
+CREATE TABLE IF NOT EXISTS table_deals (
+    table_id TEXT PRIMARY KEY,
+    seed TEXT NOT NULL,
+    turned INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    name TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    organiser TEXT NOT NULL,
+    code TEXT NOT NULL,
+    seed TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tournament_entries (
+    tournament_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    members TEXT NOT NULL,
+    token TEXT NOT NULL,
+    status TEXT NOT NULL,
+    since INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tournament_rounds (
+    tournament_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    opened REAL NOT NULL,
+    draw TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, round)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tournament_tables (
+    tournament_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    key TEXT NOT NULL DEFAULT '',
+    seen TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (tournament_id, round, number)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tournament_flags (
+    tournament_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    noted REAL NOT NULL,
+    PRIMARY KEY (tournament_id, round, number, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tournament_audit (
+    tournament_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    at REAL NOT NULL,
+    who TEXT NOT NULL,
+    what TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, n)
+) WITHOUT ROWID;
+"""
+
+
+def _tournaments(db: sqlite3.Connection) -> None:
+    """Version 4: the tournaments (entries, rounds, their tables, flags, the audit log) and
+    the committed deal seeds of tables."""
+    _run(db, TOURNAMENTS)
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -134,6 +204,20 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(2, "the record of damaged tables", ("damaged_tables",), _damaged_tables),
     Migration(3, "when each table was last used", ("table_activity",), _activity),
+    Migration(
+        4,
+        "the tournaments and the tables' committed deals",
+        (
+            "table_deals",
+            "tournaments",
+            "tournament_entries",
+            "tournament_rounds",
+            "tournament_tables",
+            "tournament_flags",
+            "tournament_audit",
+        ),
+        _tournaments,
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 OURS = frozenset(t for m in MIGRATIONS for t in m.tables)

@@ -114,6 +114,8 @@ class TableRequest(Strict):
         "rule",
     ]
     names: Annotated[list[Name | None], Field(min_length=4, max_length=4)] | None = None
+    fair_deals: bool = False
+    """Commit to every deal before the first card (a seed hash; docs/tournaments.md)."""
 
 
 # --- refusals ------------------------------------------------------------------------------
@@ -278,3 +280,56 @@ class SheetImport(Strict):
         d["rules"] = self.rules.changes()
         d["hands"] = [h.entry() for h in self.hands]
         return d
+
+
+# --- tournaments (docs/tournaments.md) -----------------------------------------------------
+
+if TYPE_CHECKING:
+    Format: TypeAlias = str
+    Level: TypeAlias = str
+else:
+    from chibre.tournament.plan import FORMATS
+
+    Format = Literal[FORMATS]
+    Level = Literal[TABLE_PLAYERS]
+
+
+class TournamentRequest(Strict):
+    """``POST /api/tournaments``: the format, the rules, the rounds, who fills empty seats."""
+
+    name: Name = ""
+    format: Format = "evening"
+    preset: Preset = "geneve-500"
+    options: RulesOptions = RulesOptions()
+    rounds: Annotated[int, Field(ge=1, le=30)] = 3
+    scoring: Literal["points", "striche"] = "points"
+    level: Level = "rule"
+    """The computer player of empty seats and of players replaced."""
+    auto: bool = False
+    """Open the next round as soon as every table of the round is over."""
+    real_tables: Annotated[int, Field(ge=0, le=64)] = 0
+    """The first tables of each round that play with real cards (a calculator sheet each)."""
+
+
+EntryName = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValidator(_printable)]
+
+
+class EntryRequest(Strict):
+    """``POST /api/tournaments/{id}/entries``: a player (or a team of two) entering."""
+
+    name: EntryName
+    partner: EntryName | None = None
+    kind: Literal[("human", *TABLE_PLAYERS)] = "human"  # type: ignore[valid-type]
+
+
+class CorrectionRequest(Strict):
+    """``POST /api/tournaments/{id}/corrections``: the organiser corrects a hand of a table's
+    sheet (``hand`` from 1), saying why: the whole hand (``entry``), or only the trick points
+    of the hand's team (``points``), the rest of the hand kept."""
+
+    round: Annotated[int, Field(ge=1, le=30)]
+    table: Annotated[int, Field(ge=1, le=64)]
+    hand: Annotated[int, Field(ge=1, le=MAX_SHEET_HANDS)]
+    entry: HandRequest | None = None
+    points: Annotated[int, Field(ge=0, le=HAND_POINTS)] | None = None
+    reason: Annotated[str, Field(max_length=200), AfterValidator(_printable)] = ""

@@ -6,7 +6,8 @@ record, one row per deal or action, in the engine's notation — ``chibre.notati
 is written, in its own transaction, *before* anyone is told of it, so a table can always be
 restored by replaying its entries. A third, ``damaged_tables``, keeps the ids of the tables
 that were damaged and could not be restored, so that their players are told so after a restart
-too. The schema and its versions are ``chibre.server.migrations``. WAL mode with
+too. A table whose deals are committed (``chibre.tournament.fairdeal``) keeps its secret seed in
+``table_deals``. The schema and its versions are ``chibre.server.migrations``. WAL mode with
 ``synchronous=NORMAL``: a commit does not wait for the disk, and a crash of the server process
 loses nothing that was committed.
 """
@@ -27,6 +28,7 @@ from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_deal, parse_action, parse_deal
 from chibre.rules import Rules
 from chibre.server import migrations
+from chibre.tournament.fairdeal import DealSource
 
 
 class StoreUnavailable(ChibreError):
@@ -77,6 +79,7 @@ class StoredTable:
     created: float = field(default_factory=time.time)
     finished: bool = False
     resting: bool = False  # put to rest unfinished (``Store.rest``)
+    deals: DealSource | None = None  # committed deals; ``None``: each shuffled from secrets
     entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
 
     def replay(self) -> Game:
@@ -154,8 +157,16 @@ class Store:
                 int(table.finished),
             ),
         )
+        rows = [row, *self._entry_rows(table.id, 0, table.entries)]
+        if table.deals is not None:
+            rows.append(
+                (
+                    "INSERT INTO table_deals (table_id, seed, turned) VALUES (?, ?, ?)",
+                    (table.id, table.deals.seed, int(table.deals.turned)),
+                )
+            )
         try:
-            self._transaction([row, *self._entry_rows(table.id, 0, table.entries)])
+            self._transaction(rows)
         except sqlite3.Error as e:
             raise StoreUnavailable(f"table {table.id} was not saved: {e}") from e
 
@@ -277,5 +288,12 @@ class Store:
             created=float(created),  # type: ignore[arg-type]
             finished=finished == 1,
             resting=finished == 2,
+            deals=self._deals(table_id),
             entries=self.entries(table_id),
         )
+
+    def _deals(self, table_id: str) -> DealSource | None:
+        row = self.db.execute(
+            "SELECT seed, turned FROM table_deals WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return None if row is None else DealSource(str(row[0]), bool(row[1]))

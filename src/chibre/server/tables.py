@@ -4,7 +4,8 @@ and its computer players.
 A ``Table`` is a thin shell around the game. ``act`` checks who speaks and what, applies the
 action (an engine error becomes an ``illegal`` error frame and changes nothing), writes it to
 the store, and only then tells every connection, each of which is sent the view of its own
-seat (``chibre.server.views``). The server deals each hand (``secrets``) and lets computer
+seat (``chibre.server.views``). The server deals each hand (``secrets``, or from the table's
+committed seed, ``chibre.tournament.fairdeal``) and lets computer
 seats act, after short configurable pauses. A human who drops keeps the seat; after a grace
 period a computer plays it until the player reopens the link.
 
@@ -43,6 +44,7 @@ from chibre.server.protocol import (
 from chibre.server.store import SeatInfo, Store, StoredTable, StoreUnavailable
 from chibre.server.thinking import FAST_PLAYERS, Thinkers, fallback, load_player
 from chibre.server.views import ViewCache
+from chibre.tournament.fairdeal import DealSource, new_seed
 
 log = logging.getLogger("chibre.server")
 
@@ -195,6 +197,8 @@ class Table:
         self._deadline: asyncio.TimerHandle | None = None  # the time limit of a search player
         self.active = time.time()
         """When a move was last made or a client last came or went (wall clock)."""
+        self.always_plays = False
+        """A tournament's table plays on with nobody watching (``play_on``)."""
 
     # --- reading -------------------------------------------------------------------------
 
@@ -209,7 +213,10 @@ class Table:
 
     @property
     def unattended(self) -> bool:
-        """Computer players only, and nobody watching: the table waits for a spectator."""
+        """Computer players only, and nobody watching: the table waits for a spectator
+        (unless it ``always_plays``)."""
+        if self.always_plays:
+            return False
         return not self.connections and not any(s.human for s in self.seats)
 
     def seat_of(self, token: str | None) -> int | None:
@@ -280,6 +287,8 @@ class Table:
             "hands": len(game.hands),
             "created": self.stored.created,
         }
+        if self.stored.deals is not None:  # the seed once the game is over
+            out["deals"] = self.stored.deals.to_dict(reveal=game.is_over)
         if seat == 0:
             out["links"] = {
                 "seats": [
@@ -324,6 +333,16 @@ class Table:
         if s.connections == 0 and s.human:
             self._start_grace(s)
         self._seats_changed()
+
+    def play_on(self) -> None:
+        """A tournament's table: it plays on with nobody watching, and a player who does not
+        open their seat is replaced by a computer after the grace period."""
+        self.always_plays = True
+        for s in self.seats:
+            if s.human and s.connections == 0 and not s.bot:
+                self._start_grace(s)
+        if self._pending is None and not self._thinking:
+            self.schedule()
 
     def _start_grace(self, s: Seat) -> None:
         if self.game.is_over or s.grace is not None:
@@ -411,8 +430,13 @@ class Table:
         self._committed(events)
 
     def deal(self) -> None:
-        """Deal the next hand (shuffled from ``secrets``), store it, tell everyone."""
-        self._committed(self.game.deal(SystemRandom()))
+        """Deal the next hand (shuffled from ``secrets``, or the committed deal), store it,
+        tell everyone."""
+        deals = self.stored.deals
+        if deals is None:
+            self._committed(self.game.deal(SystemRandom()))
+        else:
+            self._committed(self.game.apply(deals.next_deal(self.game)))
 
     def _committed(self, events: list[Event]) -> None:
         """The game accepted an entry: write it, then broadcast, then plan what follows."""
@@ -670,17 +694,23 @@ class Tables:
             table.close()
             del self.tables[table.id]
 
-    def create(self, request: TableRequest) -> Table:
+    def create(self, request: TableRequest, deals: DealSource | None = None) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
-        request is not right."""
+        request is not right. ``deals``: its committed deals (a tournament's table)."""
         if self.playing >= self.settings.max_open_tables:
             raise TooManyTables(
                 f"the server has {self.settings.max_open_tables} tables in play, as many as it "
                 "may: try again later"
             )
         stored = table_request(request)
+        if deals is None and request.fair_deals:
+            deals = DealSource(new_seed())
+        stored.deals = deals
         game = Game(stored.rules)
-        game.deal(SystemRandom())
+        if deals is None:
+            game.deal(SystemRandom())
+        else:
+            game.apply(deals.next_deal(game))
         stored.entries = list(game.record.entries)
         self.store.create(stored)
         table = Table(stored, self.store, self.settings, self.thinkers)

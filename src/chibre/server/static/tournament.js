@@ -1,0 +1,285 @@
+// The tournament page: with no id, the form that creates a tournament; with ?key= the
+// organiser's page (entries, rounds, corrections, export), with ?player= a player's page
+// (which sends the player to their seat when a round opens), with ?code= the join form and
+// what spectators see. The state is asked for again every POLL ms: the standings are live.
+
+import { applyI18n, languageSelect } from "./i18n.js";
+import { applyTournamentI18n, tt } from "./tournament_i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const POLL = 1500;
+const params = new URLSearchParams(location.search);
+const id = location.pathname.split("/")[2] || "";
+const secret = ["key", "player", "code"].find((k) => params.get(k));
+const query = secret ? `${secret}=${encodeURIComponent(params.get(secret))}` : "";
+let last = null;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("data-")) node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function say(message) {
+  $("message").hidden = !message;
+  $("message").textContent = message ? tt("tour_error", { message }) : "";
+}
+
+async function api(path, body, method) {
+  const response = await fetch(path, {
+    method: method || (body === undefined ? "GET" : "POST"),
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function qr(link) {
+  const img = el("img", { class: "qr", alt: "" });
+  img.src = `/qr.svg?text=${encodeURIComponent(new URL(link, location.origin).href)}`;
+  return img;
+}
+
+function applyAll() {
+  applyI18n();
+  applyTournamentI18n();
+  for (const e of document.querySelectorAll("[data-tt-placeholder]")) {
+    e.placeholder = tt(e.dataset.ttPlaceholder);
+  }
+}
+
+// --- creating ----------------------------------------------------------------------------
+
+async function showCreate() {
+  const form = $("create-form");
+  form.hidden = false;
+  $("standings-box").hidden = true;
+  const [{ presets }, { players }] = await Promise.all([api("/api/presets"), api("/api/players")]);
+  form.preset.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p }, p)));
+  form.preset.value = "geneve-500";
+  form.level.replaceChildren(...players.map((p) => el("option", { value: p }, p)));
+  form.level.value = "rule";
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = {
+      name: form.name.value,
+      format: form.format.value,
+      preset: form.preset.value,
+      options: { target: Number(form.target.value), weis: form.weis.checked },
+      rounds: Number(form.rounds.value),
+      scoring: form.scoring.value,
+      level: form.level.value,
+      auto: form.auto.checked,
+      real_tables: Number(form.real_tables.value),
+    };
+    try {
+      const made = await api("/api/tournaments", body);
+      location.href = made.organiser;
+    } catch (e) {
+      say(e.message);
+    }
+  });
+}
+
+// --- showing ------------------------------------------------------------------------------
+
+function entryItem(state, entry) {
+  const who = entry.members.join(" & ");
+  const kind = entry.kind === "human" ? "" : ` — ${tt("tour_computer", { level: entry.kind })}`;
+  const notes = [];
+  if (entry.status === "withdrawn") notes.push(tt("tour_withdrawn"));
+  if (entry.since > 1) notes.push(tt("tour_late", { n: entry.since }));
+  const li = el("li", { "data-entry": entry.id }, who + kind + (notes.length ? ` (${notes.join(", ")})` : ""));
+  if (state.role === "organiser") {
+    const act = (label, path, method) => {
+      const b = el("button", { class: "btn btn-small", type: "button" }, tt(label));
+      b.addEventListener("click", () => change(`/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method));
+      return b;
+    };
+    if (entry.status === "withdrawn") li.append(act("tour_return", "/return"));
+    else li.append(act("tour_withdraw", "/withdraw"));
+    li.append(act("tour_remove", "", "DELETE"));
+  }
+  return li;
+}
+
+async function change(path, method, body) {
+  try {
+    await api(path, body === undefined && method !== "DELETE" ? {} : body, method);
+    say("");
+    await refresh();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function tableCard(state, table) {
+  const card = el("div", { class: "table-card", "data-table": String(table.table) });
+  const status = table.done ? tt("tour_over") : tt("tour_playing");
+  const kind = table.kind === "cards" ? tt("tour_cards") : tt("tour_online");
+  card.append(el("h4", {}, `${tt("tour_table", { n: table.table })} · ${kind} · ${status}`));
+  const teams = [0, 1].map((team) => {
+    const names = [table.seats[team], table.seats[team + 2]].map((s) => {
+      const span = el("span", { class: `tour-seat${s.flagged ? " flagged" : ""}${s.computer ? " computer" : ""}`, "data-seat": String(s.seat) }, s.filler ? tt("tour_computer_seat") : s.name);
+      if (s.flagged) span.title = tt("tour_replaced");
+      return span;
+    });
+    const flags = [table.seats[team], table.seats[team + 2]].some((s) => s.flagged) ? ` ⚑ ${tt("tour_replaced")}` : "";
+    return el("p", { class: "team" }, names[0], " & ", names[1], ` — ${table.totals[team]}`, flags);
+  });
+  card.append(...teams, el("p", {}, tt("tour_hands", { n: table.hands })));
+  if (table.watch) card.append(el("a", { href: table.watch, class: "no-print" }, tt("tour_watch")));
+  if (table.sheet) card.append(el("p", {}, el("a", { href: table.sheet }, tt("tour_sheet")), " ", qr(table.sheet), el("span", { class: "short-link" }, table.sheet)));
+  if (table.deals) {
+    const seed = table.deals.seed ? ` · ${tt("tour_seed")} ${table.deals.seed}` : "";
+    card.append(el("p", { class: "deals" }, `${tt("tour_deals")}: ${table.deals.commitment}${seed}`));
+  }
+  return card;
+}
+
+function standingsTable(state) {
+  const swiss = state.format === "swiss";
+  const head = ["tour_rank", "tour_player", "tour_score", "tour_points", "tour_diff", "tour_won", "tour_games"];
+  if (swiss) head.push("tour_buchholz");
+  const rows = state.standings.map((s) => {
+    const cells = [s.rank, s.name, s.score, s.points, s.difference, s.won, s.games];
+    if (swiss) cells.push(s.buchholz);
+    const you = state.you && state.you.entry === s.entrant;
+    return el("tr", { class: you ? "me" : "", "data-entrant": s.entrant }, ...cells.map((c) => el("td", {}, String(c))));
+  });
+  return [el("tr", {}, ...head.map((h) => el("th", {}, tt(h)))), ...rows];
+}
+
+function render(state) {
+  last = state;
+  document.title = `Chibre — ${state.name}`;
+  $("title").textContent = state.name;
+  const organiser = state.role === "organiser";
+  $("links").hidden = !organiser;
+  if (organiser) {
+    $("join-link").href = state.join;
+    $("join-link").textContent = new URL(state.join, location.origin).href;
+    $("join-qr").src = `/qr.svg?text=${encodeURIComponent(new URL(state.join, location.origin).href)}`;
+    $("organiser-row").hidden = false;
+    $("organiser-link").href = state.organiser;
+    $("organiser-link").textContent = new URL(state.organiser, location.origin).href;
+  }
+  $("join-form").hidden = state.role !== "spectator" || state.current >= state.planned;
+  $("partner-row").hidden = state.format === "evening";
+  $("entries-box").hidden = !organiser && state.role !== "spectator";
+  $("add-form").hidden = !organiser;
+  $("next-round").hidden = !organiser || !state.round_over || state.current >= state.planned;
+  $("bye-rule").hidden = state.format !== "evening";
+  $("add-form").partner.hidden = state.format === "evening";
+  $("entries").replaceChildren(...state.entries.map((e) => entryItem(state, e)));
+  $("rounds").replaceChildren(
+    ...state.rounds.map((r) =>
+      el("div", { class: "round panel-box", "data-round": String(r.round) },
+        el("h3", {}, tt("tour_round", { n: r.round })),
+        el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table))),
+      ),
+    ),
+  );
+  $("standings-title").textContent = tt(state.finished ? "tour_final" : "tour_standings");
+  $("live-note").hidden = state.finished;
+  $("standings").replaceChildren(...standingsTable(state));
+  $("exports").hidden = !organiser;
+  const real = state.rounds.some((r) => r.tables.some((table) => table.kind === "cards"));
+  $("correct-form").hidden = !organiser || !real;
+  if (organiser) {
+    $("export-csv").href = `/api/tournaments/${id}/export.csv?${query}`;
+    $("export-json").href = `/api/tournaments/${id}/export.json?${query}`;
+    $("audit-box").hidden = !state.audit.length;
+    $("audit").replaceChildren(
+      ...state.audit.map((a) => {
+        const who = tt(a.who === "organiser" ? "tour_by_organiser" : "tour_by_scorer");
+        const when = new Date(a.at * 1000).toLocaleTimeString();
+        const what = `${tt("tour_round", { n: a.round })}, ${tt("tour_table", { n: a.table })}: #${a.hands.join(", #")} → ${a.totals.join(":")}`;
+        return el("li", { "data-who": a.who }, `${when} · ${who} · ${what}${a.reason ? ` (${a.reason})` : ""}`);
+      }),
+    );
+  }
+  showYou(state);
+}
+
+function showYou(state) {
+  $("you").hidden = !state.you;
+  if (!state.you) return;
+  $("you-name").textContent = state.you.name;
+  const where = state.you.table;
+  if (!where || where.done) {
+    $("you-table").replaceChildren(tt("tour_wait"));
+    return;
+  }
+  const text = tt("tour_your_table", { round: where.round, table: where.table, seat: where.seat + 1 });
+  const go = where.link || where.sheet;
+  $("you-table").replaceChildren(text, " ", go ? el("a", { href: go, id: "your-seat" }, tt(where.link ? "tour_play" : "tour_sheet")) : "");
+  const sent = `chibre.tournament.${id}.sent`;
+  if (where.link && sessionStorage.getItem(sent) !== String(where.round)) {
+    sessionStorage.setItem(sent, String(where.round));
+    location.href = where.link; // sent to the seat when the round opens
+  }
+}
+
+async function refresh() {
+  try {
+    render(await api(`/api/tournaments/${id}?${query}`));
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function wire() {
+  $("next-round").addEventListener("click", () => change(`/api/tournaments/${id}/rounds?${query}`, "POST", {}));
+  $("print").addEventListener("click", () => window.print());
+  const add = $("add-form");
+  add.kind.replaceChildren(el("option", { value: "human" }, tt("tour_human")));
+  api("/api/players").then(({ players }) =>
+    add.kind.append(...players.map((p) => el("option", { value: p }, tt("tour_computer", { level: p })))),
+  );
+  add.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const body = { name: add.name.value, kind: add.kind.value };
+    if (last && last.format !== "evening") body.partner = add.partner.value;
+    add.name.value = "";
+    change(`/api/tournaments/${id}/entries?${query}`, "POST", body);
+  });
+  const correct = $("correct-form");
+  correct.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const number = (name) => Number(correct[name].value);
+    const body = { round: number("round"), table: number("table"), hand: number("hand") };
+    body.points = number("points"); // the trick points of the hand's team; the rest is kept
+    body.reason = correct.reason.value;
+    change(`/api/tournaments/${id}/corrections?${query}`, "POST", body);
+  });
+  const join = $("join-form");
+  join.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { name: join.name.value };
+    if (last && last.format !== "evening") body.partner = join.partner.value;
+    try {
+      const entered = await api(`/api/tournaments/${id}/entries?${query}`, body);
+      location.href = entered.links[0];
+    } catch (e) {
+      say(e.message);
+    }
+  });
+}
+
+$("tools").append(languageSelect(() => (last ? (applyAll(), render(last)) : applyAll())));
+applyAll();
+if (!id) {
+  showCreate();
+} else {
+  wire();
+  refresh();
+  setInterval(refresh, POLL);
+}

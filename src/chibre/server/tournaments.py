@@ -1,0 +1,933 @@
+"""Tournaments on the server: entries, rounds, their tables online or with real cards, live
+standings, the organiser's corrections — all in the server's SQLite file.
+
+A tournament (``POST /api/tournaments``) has three secrets: the **organiser's key**
+(``/tournament/ID?key=KEY``: entries, rounds, corrections, export), the **join code**
+(``/tournament/ID?code=CODE``: anyone may enter with a name, or watch), and each entry's
+**player token** (``/tournament/ID?player=TOKEN``: the player's own page, which sends them to
+their seat when a round opens). The formats are those of ``chibre.tournament``; a round is
+drawn by ``chibre.tournament.plan.draw_next`` and written to the store before any of its tables
+is opened, and each table is linked to the round as soon as it is open, so a server killed in
+the middle opens the missing tables when it comes back.
+
+- An **online** table is a table of the server (``chibre.server.tables``) with committed deals
+  (``chibre.tournament.fairdeal``): players are seated by name, empty seats and computer
+  entries get computer players, and a player who does not open their seat, or leaves it, is
+  replaced by a computer player after the server's grace period — and **flagged** (kept in
+  ``tournament_flags``).
+- A **real-card** table gets a score sheet of the calculator (``chibre.server.sheets``), opened
+  by its link (``/tafel#ID.KEY``) from a QR code on the printable draw. Every change of a
+  tournament sheet is kept in the **audit log** (``tournament_audit``): the organiser's
+  corrections (``POST /api/tournaments/ID/corrections``) when made, with their reason, and the
+  scorers' entries as the server sees them (every ``TICK`` seconds).
+
+The standings (``chibre.tournament.standings``) are counted afresh from the tables' records
+and the sheets whenever they are asked for, the games in play included ("live"). On the server
+every table plays a game to the target; a Passe of a fixed number of hands and duplicate rounds
+are the command line's (``chibre tournament``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import logging
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from chibre.errors import ChibreError
+from chibre.rules import Rules
+from chibre.scoresheet import ScoreSheet
+from chibre.server import migrations
+from chibre.server.http import MAX_BODY, bounded_route, error, page
+from chibre.server.lobby import HUMAN, InvalidTable
+from chibre.server.models import (
+    CorrectionRequest,
+    EntryRequest,
+    RulesOptions,
+    TableRequest,
+    TournamentRequest,
+)
+from chibre.server.sheets import SheetStore
+from chibre.server.store import StoreUnavailable
+from chibre.server.tables import Tables, TooManyTables
+from chibre.tournament import COMPUTER, TournamentError
+from chibre.tournament.fairdeal import DealSource, new_seed
+from chibre.tournament.plan import Options, TableDraw, draw_next
+from chibre.tournament.standings import Outcome, Side, standings
+
+log = logging.getLogger("chibre.server")
+
+TICK = 1.0
+"""Seconds between two looks at the tournaments in play (flags, sheets, the next round)."""
+PRESENT, WITHDRAWN = "present", "withdrawn"
+ONLINE, CARDS = "online", "cards"
+COMPUTER_NAME = "Computer"
+Secret = Annotated[str | None, Query(max_length=64)]
+
+
+class NotAllowed(ChibreError, PermissionError):
+    """A link that does not open this tournament, or not for this."""
+
+
+class NoSuchTournament(ChibreError, LookupError):
+    pass
+
+
+@dataclass
+class Member:
+    id: str
+    name: str
+    token: str
+
+
+@dataclass
+class Entry:
+    """An entrant: a player (evening) or a team of two; ``kind`` is human or a computer level;
+    ``since``: the first round they are drawn in (a late arrival)."""
+
+    id: str
+    n: int
+    name: str
+    kind: str
+    members: list[Member]
+    status: str = PRESENT
+    since: int = 1
+
+    @property
+    def human(self) -> bool:
+        return self.kind == HUMAN
+
+
+@dataclass
+class Link:
+    """Where a table of a round is played: an online table's id, or a sheet's id and key."""
+
+    kind: str
+    ref: str
+    key: str = ""
+    seen: str = ""
+
+
+@dataclass
+class Tournament:
+    id: str
+    created: float
+    name: str
+    request: TournamentRequest
+    organiser: str
+    code: str
+    seed: str
+    entries: list[Entry] = field(default_factory=list)
+    rounds: list[list[TableDraw]] = field(default_factory=list)
+    links: dict[tuple[int, int], Link] = field(default_factory=dict)
+
+    @property
+    def options(self) -> Options:
+        r = self.request
+        return Options(r.format, r.rounds, 0, r.scoring)
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.preset(self.request.preset, **self.request.options.changes())
+
+    @property
+    def teams(self) -> bool:
+        return self.request.format != "evening"
+
+    def entry(self, entry_id: str) -> Entry:
+        for e in self.entries:
+            if e.id == entry_id:
+                return e
+        raise TournamentError(f"there is no entry {entry_id!r}")
+
+    def occupant(self, seat_id: str) -> tuple[str, str]:
+        """A seat's occupant: (name, kind) — a member of an entry, or the computer."""
+        if seat_id == COMPUTER:
+            return COMPUTER_NAME, self.request.level
+        for e in self.entries:
+            for m in e.members:
+                if m.id == seat_id:
+                    return m.name, e.kind
+        raise TournamentError(f"there is no player {seat_id!r}")
+
+    def member(self, token: str | None) -> tuple[Entry, Member] | None:
+        if not token:
+            return None
+        for e in self.entries:
+            for m in e.members:
+                if secrets.compare_digest(m.token.encode(), token.encode()):
+                    return e, m
+        return None
+
+
+class TournamentStore:
+    """The tournaments' rows in the server's SQLite file (``migrations`` version 4)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._ready = False
+
+    @contextmanager
+    def _db(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """A connection in one transaction (``write``: a write transaction, taken at once;
+        otherwise one consistent read that locks nothing)."""
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the tournaments cannot be opened: {e}") from e
+        try:
+            db.execute("PRAGMA synchronous=NORMAL")
+            if not self._ready:
+                migrations.bring_up_to_date(db)
+                self._ready = True
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the tournaments cannot be read or written: {e}") from e
+        finally:
+            db.close()
+
+    def create(self, t: Tournament) -> None:
+        with self._db() as db:
+            db.execute(
+                "INSERT INTO tournaments (id, created, name, settings, organiser, code, seed) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (t.id, t.created, t.name, t.request.model_dump_json(), t.organiser, t.code, t.seed),
+            )
+
+    def ids(self) -> list[str]:
+        with self._db(write=False) as db:
+            return [str(r[0]) for r in db.execute("SELECT id FROM tournaments ORDER BY created")]
+
+    def put_entry(self, tid: str, e: Entry) -> None:
+        members = json.dumps([m.__dict__ for m in e.members], ensure_ascii=False)
+        with self._db() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO tournament_entries (tournament_id, id, n, name, kind, "
+                "members, token, status, since) VALUES (?,?,?,?,?,?,?,?,?)",
+                (tid, e.id, e.n, e.name, e.kind, members, "", e.status, e.since),
+            )
+
+    def delete_entry(self, tid: str, entry_id: str) -> None:
+        with self._db() as db:
+            db.execute(
+                "DELETE FROM tournament_entries WHERE tournament_id = ? AND id = ?", (tid, entry_id)
+            )
+
+    def add_round(self, tid: str, number: int, tables: list[TableDraw]) -> None:
+        draw = json.dumps([t.to_dict() for t in tables], ensure_ascii=False)
+        with self._db() as db:
+            db.execute(
+                "INSERT INTO tournament_rounds (tournament_id, round, opened, draw) "
+                "VALUES (?,?,?,?)",
+                (tid, number, time.time(), draw),
+            )
+
+    def link(self, tid: str, number: int, table: int, link: Link) -> None:
+        with self._db() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO tournament_tables (tournament_id, round, number, kind, "
+                "ref, key, seen) VALUES (?,?,?,?,?,?,?)",
+                (tid, number, table, link.kind, link.ref, link.key, link.seen),
+            )
+
+    def flag(self, tid: str, number: int, table: int, seat: int, entry: str) -> None:
+        with self._db() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO tournament_flags (tournament_id, round, number, seat, "
+                "entry, noted) VALUES (?,?,?,?,?,?)",
+                (tid, number, table, seat, entry, time.time()),
+            )
+
+    def flags(self, tid: str) -> set[tuple[int, int, int]]:
+        with self._db(write=False) as db:
+            rows = db.execute(
+                "SELECT round, number, seat FROM tournament_flags WHERE tournament_id = ?", (tid,)
+            )
+            return {(int(a), int(b), int(c)) for a, b, c in rows}
+
+    def audit(self, tid: str, who: str, what: dict[str, Any], seen: tuple[int, int, str]) -> None:
+        """Log a change of a sheet, and the sheet as now seen, in one transaction."""
+        with self._db() as db:
+            n = db.execute(
+                "SELECT COALESCE(MAX(n), 0) + 1 FROM tournament_audit WHERE tournament_id = ?",
+                (tid,),
+            ).fetchone()[0]
+            db.execute(
+                "INSERT INTO tournament_audit (tournament_id, n, at, who, what) VALUES (?,?,?,?,?)",
+                (tid, n, time.time(), who, json.dumps(what, ensure_ascii=False)),
+            )
+            db.execute(
+                "UPDATE tournament_tables SET seen = ? WHERE tournament_id = ? AND round = ? "
+                "AND number = ?",
+                (seen[2], tid, seen[0], seen[1]),
+            )
+
+    def audit_log(self, tid: str) -> list[dict[str, Any]]:
+        with self._db(write=False) as db:
+            rows = db.execute(
+                "SELECT n, at, who, what FROM tournament_audit WHERE tournament_id = ? ORDER BY n",
+                (tid,),
+            ).fetchall()
+        return [{"n": n, "at": at, "who": who, **json.loads(what)} for n, at, who, what in rows]
+
+    def load(self, tid: str) -> Tournament | None:
+        with self._db(write=False) as db:
+            row = db.execute(
+                "SELECT id, created, name, settings, organiser, code, seed FROM tournaments "
+                "WHERE id = ?",
+                (tid,),
+            ).fetchone()
+            if row is None:
+                return None
+            t = Tournament(
+                str(row[0]),
+                float(row[1]),
+                str(row[2]),
+                TournamentRequest.model_validate_json(row[3]),
+                str(row[4]),
+                str(row[5]),
+                str(row[6]),
+            )
+            for eid, n, name, kind, members, status, since in db.execute(
+                "SELECT id, n, name, kind, members, status, since FROM tournament_entries "
+                "WHERE tournament_id = ? ORDER BY n",
+                (tid,),
+            ):
+                ms = [Member(**m) for m in json.loads(members)]
+                t.entries.append(Entry(eid, n, name, kind, ms, status, since))
+            for (draw,) in db.execute(
+                "SELECT draw FROM tournament_rounds WHERE tournament_id = ? ORDER BY round", (tid,)
+            ):
+                t.rounds.append([TableDraw.from_dict(d) for d in json.loads(draw)])
+            for number, table, kind, ref, key, seen in db.execute(
+                "SELECT round, number, kind, ref, key, seen FROM tournament_tables "
+                "WHERE tournament_id = ?",
+                (tid,),
+            ):
+                t.links[int(number), int(table)] = Link(kind, ref, key, seen)
+            return t
+
+
+@dataclass
+class Played:
+    """A table of a round as it stands: its outcome so far and whether it is over."""
+
+    round: int
+    draw: TableDraw
+    link: Link | None
+    outcome: Outcome | None = None
+    done: bool = False
+    hands: int = 0
+    info: dict[str, Any] = field(default_factory=dict)
+    seats: list[dict[str, Any]] = field(default_factory=list)  # per seat: its link (online)
+
+
+class Tournaments:
+    """Every tournament of the server, on the tables and sheets of the same store."""
+
+    def __init__(self, db_path: Path | str, tables: Tables) -> None:
+        self.store = TournamentStore(db_path)
+        self.sheets = SheetStore(db_path)
+        self.tables = tables
+        self._task: asyncio.Task[None] | None = None
+        self._finished: set[str] = set()
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open any table a round lacks (a server stopped while opening a round), and look
+        at the tournaments every ``TICK`` seconds."""
+        for tid in self.store.ids():
+            t = self.store.load(tid)
+            if t is not None:
+                with suppress(ChibreError):
+                    self._open_missing(t)
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                self.tick()
+            except Exception:
+                log.exception("the tournaments could not be looked at")
+
+    def tick(self) -> None:
+        """Flag replaced players, log the sheets' changes, open the next round when due."""
+        for tid in self.store.ids():
+            if tid in self._finished:
+                continue
+            t = self.store.load(tid)
+            if t is None or not t.rounds:
+                continue
+            played = self.played(t)
+            current = [p for p in played if p.round == len(t.rounds)]
+            if len(t.rounds) == t.request.rounds and all(p.done for p in current):
+                self._finished.add(tid)  # nothing will change by itself any more
+            if all(p.done for p in current) and t.request.auto and len(t.rounds) < t.request.rounds:
+                with suppress(TournamentError):
+                    self.open_round(t)
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def get(self, tid: str) -> Tournament:
+        t = self.store.load(tid)
+        if t is None:
+            raise NoSuchTournament("there is no such tournament")
+        return t
+
+    def role(
+        self, t: Tournament, key: str | None, player: str | None, code: str | None
+    ) -> tuple[str, tuple[Entry, Member] | None]:
+        """Who opens the tournament: ``organiser``, ``player`` (with their entry), or
+        ``spectator`` (the join code); ``NotAllowed`` for anything else."""
+        if key and secrets.compare_digest(t.organiser.encode(), key.encode()):
+            return "organiser", None
+        found = t.member(player)
+        if found is not None:
+            return "player", found
+        if code and secrets.compare_digest(t.code.encode(), code.encode()):
+            return "spectator", None
+        raise NotAllowed("this link does not open this tournament: ask the organiser for it")
+
+    def played(self, t: Tournament) -> list[Played]:
+        """Every table of every round as it stands now (flags and sheet changes noted)."""
+        flags = self.store.flags(t.id)
+        out = []
+        for number, tables in enumerate(t.rounds, 1):
+            for draw in tables:
+                link = t.links.get((number, draw.number))
+                p = Played(number, draw, link)
+                if link is not None and link.kind == ONLINE:
+                    self._online(t, p, flags)
+                elif link is not None:
+                    self._cards(t, p)
+                out.append(p)
+        return out
+
+    def _online(self, t: Tournament, p: Played, flags: set[tuple[int, int, int]]) -> None:
+        assert p.link is not None
+        table = self.tables.get(p.link.ref)
+        if table is None:
+            p.info = {"damaged": True}
+            return
+        game = table.game
+        sides = tuple(Side(p.draw.sides[i], game.totals[i], game.striche[i]) for i in (0, 1))
+        p.outcome = Outcome(p.round, p.draw.number, (sides[0], sides[1]), game.winner)
+        p.done = game.is_over
+        p.hands = len(game.hands)
+        for s in table.seats:
+            occupant = p.draw.seats[s.number]
+            flagged = (p.round, p.draw.number, s.number) in flags
+            if s.human and s.bot and not flagged:
+                self.store.flag(t.id, p.round, p.draw.number, s.number, occupant)
+                flagged = True
+            p.seats.append(
+                {
+                    "link": f"/t/{table.id}?seat={s.info.token}" if s.info.token else None,
+                    "connected": s.connections > 0,
+                    "flagged": flagged,
+                }
+            )
+        if not game.is_over:
+            table.play_on()
+        assert table.stored.deals is not None
+        p.info = {
+            "watch": f"/t/{table.id}?watch={table.stored.watch}",
+            "deals": table.stored.deals.to_dict(reveal=game.is_over),
+            "table_id": table.id,
+        }
+        self.tables.release(table)
+
+    def _cards(self, t: Tournament, p: Played) -> None:
+        assert p.link is not None
+        sheet = self.sheets.load(p.link.ref, p.link.key)
+        hands = json.dumps([h.to_dict() for h in sheet.hands], ensure_ascii=False)
+        if hands != p.link.seen:  # a scorer wrote, corrected or struck a hand
+            before = json.loads(p.link.seen) if p.link.seen else []
+            after = json.loads(hands)
+            changed = [
+                n + 1
+                for n in range(max(len(before), len(after)))
+                if (before[n] if n < len(before) else None)
+                != (after[n] if n < len(after) else None)
+            ]
+            what = {"round": p.round, "table": p.draw.number, "hands": changed}
+            what["totals"] = list(sheet.totals)
+            self.store.audit(t.id, "scorer", what, (p.round, p.draw.number, hands))
+            p.link.seen = hands
+        sides = tuple(Side(p.draw.sides[i], sheet.totals[i], sheet.striche[i]) for i in (0, 1))
+        p.outcome = Outcome(p.round, p.draw.number, (sides[0], sides[1]), sheet.winner)
+        p.done = sheet.is_over
+        p.hands = len(sheet.hands)
+        p.info = {"sheet": f"/tafel#{p.link.ref}.{p.link.key}", "sheet_id": p.link.ref}
+
+    def ranking(self, t: Tournament, played: list[Played]) -> list[dict[str, Any]]:
+        outcomes = [p.outcome for p in played if p.outcome is not None]
+        lines = standings(
+            [e.id for e in t.entries], outcomes, t.request.scoring, t.options.tie_breaks
+        )
+        names = {e.id: e for e in t.entries}
+        return [
+            {
+                **s.to_dict(),
+                "name": names[s.entrant].name,
+                "kind": names[s.entrant].kind,
+                "status": names[s.entrant].status,
+            }
+            for s in lines
+        ]
+
+    # --- changing ----------------------------------------------------------------------------
+
+    def create(self, request: TournamentRequest) -> Tournament:
+        try:
+            Rules.preset(request.preset, **request.options.changes())  # the options are valid
+        except ChibreError as e:
+            raise TournamentError(str(e)) from e
+        t = Tournament(
+            secrets.token_urlsafe(6),
+            time.time(),
+            request.name.strip() or "Tournament",
+            request,
+            secrets.token_urlsafe(16),
+            secrets.token_urlsafe(9),
+            new_seed(),
+        )
+        self.store.create(t)
+        return t
+
+    def enter(self, t: Tournament, request: EntryRequest, organiser: bool) -> Entry:
+        """A new entry (a player, or a team with its partner); late when rounds are drawn."""
+        if not organiser and request.kind != HUMAN:
+            raise NotAllowed("only the organiser enters computer players")
+        if t.teams and not request.partner:
+            raise TournamentError("a team enters with two players: give the partner's name")
+        if not t.teams and request.partner:
+            raise TournamentError("an evening with drawn partners takes players alone")
+        if t.rounds and t.request.format == "round-robin":
+            raise TournamentError("a round-robin has begun: it takes no late entries")
+        if len(t.rounds) >= t.request.rounds:
+            raise TournamentError("every round is drawn: the tournament takes no more entries")
+        name = request.name.strip()
+        if any(e.name.casefold() == name.casefold() for e in t.entries):
+            raise TournamentError(f"{name!r} is already entered: choose another name")
+        n = max((e.n for e in t.entries), default=0) + 1
+        eid = f"e{n}"
+        names = [name] if not t.teams else [name, (request.partner or "").strip()]
+        members = [
+            Member(eid if not t.teams else f"{eid}.{i}", who, secrets.token_urlsafe(16))
+            for i, who in enumerate(names)
+        ]
+        entry = Entry(eid, n, name, request.kind, members, PRESENT, len(t.rounds) + 1)
+        self.store.put_entry(t.id, entry)
+        t.entries.append(entry)
+        return entry
+
+    def withdraw(self, t: Tournament, entry_id: str, back: bool = False) -> Entry:
+        """A withdrawal (not drawn from the next round on), or a return (``back``)."""
+        e = t.entry(entry_id)
+        e.status = PRESENT if back else WITHDRAWN
+        if back:
+            e.since = max(e.since, len(t.rounds) + 1)
+        self.store.put_entry(t.id, e)
+        return e
+
+    def remove(self, t: Tournament, entry_id: str) -> None:
+        """Remove an entry that has not played (a mistake); a player who has, withdraws."""
+        e = t.entry(entry_id)
+        seated = {p for tables in t.rounds for d in tables for p in d.seats}
+        if any(m.id in seated for m in e.members):
+            raise TournamentError(f"{e.name} has played: withdraw them instead")
+        self.store.delete_entry(t.id, entry_id)
+        t.entries.remove(e)
+
+    def open_round(self, t: Tournament) -> list[TableDraw]:
+        """Draw the next round and open its tables; ``TournamentError`` while a table of the
+        current round plays, or when every round is drawn."""
+        if t.rounds:
+            running = [p for p in self.played(t) if p.round == len(t.rounds) and not p.done]
+            if running:
+                raise TournamentError(
+                    f"round {len(t.rounds)} is still being played at table "
+                    f"{', '.join(str(p.draw.number) for p in running)}"
+                )
+        number = len(t.rounds) + 1
+        present = [e for e in t.entries if e.status == PRESENT and e.since <= number]
+        members = {e.id: (e.members[0].id, e.members[1].id) for e in t.entries if t.teams}
+        outcomes = [p.outcome for p in self.played(t) if p.outcome is not None]
+        tables = draw_next(
+            t.options,
+            [e.id for e in t.entries],
+            [e.id for e in present],
+            members,
+            t.rounds,
+            outcomes,
+            Random(f"{t.seed}:draw:{number}"),
+        )
+        self.store.add_round(t.id, number, tables)
+        t.rounds.append(tables)
+        self._open_missing(t)
+        return tables
+
+    def _open_missing(self, t: Tournament) -> None:
+        for number, tables in enumerate(t.rounds, 1):
+            for draw in tables:
+                if (number, draw.number) not in t.links:
+                    link = self._open(t, number, draw)
+                    self.store.link(t.id, number, draw.number, link)
+                    t.links[number, draw.number] = link
+
+    def _open(self, t: Tournament, number: int, draw: TableDraw) -> Link:
+        occupants = [t.occupant(s) for s in draw.seats]
+        names = [name for name, _ in occupants]
+        if draw.number <= t.request.real_tables:
+            teams = [" & ".join(names[i] for i in (team, team + 2)) for team in (0, 1)]
+            sheet = ScoreSheet(t.rules, (), f"{t.name} — {number}/{draw.number}", teams)
+            opened = self.sheets.create(sheet)
+            return Link(CARDS, opened.id, opened.key, "[]")
+        request = TableRequest(
+            preset=t.request.preset,
+            options=RulesOptions.model_validate(t.request.options.model_dump()),
+            seats=[kind for _, kind in occupants],
+            names=list[str | None](names),
+        )
+        try:
+            table = self.tables.create(request, DealSource(new_seed()))
+        except (InvalidTable, TooManyTables) as e:
+            raise TournamentError(f"table {draw.number} could not be opened: {e}") from e
+        table.play_on()
+        return Link(ONLINE, table.id)
+
+    def correct(self, t: Tournament, request: CorrectionRequest) -> dict[str, Any]:
+        """The organiser corrects hand ``hand`` of a real-card table's sheet; logged with
+        the hand before and after."""
+        if (request.entry is None) == (request.points is None):
+            raise TournamentError("give the corrected hand (entry) or its points, not both")
+        link = t.links.get((request.round, request.table))
+        if link is None or link.kind != CARDS:
+            raise TournamentError(
+                f"round {request.round} has no table {request.table} played with real cards"
+            )
+        before: dict[str, Any] = {}
+
+        def edit(sheet: ScoreSheet) -> None:
+            if not 1 <= request.hand <= len(sheet.hands):
+                raise TournamentError(f"the sheet has no hand {request.hand}")
+            before.update(sheet.hands[request.hand - 1].to_dict())
+            if request.entry is not None:
+                sheet.replace(request.hand, request.entry.entry())
+            else:
+                kept = {k: v for k, v in before.items() if v is not None}
+                sheet.replace(request.hand, {**kept, "points": request.points, "match": None})
+
+        sheet = self.sheets.change(link.ref, link.key, edit)
+        hands = json.dumps([h.to_dict() for h in sheet.hands], ensure_ascii=False)
+        what = {
+            "round": request.round,
+            "table": request.table,
+            "hands": [request.hand],
+            "before": before,
+            "after": sheet.hands[request.hand - 1].to_dict(),
+            "reason": request.reason,
+            "totals": list(sheet.totals),
+        }
+        self.store.audit(t.id, "organiser", what, (request.round, request.table, hands))
+        link.seen = hands
+        return what
+
+    # --- what the pages are sent -------------------------------------------------------------
+
+    def state(self, t: Tournament, role: str, you: tuple[Entry, Member] | None) -> dict[str, Any]:
+        played = self.played(t)
+        organiser = role == "organiser"
+        mine = you[1].id if you else None
+        rounds: list[dict[str, Any]] = []
+        for p in played:
+            if len(rounds) < p.round:
+                rounds.append({"round": p.round, "tables": []})
+            seats = []
+            for n, seat_id in enumerate(p.draw.seats):
+                name, kind = t.occupant(seat_id)
+                seat: dict[str, Any] = {
+                    "seat": n,
+                    "name": name,
+                    "computer": seat_id == COMPUTER or kind != HUMAN,
+                    "filler": seat_id == COMPUTER,
+                    "flagged": bool(p.seats and p.seats[n]["flagged"]),
+                    "connected": bool(p.seats and p.seats[n]["connected"]),
+                }
+                if p.seats and p.seats[n]["link"] and (organiser or seat_id == mine):
+                    seat["link"] = p.seats[n]["link"]
+                seats.append(seat)
+            o = p.outcome
+            table: dict[str, Any] = {
+                "table": p.draw.number,
+                "kind": p.link.kind if p.link else None,
+                "seats": seats,
+                "totals": [o.sides[0].points, o.sides[1].points] if o else [0, 0],
+                "striche": [o.sides[0].striche, o.sides[1].striche] if o else [0, 0],
+                "winner": o.winner if o else -1,
+                "done": p.done,
+                "hands": p.hands,
+                **{k: v for k, v in p.info.items() if k in ("watch", "deals", "damaged")},
+            }
+            at_table = mine is not None and mine in p.draw.seats
+            if "sheet" in p.info and (organiser or at_table):
+                table["sheet"] = p.info["sheet"]
+            rounds[-1]["tables"].append(table)
+        current = len(t.rounds)
+        now = [p for p in played if p.round == current]
+        finished = current == t.request.rounds and all(p.done for p in now)
+        out: dict[str, Any] = {
+            "id": t.id,
+            "name": t.name,
+            "role": role,
+            "format": t.request.format,
+            "preset": t.request.preset,
+            "rules": t.rules.to_dict(),
+            "planned": t.request.rounds,
+            "scoring": t.request.scoring,
+            "level": t.request.level,
+            "auto": t.request.auto,
+            "real_tables": t.request.real_tables,
+            "current": current,
+            "round_over": all(p.done for p in now),
+            "finished": finished,
+            "entries": [
+                {
+                    "id": e.id,
+                    "name": e.name,
+                    "kind": e.kind,
+                    "status": e.status,
+                    "since": e.since,
+                    "members": [m.name for m in e.members],
+                }
+                for e in t.entries
+            ],
+            "rounds": rounds,
+            "standings": self.ranking(t, played),
+            "join": f"/tournament/{t.id}?code={t.code}",
+        }
+        if organiser:
+            out["organiser"] = f"/tournament/{t.id}?key={t.organiser}"
+            out["audit"] = self.store.audit_log(t.id)
+            out["players"] = [
+                {"entry": e.id, "name": m.name, "link": f"/tournament/{t.id}?player={m.token}"}
+                for e in t.entries
+                for m in e.members
+                if e.human
+            ]
+        if you is not None:
+            entry, member = you
+            out["you"] = {"entry": entry.id, "name": member.name, "status": entry.status}
+            seat_here = [(p, n) for p in now for n, s in enumerate(p.draw.seats) if s == member.id]
+            if seat_here:
+                p, n = seat_here[0]
+                where: dict[str, Any] = {"round": current, "table": p.draw.number, "seat": n}
+                if p.seats and p.seats[n]["link"]:
+                    where["link"] = p.seats[n]["link"]
+                if "sheet" in p.info:
+                    where["sheet"] = p.info["sheet"]
+                where["done"] = p.done
+                out["you"]["table"] = where
+        return out
+
+    def export_csv(self, t: Tournament) -> str:
+        rows = self.ranking(t, self.played(t))
+        buffer = io.StringIO()
+        fields = ["rank", "name", "score", "points", "against", "difference", "striche"]
+        fields += ["games", "won", "buchholz", "kind", "status"]
+        writer = csv.DictWriter(buffer, fields, extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return buffer.getvalue()
+
+
+# --- HTTP --------------------------------------------------------------------------------------
+
+
+def _manager(request: Request) -> Tournaments:
+    manager: Tournaments = request.app.state.tournaments
+    return manager
+
+
+def _refusal(e: Exception) -> Response:
+    if isinstance(e, NoSuchTournament):
+        return error(404, str(e))
+    if isinstance(e, NotAllowed):
+        return error(403, str(e))
+    if isinstance(e, StoreUnavailable):
+        log.exception("the tournaments' store refused a request")
+        return error(503, "the tournament could not be read or saved: try again in a moment")
+    return error(400, str(e))
+
+
+def router() -> APIRouter:
+    """The tournaments' pages and routes."""
+    api = APIRouter(route_class=bounded_route(MAX_BODY))
+    refused = (ChibreError, StoreUnavailable)
+
+    @api.get("/tournament", include_in_schema=False)
+    @api.get("/tournament/{id}", include_in_schema=False)
+    async def tournament_page() -> Response:
+        return page("tournament.html")
+
+    @api.post("/api/tournaments", status_code=201, summary="Create a tournament")
+    async def create(request: Request, body: TournamentRequest) -> Response:
+        try:
+            t = _manager(request).create(body)
+        except refused as e:
+            return _refusal(e)
+        return JSONResponse(
+            {
+                "id": t.id,
+                "organiser": f"/tournament/{t.id}?key={t.organiser}",
+                "join": f"/tournament/{t.id}?code={t.code}",
+                "key": t.organiser,
+                "code": t.code,
+            },
+            status_code=201,
+        )
+
+    @api.get(
+        "/api/tournaments/{id}",
+        summary="A tournament as its organiser, a player or a spectator sees it",
+    )
+    async def show(
+        request: Request, id: str, key: Secret = None, player: Secret = None, code: Secret = None
+    ) -> Response:
+        m = _manager(request)
+        try:
+            t = m.get(id)
+            role, you = m.role(t, key, player, code)
+            return JSONResponse(m.state(t, role, you))
+        except refused as e:
+            return _refusal(e)
+
+    @api.post("/api/tournaments/{id}/entries", status_code=201, summary="Enter a player or a team")
+    async def enter(
+        request: Request, id: str, body: EntryRequest, key: Secret = None, code: Secret = None
+    ) -> Response:
+        m = _manager(request)
+        try:
+            t = m.get(id)
+            role, _ = m.role(t, key, None, code)
+            entry = m.enter(t, body, role == "organiser")
+        except refused as e:
+            return _refusal(e)
+        links = [f"/tournament/{t.id}?player={mem.token}" for mem in entry.members]
+        return JSONResponse(
+            {"entry": entry.id, "name": entry.name, "since": entry.since, "links": links},
+            status_code=201,
+        )
+
+    def organiser(request: Request, id: str, key: str | None) -> tuple[Tournaments, Tournament]:
+        m = _manager(request)
+        t = m.get(id)
+        role, _ = m.role(t, key, None, None)
+        if role != "organiser":
+            raise NotAllowed("only the organiser's link may do this")
+        return m, t
+
+    @api.post("/api/tournaments/{id}/entries/{entry}/withdraw", summary="Withdraw an entry")
+    async def withdraw(request: Request, id: str, entry: str, key: Secret = None) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            left = m.withdraw(t, entry)
+        except refused as e:
+            return _refusal(e)
+        return JSONResponse({"entry": left.id, "status": left.status})
+
+    @api.post("/api/tournaments/{id}/entries/{entry}/return", summary="An entry plays again")
+    async def come_back(request: Request, id: str, entry: str, key: Secret = None) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            back = m.withdraw(t, entry, back=True)
+        except refused as e:
+            return _refusal(e)
+        return JSONResponse({"entry": back.id, "status": back.status, "since": back.since})
+
+    @api.delete("/api/tournaments/{id}/entries/{entry}", summary="Remove an entry not yet drawn")
+    async def remove(request: Request, id: str, entry: str, key: Secret = None) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            m.remove(t, entry)
+        except refused as e:
+            return _refusal(e)
+        return JSONResponse({"removed": entry})
+
+    @api.post(
+        "/api/tournaments/{id}/rounds", status_code=201, summary="Draw and open the next round"
+    )
+    async def next_round(request: Request, id: str, key: Secret = None) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            tables = m.open_round(t)
+        except refused as e:
+            return _refusal(e)
+        return JSONResponse(
+            {"round": len(t.rounds), "tables": [d.to_dict() for d in tables]}, status_code=201
+        )
+
+    @api.post("/api/tournaments/{id}/corrections", summary="Correct a hand of a real-card table")
+    async def correct(
+        request: Request, id: str, body: CorrectionRequest, key: Secret = None
+    ) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            return JSONResponse(m.correct(t, body))
+        except refused as e:
+            return _refusal(e)
+
+    @api.get("/api/tournaments/{id}/export.json", summary="The whole tournament as JSON")
+    async def export_json(request: Request, id: str, key: Secret = None) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            state = m.state(t, "organiser", None)
+        except refused as e:
+            return _refusal(e)
+        state.pop("players", None)
+        state.pop("organiser", None)
+        body = json.dumps(state, ensure_ascii=False, indent=1)
+        headers = {"Content-Disposition": f'attachment; filename="tournament-{t.id}.json"'}
+        return Response(body, media_type="application/json", headers=headers)
+
+    @api.get("/api/tournaments/{id}/export.csv", summary="The standings as CSV")
+    async def export_csv(request: Request, id: str, key: Secret = None) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            body = m.export_csv(t)
+        except refused as e:
+            return _refusal(e)
+        headers = {"Content-Disposition": f'attachment; filename="tournament-{t.id}.csv"'}
+        return Response(body, media_type="text/csv; charset=utf-8", headers=headers)
+
+    return api
+
+
+__all__ = ["TICK", "TournamentStore", "Tournaments", "router"]
