@@ -202,6 +202,31 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
 
 
 @_njit_inline
+def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
+    """A lower bound of the points the team of ``seat``, to lead, takes from here: the points
+    of its top cards that no other card can beat (quick tricks) — a suit's highest cards in
+    an unbroken run in that hand, side suits only while no opponent holds a trump."""
+    hand = st[seat]
+    opp = st[(seat + 1) & 3] | st[(seat + 3) & 3]
+    trumps = tab[_TRUMPS]
+    contract = tab[_CONTRACT]
+    total = 0
+    for s in range(4):
+        if s != contract and (opp & trumps) != 0:
+            continue
+        if (hand >> (9 * s)) & 0x1FF == 0:
+            continue
+        for i in range(9):
+            c = tab[_ORDER + 9 * s + i]
+            if not (rest >> c) & 1:
+                continue
+            if not (hand >> c) & 1:
+                break
+            total += tab[_PTS + c]
+    return int(total)
+
+
+@_njit_inline
 def _legal(tab: Any, hand: int, led: int, win_card: int) -> int:
     follow = hand & (0x1FF << (9 * led))
     contract = tab[_CONTRACT]
@@ -312,13 +337,18 @@ def _enter(
         rest = st[0] | st[1] | st[2] | st[3]
         most = _suit_points(tab, rest) + LAST_TRICK_BONUS
         least = 0
+        sure = _sure_points(st, tab, seat, rest)
+        if seat & 1:
+            most -= sure
         key = rest | (seat << 36)
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
-            if not t1:
+            if not t1 and not (sure and seat & 1):
                 most += bonus
             if not t0:
                 least = -bonus
+        if sure and seat & 1 == 0:
+            least = sure
         alpha = fr[fb + _ALPHA]
         beta = fr[fb + _BETA]
         if most <= alpha:
