@@ -94,8 +94,8 @@ def test_a_seat_that_did_not_follow_a_trump_lead_holds_at_most_the_bourg() -> No
 def test_a_partner_who_chibred_is_weak_in_every_contract() -> None:
     game = game_with_chooser(0)
     game.apply(Chibre(), 0)
-    o = game.observation(2)  # the partner must now choose
-    assert contract_decisions(game.observation(2)) == []  # nothing named yet
+    # the partner must now choose: the chibre is read before it does
+    assert contract_decisions(game.observation(2)) == [(0, True, CHIBRE)]
     game.apply(Choose(0), 2)
     o = game.observation(2)
     assert contract_decisions(o) == [(0, True, CHIBRE), (2, False, 0)]

@@ -37,12 +37,13 @@ TEMPER = 0.5
 
 
 def contract_decisions(o: Observation) -> list[tuple[int, bool, int]]:
-    """The contract choices of this hand as (seat, may chibrer, choice 0..5 or ``CHIBRE``)."""
-    if o.contract < 0 or o.chooser < 0:
+    """The contract choices of this hand so far as (seat, may chibrer, choice 0..5 or
+    ``CHIBRE``): the chibres, then the contract once it is named."""
+    if o.chooser < 0 or o.phase not in ("contract", "play"):
         return []
     out = []
     seat = o.chooser
-    for i in range(o.chibres + 1):
+    for i in range(o.chibres + (1 if o.contract >= 0 else 0)):
         may = i == 0 or (i == 1 and o.rules.chibre_back)
         out.append((seat, may, CHIBRE if i < o.chibres else o.contract))
         seat = (seat + 2) & 3
