@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--decisions", type=int, default=60)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", nargs="+", default=["random", "easy", "medium", "strong"])
+    levels = ["random", "beginner", "easy", "medium", "strong", "expert"]
+    p.add_argument("--players", nargs="+", default=levels)
     args = p.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core

@@ -26,8 +26,19 @@ from chibre.play import BOURG
 from chibre.rules import PRESETS, Rules
 from chibre.weis import STOECK_CARDS, best_weis
 
-NAMES = ("random", "rule", "easy", "medium", "strong", "cheat", "jasskit-random")
-FAST = ("random", "rule")  # thousands of decisions; the others fewer
+NAMES = (
+    "random",
+    "rule",
+    "beginner",
+    "easy",
+    "medium",
+    "strong",
+    "expert",
+    "strong-unread",
+    "cheat",
+    "jasskit-random",
+)
+FAST = ("random", "rule", "beginner")  # thousands of decisions; the others fewer
 BUDGET = 0.01  # seconds per move for players that take a budget
 
 RULE_SETS: tuple[Rules, ...] = (

@@ -483,7 +483,8 @@ def test_every_string_exists_in_french_german_and_english() -> None:
         used |= set(re.findall(r'data-i18n(?:-aria|-title|-placeholder)?="(\w+)"', text))
         used |= set(re.findall(r'\bt\(\s*"(\w+)"', text))
     # keys built at run time
-    used |= {f"level_{p}" for p in ("random", "rule", "easy", "medium", "strong")}
+    used |= {f"level_{p}" for p in ("random", "rule", "beginner", "easy", "medium", "strong")}
+    used |= {"level_expert"}
     used |= {f"grid_{g}" for g in ("none", "current", "published", "ascending", "french")}
     used |= {"grid_pique_double", "pd_off", "pd_always", "pd_choice", "claim_auto"}
     used |= {"claim_thank", "french", "swiss", "right", "left", "partner", "you"}

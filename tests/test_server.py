@@ -228,7 +228,10 @@ def test_presets_and_players(server: tuple[str, Path]) -> None:
     assert presets["presets"]["schieber-2500"] == Rules.preset("schieber-2500").to_dict()
     assert presets["options"] == Rules().to_dict()
     status, players = http_json(base, "/api/players")
-    assert (status, players) == (200, {"players": ["random", "rule", "easy", "medium", "strong"]})
+    names = ["random", "rule", "beginner", "easy", "medium", "strong", "expert"]
+    assert (status, players["players"]) == (200, names)
+    assert set(players["levels"]) == set(names)
+    assert all(set(players["levels"][n]) == {"fr", "de", "en"} for n in names)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,9 @@ search against the plain one.
 
 from __future__ import annotations
 
+import logging
+import subprocess
+import sys
 from dataclasses import replace
 from random import Random
 
@@ -256,6 +259,7 @@ def test_match_bonus(backend: Backend) -> None:
 
 def test_match_on_a_full_deal() -> None:
     """A full-deal exact solve does not keep its 128 MiB table."""
+    solver.release_tables()
     assert solve_exact(Position(MATCH, 2, 0), backend="numba").value == 257
     assert solver.held_table_bytes() == 0
     solver.release_tables()
@@ -317,17 +321,46 @@ def test_estimate_shares_the_points_out() -> None:
 # --- the interface -------------------------------------------------------------------------------
 
 
-def test_no_jit_environment_variable_forces_plain_python(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_jit_environment_variable_forces_plain_python(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(solver, "_said_plain", [False])
     monkeypatch.setenv("CHIBRE_NO_JIT", "1")
     assert not solver.jit_available()
-    assert solver._search_fn("auto") is solver._python_search
+    with caplog.at_level(logging.WARNING, logger="chibre.bots.solver"):
+        plain = solver._core("auto")
+    assert not plain.COMPILE
+    assert "plain Python (CHIBRE_NO_JIT is set)" in caplog.text
     monkeypatch.setenv("CHIBRE_NO_JIT", "0")
     assert solver.jit_available()
-    assert solver._search_fn("auto") is not solver._python_search
+    compiled = solver._core("auto")
+    assert compiled.COMPILE and compiled is not plain
+    # one source: the plain copy runs the very functions numba compiles
+    assert compiled._run.py_func.__code__.co_code == plain._run.__code__.co_code
     solver.warm_up()
     solver.release_tables()
     p = random_position(Random(7), 4, 5, in_trick=1)
     assert solve_exact(p, backend="numba").value == solve_exact(p, backend="python").value
+
+
+def test_without_numba_the_plain_search_runs_and_says_so() -> None:
+    """A process where numba cannot be imported solves in plain Python and logs it once."""
+    code = (
+        "import sys, logging; sys.modules['numba'] = None; logging.basicConfig()\n"
+        "from chibre.bots import solver\n"
+        "from chibre.bots.solver import Position, solve\n"
+        "from chibre.cards import parse_cards as p\n"
+        "hands = (p('♠A ♥6'), p('♠K ♥7'), p('♠Q ♥8'), p('♠J ♥9'))\n"
+        "assert not solver.jit_available()\n"
+        "print(solve(Position(hands, 4, 0)), solve(Position(hands, 4, 0)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    hands = (parse_cards("♠A ♥6"), parse_cards("♠K ♥7"), parse_cards("♠Q ♥8"), parse_cards("♠J ♥9"))
+    want = str(solve_exact(Position(hands, 4, 0), backend="numba").value)
+    assert done.stdout.split() == [want, want] == ["25", "25"]
+    assert done.stderr.count("runs in plain Python (numba is not installed)") == 1
 
 
 def test_invalid_positions_are_refused() -> None:

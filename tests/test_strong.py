@@ -293,11 +293,11 @@ def test_a_conceded_match_ranks_below_a_spoiled_one() -> None:
 
 
 def test_levels_and_names() -> None:
-    assert set(LEVELS) == {"easy", "medium", "strong"}
-    for name in ("easy", "medium", "strong"):
+    assert set(LEVELS) == {"easy", "medium", "strong", "expert"}
+    for name in LEVELS:
         assert make_player(name, 1).name == name
     with pytest.raises(ValueError):
-        StrongPlayer(0, "expert")
+        StrongPlayer(0, "master")
 
 
 def test_a_time_per_move_scales_the_budget_not_the_clock() -> None:

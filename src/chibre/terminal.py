@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.bots import TABLE_PLAYERS, Player, make_player
+from chibre.bots.levels import describe
 from chibre.cards import (
     DECKS,
     RANK_CODES,
@@ -1003,6 +1004,7 @@ def add_parser(sub: Any) -> None:
         help="play chibre in the terminal against three computer players",
         description="Play chibre in the terminal: you (bottom) and a computer partner against "
         "two computer opponents. Keys: 1-9 cards, ? help, l last trick, q quit.",
+        epilog="levels: " + " ".join(f"{n}: {describe(n)}" for n in TABLE_PLAYERS),
     )
     add_rules_arguments(p)
     p.add_argument("--partner", default="rule", choices=TABLE_PLAYERS, help="partner's level")

@@ -30,33 +30,41 @@ trick. The first trick is always searched whatever the budget (at most a few tho
 beyond it the budget is checked at the start of each trick. ``solve_exact`` and
 ``card_results`` return a ``Result`` that says whether the values are exact.
 
-When numba is installed (the ``fast`` extra) the same algorithm runs compiled
-(``chibre.bots.solver_jit``); ``CHIBRE_NO_JIT=1`` in the environment forces plain Python.
+The search itself is ``chibre.bots.solver_core``: one source, compiled by numba when it is
+installed (a default dependency where numba has wheels), else run as plain Python, which
+says so once in the log; ``CHIBRE_NO_JIT=1`` in the environment forces plain Python and
+``backend=`` picks one for a call.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 import os
-from collections.abc import Callable
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Literal
 
-from chibre.cards import SUIT_MASKS, cards_of
 from chibre.errors import ChibreError
 from chibre.play import (
-    BOURG,
     CARD_POINTS,
     LAST_TRICK_BONUS,
-    LOWER_TRUMPS,
     MATCH_BONUS,
     N_CONTRACTS,
     STRENGTH,
-    legal_cards,
 )
 
-Backend = Literal["auto", "python", "numba"]
+try:
+    import numba  # noqa: F401
 
-_INF = 1 << 20
+    _NUMBA = True
+except ImportError:  # pragma: no cover - the plain run is used instead
+    _NUMBA = False
+
+Backend = Literal["auto", "python", "numba"]
+log = logging.getLogger(__name__)
 
 
 class InvalidPosition(ChibreError, ValueError):
@@ -191,7 +199,6 @@ _BEATS = tuple(
     )
     for k in range(N_CONTRACTS)
 )
-_BITS = tuple(1 << c for c in range(36))
 # Each suit's cards in trick order, strongest first.
 _POWER_ORDER = tuple(
     tuple(
@@ -216,449 +223,86 @@ def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> 
     suits count half in a trump contract while the other team still holds trumps), the leader
     gets a small tempo; the remaining points (and the last 5) are shared in proportion.
     """
-    rest = hands[0] | hands[1] | hands[2] | hands[3]
-    total = points_of(rest, contract) + LAST_TRICK_BONUS
-    team = (hands[0] | hands[2], hands[1] | hands[3])
-    sure = [1.0, 1.0]
-    sure[leader & 1] += 0.5
-    trump_left = (
-        (team[0] & SUIT_MASKS[contract], team[1] & SUIT_MASKS[contract]) if contract < 4 else None
-    )
-    for s in range(4):
-        order = _POWER_ORDER[contract][s]
-        owner = -1
-        run = 0
-        for c in order:
-            if not rest >> c & 1:
-                continue
-            t = 0 if team[0] >> c & 1 else 1
-            if owner < 0:
-                owner = t
-            if t != owner:
-                break
-            run += 1
-        if owner < 0:
-            continue
-        weight = 1.0
-        if trump_left is not None and s != contract and trump_left[1 - owner]:
-            weight = 0.5
-        sure[owner] += run * weight
-    return int(total * sure[0] / (sure[0] + sure[1]) + 0.5)
-
-
-# --- the plain-Python search ---------------------------------------------------------------------
-
-
-class _OutOfNodes(Exception):
-    """The node budget is spent."""
-
-
-def _python_iteration(
-    hands: list[int],
-    contract: int,
-    leader: int,
-    trick: tuple[int, ...],
-    taken: tuple[bool, bool],
-    bonus: int,
-    depth: int,
-    limit: int,
-    per_card: bool,
-    hints: dict[int, int] | None,
-) -> tuple[int, dict[int, int], int]:
-    """Search ``depth`` tricks (the current one included) from the position; returns team 0's
-    value (null-window searches on a shared table, bisecting the interval), the value of each
-    root card (when ``per_card``) and the nodes. Raises ``_OutOfNodes`` past ``limit`` nodes
-    (checked at the start of each trick)."""
-    h = hands
-    pts = CARD_POINTS[contract]
-    pts_key = pts.__getitem__
-    strength = STRENGTH[contract]
-    beats = _BEATS[contract]
-    lead_key = _LEAD_STRENGTH[contract].__getitem__
-    sluff_key = _SLUFF_KEY[contract].__getitem__
-    zero = ZERO_CARDS[contract]
-    trump_mask = SUIT_MASKS[contract] if contract < 4 else 0
-    suit_masks = SUIT_MASKS
-    bourg = BOURG[contract] if contract < 4 else 0
-    lower = LOWER_TRUMPS[contract] if contract < 4 else ()
-    no_trump = contract >= 4
-    bits = _BITS
-    suit_points = _SUIT_POINTS[contract]
-    tt: dict[int, tuple[int, int, int]] = {}
-    use_hints = hints is not None
-    memo: dict[int, int] = {} if hints is None else hints
-    nodes = 0
-    table = 0  # the cards of the current trick
-    best_lead = -1  # the lead chosen by the last ``play`` at k == 0
-
-    def trick_start(first: int, t0: bool, t1: bool, alpha: int, beta: int, d: int) -> int:
-        """Value for team 0 of the tricks from here, ``first`` to lead."""
-        if nodes > limit:
-            raise _OutOfNodes(nodes)
-        if d == 0:
-            return estimate(h, contract, first)
-        h0, h1, h2, h3 = h
-        hand = h[first]
-        if hand & (hand - 1) == 0:
-            # the ninth trick: one card each, nothing to choose
-            c0, c1, c2, c3 = (
-                h[first].bit_length() - 1,
-                h[(first + 1) & 3].bit_length() - 1,
-                h[(first + 2) & 3].bit_length() - 1,
-                h[(first + 3) & 3].bit_length() - 1,
-            )
-            s = strength[c0 // 9]
-            win, best = 0, s[c0]
-            if s[c1] > best:
-                win, best = 1, s[c1]
-            if s[c2] > best:
-                win, best = 2, s[c2]
-            if s[c3] > best:
-                win = 3
-            team = (first + win) & 1
-            v = pts[c0] + pts[c1] + pts[c2] + pts[c3] + LAST_TRICK_BONUS if team == 0 else 0
-            if bonus:
-                if team == 0:
-                    if not t1:
-                        v += bonus
-                elif not t0:
-                    v -= bonus
-            return v
-        rest = h0 | h1 | h2 | h3
-        # what is left bounds the value: 0 … all the points (± a match still possible)
-        most = (
-            suit_points[0][rest & 511]
-            + suit_points[1][(rest >> 9) & 511]
-            + suit_points[2][(rest >> 18) & 511]
-            + suit_points[3][rest >> 27]
-            + LAST_TRICK_BONUS
-        )
-        least = 0
-        key = rest | first << 36
-        if bonus:
-            key |= t0 << 38 | t1 << 39
-            if not t1:
-                most += bonus
-            if not t0:
-                least = -bonus
-        if most <= alpha:
-            return most
-        if least >= beta:
-            return least
-        hit = tt.get(key)
-        if hit is not None:
-            lo, hi, move = hit
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-        else:
-            lo, hi = -_INF, _INF
-            move = memo.get(key, -1) if use_hints else -1
-        v = play(first, 0, 0, first, -1, 0, 0, t0, t1, alpha, beta, d, move, False)
-        if v <= alpha:
-            if v < hi:
-                hi = v
-        elif v >= beta:
-            if v > lo:
-                lo = v
-        else:
-            lo = hi = v
-        tt[key] = (lo, hi, best_lead)
-        if use_hints:
-            memo[key] = best_lead
-        return v
-
-    def play(
-        seat: int,
-        k: int,
-        led: int,
-        win_seat: int,
-        win_card: int,
-        win_str: int,
-        on_table: int,
-        t0: bool,
-        t1: bool,
-        alpha: int,
-        beta: int,
-        d: int,
-        first_move: int,
-        only: bool,
-    ) -> int:
-        """Value for team 0 from ``seat`` playing the ``k``-th card of the trick (only
-        ``first_move`` when ``only``)."""
-        nonlocal nodes, table, best_lead
-        hand = h[seat]
-        if only:
-            moves: list[int] | tuple[int, ...] = (first_move,)
-        else:
-            if k == 0:
-                allowed = hand
-            else:
-                # the rules of chibre.play.legal_cards, inline
-                allowed = hand & suit_masks[led]
-                if no_trump:
-                    if not allowed:
-                        allowed = hand
-                else:
-                    trumps = hand & trump_mask
-                    if led == contract:
-                        allowed = trumps if trumps and trumps != bourg else hand
-                    else:
-                        allowed = (allowed | trumps) if allowed else hand
-                        if trumps != hand and win_card // 9 == contract:
-                            allowed &= ~lower[win_card]
-            z = allowed & zero
-            if z & (z - 1):
-                allowed = _drop_twins(allowed, z, ((h[0] | h[1] | h[2] | h[3]) ^ hand) | table)
-            if k == 0:
-                # sure winners first (no opponent holds a higher card of the suit or, in a
-                # side suit, a trump), each group strongest first; the table's lead before all
-                opp = h[(seat + 1) & 3] | h[(seat + 3) & 3]
-                moves = sorted(cards_of(allowed), key=lead_key, reverse=True)
-                sure = [c for c in moves if not beats[c // 9][c] & opp]
-                if sure and len(sure) < len(moves):
-                    moves = sure + [c for c in moves if beats[c // 9][c] & opp]
-                if first_move >= 0 and allowed >> first_move & 1:
-                    moves.remove(first_move)
-                    moves.insert(0, first_move)
-            elif allowed & (allowed - 1) == 0:
-                moves = cards_of(allowed)
-            elif (win_seat ^ seat) & 1 == 0:
-                # partner holds the trick: points on it (schmieren), trumps last
-                moves = sorted(cards_of(allowed), key=sluff_key)
-            else:
-                # opponents hold it: the cheapest winning card, else the fewest points
-                over = allowed & beats[led][win_card]
-                moves = sorted(cards_of(over), key=strength[led].__getitem__)
-                if over != allowed:
-                    moves += sorted(cards_of(allowed ^ over), key=pts_key)
-        maximise = seat & 1 == 0
-        best = -_INF if maximise else _INF
-        choice = moves[0]
-        nxt = (seat + 1) & 3
-        for c in moves:
-            nodes += 1
-            h[seat] = hand ^ bits[c]
-            p = on_table + pts[c]
-            if k == 0:
-                s = strength[c // 9][c]
-                table = bits[c]
-                v = play(nxt, 1, c // 9, seat, c, s, p, t0, t1, alpha, beta, d, -1, False)
-                table = 0
-            elif k < 3:
-                s = strength[led][c]
-                table |= bits[c]
-                if s > win_str:
-                    v = play(nxt, k + 1, led, seat, c, s, p, t0, t1, alpha, beta, d, -1, False)
-                else:
-                    v = play(
-                        nxt, k + 1, led, win_seat, win_card, win_str, p, t0, t1, alpha, beta, d,
-                        -1, False,
-                    )  # fmt: skip
-                table ^= bits[c]
-            else:
-                ws = seat if strength[led][c] > win_str else win_seat
-                saved = table
-                table = 0
-                if ws & 1 == 0:
-                    if h[ws]:
-                        v = p + trick_start(ws, True, t1, alpha - p, beta - p, d - 1)
-                    else:
-                        v = p + LAST_TRICK_BONUS + (bonus if bonus and not t1 else 0)
-                elif h[ws]:
-                    v = trick_start(ws, t0, True, alpha, beta, d - 1)
-                else:
-                    v = -bonus if bonus and not t0 else 0
-                table = saved
-            h[seat] = hand
-            if maximise:
-                if v > best:
-                    best, choice = v, c
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-            elif v < best:
-                best, choice = v, c
-                if v < beta:
-                    beta = v
-                    if alpha >= beta:
-                        break
-        if k == 0:
-            best_lead = choice
-        return best
-
-    # --- the root: possibly in the middle of a trick
-    k0 = len(trick)
-    seat0 = (leader + k0) & 3
-    t0, t1 = taken
-    led = trick[0] // 9 if trick else -1
-    ws, wc, wst, on_table = leader, -1, -1, 0
-    for i, c in enumerate(trick):
-        table |= bits[c]
-        st = strength[led][c]
-        if st > wst:
-            ws, wc, wst = (leader + i) & 3, c, st
-        on_table += pts[c]
-
-    def root(alpha: int, beta: int, only: int) -> int:
-        if k0 == 0 and only < 0:
-            return trick_start(leader, t0, t1, alpha, beta, depth)
-        return play(
-            seat0, k0, led, ws, wc, wst, on_table, t0, t1, alpha, beta, depth, only, only >= 0
-        )
-
-    # team 0's value lies in [bottom, top]: the bonus counts only while a match is possible
-    top = on_table + points_of(h[0] | h[1] | h[2] | h[3], contract) + LAST_TRICK_BONUS
-    top += bonus if not t1 else 0
-    bottom = -bonus if not t0 else 0
-
-    def bisect(only: int) -> int:
-        """Null-window searches on a shared table that halve the interval holding the value
-        (from minus the bonus to every point out and the bonus, while a match is possible)
-        until it closes; each fail-soft answer narrows it further."""
-        lo, hi = bottom, top
-        while lo < hi:
-            beta = (lo + hi + 1) // 2
-            g = root(beta - 1, beta, only)
-            if g < beta:
-                hi = g
-            else:
-                lo = g
-        return lo
-
-    if not per_card:
-        return bisect(-1), {}, nodes
-    values: dict[int, int] = {}
-    for c in cards_of(legal_cards(h[seat0], trick, contract)):
-        values[c] = bisect(c)
-    return (max(values.values()) if seat0 & 1 == 0 else min(values.values())), values, nodes
-
-
-def _drop_twins(allowed: int, zero: int, outside: int) -> int:
-    """``allowed`` less the point-less cards interchangeable with a lower one: same suit, no
-    card of another hand or of the trick between them (their rank order is the trick order
-    in every contract: 6-7-8 in trump, 6 to 9 in a side suit, 6-7 and 9 … in Obenabe and
-    Undenufe)."""
-    prev = -1
-    m = zero
-    while m:
-        b = m & -m
-        c = b.bit_length() - 1
-        m ^= b
-        if prev >= 0 and prev // 9 == c // 9 and not outside & BETWEEN[prev][c]:
-            allowed ^= b
-        prev = c
-    return allowed
+    return int(_core("auto").estimate(hands, contract, leader))
 
 
 # --- the driver ----------------------------------------------------------------------------------
-
-SearchFn = Callable[
-    [list[int], int, int, tuple[int, ...], tuple[bool, bool], int, int | None, bool],
-    tuple[int, dict[int, int], int, int],
-]
-
-
-def _python_search(
-    hands: list[int],
-    contract: int,
-    leader: int,
-    trick: tuple[int, ...],
-    taken: tuple[bool, bool],
-    bonus: int,
-    limit: int | None,
-    per_card: bool,
-) -> tuple[int, dict[int, int], int, int]:
-    """Team 0's value, each root card's value (when ``per_card``), the nodes and the depth
-    reached: exact without ``limit``; else deepening trick by trick while the budget lasts
-    (the first trick is always searched)."""
-    n = bin(hands[(leader + len(trick)) & 3]).count("1")
-    if limit is None:
-        v, values, nodes = _python_iteration(
-            list(hands), contract, leader, trick, taken, bonus, n, 1 << 62, per_card, None
-        )
-        return v, values, nodes, n
-    hints: dict[int, int] = {}
-    nodes, depth = 0, 0
-    v, values = 0, {}
-    for d in range(1, n + 1):
-        budget = 1 << 62 if d == 1 else limit - nodes
-        if budget <= 0:
-            break
-        try:
-            v, values, used = _python_iteration(
-                list(hands), contract, leader, trick, taken, bonus, d, budget, per_card, hints
-            )
-        except _OutOfNodes as spent:
-            nodes += int(spent.args[0])
-            break
-        nodes += used
-        depth = d
-    return v, values, nodes, depth
 
 
 def jit_available() -> bool:
     """Whether the compiled search can run (numba imports and ``CHIBRE_NO_JIT`` is not set)."""
     if os.environ.get("CHIBRE_NO_JIT", "") not in ("", "0"):
         return False
-    try:
-        from chibre.bots import solver_jit
-    except ImportError:
-        return False
-    return solver_jit.AVAILABLE
+    return _NUMBA
 
 
-def _search_fn(backend: Backend) -> SearchFn:
-    if backend == "python" or (backend == "auto" and not jit_available()):
-        return _python_search
-    from chibre.bots import solver_jit
+_cores: dict[bool, ModuleType] = {}
+_said_plain = [False]
 
-    if not solver_jit.AVAILABLE:
-        raise ImportError("the numba backend needs numba: pip install 'chibre[fast]'")
-    return solver_jit.search
+
+def _load_core(compiled: bool) -> ModuleType:
+    """``chibre.bots.solver_core``, compiled; or its plain copy (``COMPILE`` false)."""
+    known = _cores.get(compiled)
+    if known is not None:
+        return known
+    if compiled:
+        from chibre.bots import solver_core as got
+    else:
+        name = "chibre.bots.solver_core_plain"
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).with_name("solver_core.py")
+        )
+        assert spec is not None and spec.loader is not None
+        got = importlib.util.module_from_spec(spec)
+        got.__dict__["COMPILE"] = False
+        sys.modules[name] = got
+        spec.loader.exec_module(got)
+    _cores[compiled] = got
+    return got
+
+
+def _core(backend: Backend) -> ModuleType:
+    """The copy of the search that ``backend`` runs on: ``auto`` is the compiled one when
+    ``jit_available()`` (else the plain one, which says so once in the log)."""
+    if backend == "numba" or (backend == "auto" and jit_available()):
+        if not _NUMBA:
+            raise ImportError("the numba backend needs numba: pip install numba")
+        return _load_core(True)
+    if backend == "auto" and not _said_plain[0]:
+        _said_plain[0] = True
+        log.warning(
+            "the double-dummy solver runs in plain Python (%s): the computer players take "
+            "their small budgets",
+            "CHIBRE_NO_JIT is set" if _NUMBA else "numba is not installed",
+        )
+    return _load_core(False)
 
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the fast search now, so that a player's first move
     is not slow; does nothing without numba."""
     if jit_available():
-        from chibre.bots import solver_jit
-
-        solver_jit.warm_up()
+        _load_core(True).warm_up()
 
 
 def release_tables() -> None:
-    """Free the compiled search's reused transposition tables. Their size grows with the
-    tricks left, and with a budget, with the budget: 2^18 slots of 32 bytes (8 MiB) for the
-    ``strong`` player's 300,000-node calls; an exact solve takes up to 128 MiB at nine tricks
-    left, and drops its table itself from seven tricks left."""
-    if jit_available():
-        from chibre.bots import solver_jit
-
-        solver_jit.release()
+    """Free the search's reused transposition tables. Their size grows with the tricks left,
+    and with a budget, with the budget: 2^18 slots of 32 bytes (8 MiB) for the ``strong``
+    player's 300,000-node calls; an exact solve takes up to 128 MiB at nine tricks left, and
+    drops its table itself from seven tricks left."""
+    for core in _cores.values():
+        core.release()
 
 
 def held_table_bytes() -> int:
-    """The memory the compiled search's reused transposition tables hold now (0 without
-    numba)."""
-    if not jit_available():
-        return 0
-    from chibre.bots import solver_jit
-
-    return solver_jit.held_bytes()
+    """The memory the search's reused transposition tables hold now."""
+    return sum(int(core.held_bytes()) for core in _cores.values())
 
 
 def _analyse(position: Position, max_nodes: int | None, per_card: bool, backend: Backend) -> Result:
     position.check()
-    search = _search_fn(backend)
     n = position.tricks_left
-    v, values, nodes, depth = search(
+    v, values, nodes, depth = _core(backend).search(
         list(position.hands),
         position.contract,
         position.leader,

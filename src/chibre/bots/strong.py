@@ -11,8 +11,11 @@ in duplicate matches against the ``rule`` player the search alone named worse co
 the blend —; the best is named when it is worth enough, else the player chibres (schiebt)
 where it may; pique double is taken when the doubled value is better.
 
-The levels differ only in budget: ``easy`` looks at few deals with a tiny budget (and so
-errs), ``medium`` decides within about 0.2 s, ``strong`` within about a second. The budgets
+The levels differ in budget: ``easy`` looks at few deals with a tiny budget (and so errs),
+``medium`` decides within about 0.2 s, ``strong`` within about a second, ``expert`` with
+twice ``strong``'s deals; ``strong`` and ``expert`` also read the table: the deals are drawn
+twice over and resampled by how likely each makes what the other seats did
+(``chibre.bots.reading``, under the learned policy). The budgets
 depend on whether numba runs: with it the players take ``LEVELS_COMPILED``, without it the
 far smaller ``LEVELS_PLAIN`` (the plain-Python solver searches far fewer nodes per
 second), so the same seed can decide differently on a machine without numba.
@@ -28,7 +31,9 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
-from chibre.bots.sampling import PAR, hand_counts, sample_deals
+from chibre.bots.policy import shipped_policy
+from chibre.bots.reading import weighted_deals
+from chibre.bots.sampling import PAR, Deal4, hand_counts, sample_deals
 from chibre.bots.solver import Position, card_results, jit_available, solve_exact, warm_up
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS
@@ -58,24 +63,29 @@ class Level:
     contract_nodes: int
     chibre_below: float  # expected margin of the best contract under which to chibre
     blend: float = 0.4  # weight of the search against the hand count in the contract
+    read: bool = False  # weigh the deals by the policy's likelihood of what the others did
+    pool: int = 2  # deals drawn per deal kept when reading the table
 
 
-# Budgets for the compiled solver (numba) and for plain Python (about 200,000 nodes/s).
+# Budgets for the compiled solver (numba, about 10 M nodes/s) and for plain Python (the same
+# search uncompiled, about 140,000 nodes/s).
 LEVELS_COMPILED: dict[str, Level] = {
     "easy": Level(4, 500, 4, 20_000, 4, 500, 40),
     "medium": Level(16, 12_000, 5, 100_000, 10, 5_000, 50),
-    "strong": Level(48, 60_000, 5, 300_000, 24, 30_000, 50),
+    "strong": Level(48, 60_000, 5, 300_000, 24, 30_000, 50, read=True),
+    "expert": Level(96, 120_000, 6, 400_000, 48, 60_000, 50, read=True),
 }
 LEVELS_PLAIN: dict[str, Level] = {
-    "easy": Level(3, 300, 3, 5_000, 3, 200, 40),
-    "medium": Level(6, 1_500, 4, 6_000, 5, 1_000, 50),
-    "strong": Level(16, 6_000, 5, 20_000, 10, 3_000, 50),
+    "easy": Level(3, 150, 3, 2_000, 3, 100, 40),
+    "medium": Level(6, 500, 4, 2_000, 5, 350, 50),
+    "strong": Level(16, 2_000, 5, 7_000, 10, 1_000, 50, read=True),
+    "expert": Level(24, 4_000, 5, 10_000, 16, 2_000, 50, read=True),
 }
-LEVELS = ("easy", "medium", "strong")
+LEVELS = ("easy", "medium", "strong", "expert")
 """The level names; the budgets taken depend on whether the compiled solver runs."""
 
 
-LEVEL_SECONDS = {"easy": 0.02, "medium": 0.2, "strong": 1.0}
+LEVEL_SECONDS = {"easy": 0.02, "medium": 0.2, "strong": 1.0, "expert": 3.0}
 """The longest decision each level's budget is made for (on one core)."""
 
 
@@ -151,7 +161,8 @@ class GameSituation:
 
 class StrongPlayer:
     """Le joueur fort / der starke Spieler: Monte Carlo over deals it cannot see, solved
-    double-dummy. ``level``: ``easy``, ``medium`` or ``strong``.
+    double-dummy. ``level``: ``easy``, ``medium``, ``strong`` or ``expert``; ``read``
+    overrides whether the level weighs the deals by the policy (to measure what it is worth).
 
     ``time_per_move`` (seconds) scales the level's budget from the time it is made for
     (``LEVEL_SECONDS``); the budget stays a count of deals and nodes, never a clock, so a
@@ -159,7 +170,11 @@ class StrongPlayer:
     """
 
     def __init__(
-        self, seed: int = 0, level: str = "strong", time_per_move: float | None = None
+        self,
+        seed: int = 0,
+        level: str = "strong",
+        time_per_move: float | None = None,
+        read: bool | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r}: choose one of {', '.join(LEVELS)}")
@@ -169,6 +184,8 @@ class StrongPlayer:
         self.level = (LEVELS_COMPILED if jit_available() else LEVELS_PLAIN)[level]
         if time_per_move is not None:
             self.level = scaled(self.level, time_per_move / LEVEL_SECONDS[level])
+        if read is not None:
+            self.level = replace(self.level, read=read)
 
     def act(self, observation: Observation) -> Action:
         if may_thank(observation):
@@ -181,6 +198,13 @@ class StrongPlayer:
             return self._contract(observation, options, rng)
         return self._card(observation, options, rng)
 
+    def _deals(self, o: Observation, rng: Random, n: int) -> list[tuple[Deal4, int]]:
+        """``n`` possible deals as (deal, times counted): weighed by the policy's reading of
+        the table when the level reads it, else uniform."""
+        if self.level.read:
+            return weighted_deals(o, rng, n, shipped_policy(), self.level.pool)
+        return [(d, 1) for d in sample_deals(o, rng, n)]
+
     # --- the play -------------------------------------------------------------------------
 
     def _card(self, o: Observation, options: list[Action], rng: Random) -> Action:
@@ -191,7 +215,7 @@ class StrongPlayer:
         situation = GameSituation(o)
         totals = dict.fromkeys(plays, 0.0)
         taken = _taken(o)
-        for hands in sample_deals(o, rng, level.samples):
+        for hands, times in self._deals(o, rng, level.samples):
             position = Position(
                 hands=hands,
                 contract=o.contract,
@@ -202,7 +226,7 @@ class StrongPlayer:
             )
             for c, v in card_results(position, budget).card_scores.items():
                 if c in totals:
-                    totals[c] += situation.value(v)
+                    totals[c] += times * situation.value(v)
         best = max(totals.values())
         return plays[min(c for c, v in totals.items() if v == best)]
 
@@ -214,17 +238,18 @@ class StrongPlayer:
         our stöck. The contracts the hand counts best in (``hand_counts``, the multiplier
         weighed in) are searched, with twice the budget of searching all six."""
         level = self.level
-        deals = sample_deals(o, rng, level.contract_samples)
+        deals = self._deals(o, rng, level.contract_samples)
+        n = sum(times for _, times in deals)
         counts = hand_counts(o.hand)
         rules = o.rules
         ranked = sorted(range(6), key=lambda k: -(counts[k] + COUNT_PER_FACTOR * rules.grid[k]))
         out: dict[int, float] = {}
         for k in sorted(ranked[:CONTRACTS_SEARCHED]):
             total = 0.0
-            for hands in deals:
+            for hands, times in deals:
                 position = Position(hands=hands, contract=k, leader=o.chooser)
-                total += margin(solve_exact(position, 2 * level.contract_nodes).score)
-            mean = (total / len(deals)) * level.blend + (1 - level.blend) * count_margin(counts[k])
+                total += times * margin(solve_exact(position, 2 * level.contract_nodes).score)
+            mean = (total / n) * level.blend + (1 - level.blend) * count_margin(counts[k])
             if k < 4 and o.rules.stoeck and o.hand & STOECK_CARDS[k] == STOECK_CARDS[k]:
                 mean += STOECK_POINTS
             out[k] = mean

@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chibre.bots import TABLE_PLAYERS
+from chibre.bots.levels import DESCRIPTIONS
 from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
@@ -86,7 +87,8 @@ async def presets() -> Response:
 
 @api.get("/api/players", summary="The computer players a seat can be given")
 async def players() -> Response:
-    return JSONResponse({"players": list(TABLE_PLAYERS)})
+    levels = {name: DESCRIPTIONS[name] for name in TABLE_PLAYERS}
+    return JSONResponse({"players": list(TABLE_PLAYERS), "levels": levels})
 
 
 def _tables(request: Request | WebSocket) -> Tables:

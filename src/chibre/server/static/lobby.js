@@ -2,7 +2,7 @@
 // main options, any option as JSON, each seat a friend or a computer level), then share the
 // invitation links and go to the table as seat 0.
 
-import { applyI18n, languageSelect, t } from "./i18n.js";
+import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 import { getDeck, setDeck } from "./cards.js";
 import { linkRow } from "./links.js";
 
@@ -18,13 +18,14 @@ const FIELDS = [
 let presets = {};
 let players = ["rule"];
 
-function fillSelect(select, items, labels) {
+function fillSelect(select, items, labels, titles) {
   const keep = select.value;
   select.replaceChildren(
     ...items.map((value) => {
       const o = document.createElement("option");
       o.value = value;
       o.textContent = labels ? labels(value) : value;
+      if (titles) o.title = titles(value);
       return o;
     }),
   );
@@ -35,13 +36,19 @@ function levelLabel(level) {
   return level === "human" ? t("human") : `${t("computer")}: ${t(`level_${level}`)}`;
 }
 
+// One line on how each computer player plays, in the page's language (from /api/players).
+let levelLines = {};
+function levelTitle(level) {
+  return (levelLines[level] || {})[getLang()] || "";
+}
+
 function defaultLevel() {
   return players.includes("medium") ? "medium" : players.includes("rule") ? "rule" : players[0];
 }
 
 function labelAll() {
   applyI18n();
-  fillSelect($("quick-level"), players, (l) => t(`level_${l}`));
+  fillSelect($("quick-level"), players, (l) => t(`level_${l}`), levelTitle);
   fillSelect($("deck"), ["french", "swiss"], (d) => t(d));
   fillSelect($("multipliers"), GRIDS, (g) => t(`grid_${g}`));
   fillSelect($("pique_double"), ["off", "always", "choice"], (p) => t(`pd_${p}`));
@@ -49,7 +56,9 @@ function labelAll() {
     t(m === "immediate" ? "end_immediate" : "end_of_hand"),
   );
   fillSelect($("claim"), ["auto", "thank"], (c) => t(`claim_${c}`));
-  for (let s = 1; s < 4; s++) fillSelect($(`seat${s}`), ["human", ...players], levelLabel);
+  for (let s = 1; s < 4; s++) {
+    fillSelect($(`seat${s}`), ["human", ...players], levelLabel, levelTitle);
+  }
   renderRecent();
 }
 
@@ -193,6 +202,7 @@ async function main() {
   ]);
   presets = p.presets || {};
   players = pl.players && pl.players.length ? pl.players : ["rule"];
+  levelLines = pl.levels || {};
   labelAll();
   fillSelect($("preset"), Object.keys(presets));
   $("preset").value = p.default in presets ? p.default : Object.keys(presets)[0];

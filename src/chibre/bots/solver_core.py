@@ -1,23 +1,26 @@
-"""The double-dummy search of ``chibre.bots.solver``, compiled with numba (the ``fast`` extra).
+"""The double-dummy search of ``chibre.bots.solver``: one source, run compiled or plain.
 
-The same algorithm as the plain-Python search, node for node (the tests compare the node
-counts): null-window searches bisecting the value at the root, a transposition table at the
-start of each trick, the same move ordering, equivalent-card pruning and horizon estimate. The
-search runs without recursion — one frame per card on an explicit stack (``_run``) — because
-numba's on-disk cache does not keep recursive functions reliably. The hands and the trick live
-in one int64 array, the contract's tables in another, the table in a third (key, generation,
-lower bound, upper bound and best lead per slot, reused from call to call: a generation stamp
-replaces clearing it; when the probed slots are full the one with the fewest cards left goes).
+Every function of the search is written for numba's ``njit``: without recursion — one frame
+per card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in
+one (``st``), the contract's tables in another (``tab``), the transposition table in a third
+(key, generation, lower bound, upper bound and best lead per slot, reused from call to call: a
+generation stamp replaces clearing it; when the probed slots are full the one with the fewest
+cards left goes). With numba (``COMPILE``) the functions are compiled, and
 ``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
-machine compiles (a few seconds; ``warm_up`` does it early).
+machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is
+the identity and the very same functions run in plain Python on ``array('q')`` arrays: only
+the three bit primitives (lowest card, card count, table slot) have a plain twin.
 
-``AVAILABLE`` is false when numba does not import; ``chibre.bots.solver`` then never calls in.
-Calls are serialised by a lock (the tables are shared).
+``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
+as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
+tests hold the two runs to the same values and node counts. Calls are serialised by a lock
+(the tables are shared).
 """
 
 from __future__ import annotations
 
 import threading
+from array import array
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -35,25 +38,35 @@ try:
     import numba
     import numpy as np
 
-    AVAILABLE = True
-except ImportError:  # pragma: no cover - the plain path is used instead
-    AVAILABLE = False
+    NUMBA = True
+except ImportError:  # pragma: no cover - the plain run is used instead
+    NUMBA = False
+
+COMPILE: bool = NUMBA and bool(globals().get("COMPILE", True))
+"""Whether this copy of the search runs compiled (the loader may set it false first)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _njit(fn: F) -> F:
-    """``numba.njit(cache=True)``, or the function itself without numba."""
-    if not AVAILABLE:
+    """``numba.njit(cache=True)`` when compiling, else the function itself."""
+    if not COMPILE:
         return fn
     return cast(F, numba.njit(cache=True)(fn))
 
 
 def _njit_inline(fn: F) -> F:
     """As ``_njit``, inlined into its callers (the small helpers of the hot loop)."""
-    if not AVAILABLE:
+    if not COMPILE:
         return fn
     return cast(F, numba.njit(cache=True, inline="always")(fn))
+
+
+def new_array(n: int) -> Any:
+    """``n`` int64 zeros: a numpy array when compiling, an ``array('q')`` in plain Python."""
+    if COMPILE:
+        return np.zeros(n, dtype=np.int64)
+    return array("q", bytes(8 * n))
 
 
 _INF = 1 << 20
@@ -88,34 +101,7 @@ _RET = 12  # the value an opened node decided at once
 _STATE_SIZE = 13
 
 
-def _tables(contract: int) -> Any:
-    """The int64 table array of ``contract``."""
-    from chibre.bots import solver as py
-
-    t = np.zeros(_TABLE_SIZE, dtype=np.int64)
-    for c in range(36):
-        t[_PTS + c] = CARD_POINTS[contract][c]
-        t[_LEAD_KEY + c] = py._LEAD_STRENGTH[contract][c]
-        t[_SLUFF_KEY + c] = py._SLUFF_KEY[contract][c]
-        t[_LOWER + c] = LOWER_TRUMPS[contract][c] if contract < 4 else 0
-        for led in range(4):
-            t[_STR + 36 * led + c] = STRENGTH[contract][led][c]
-            t[_BEATS + 36 * led + c] = py._BEATS[contract][led][c]
-        for b in range(36):
-            t[_BETWEEN + 36 * c + b] = py.BETWEEN[c][b]
-    for s in range(4):
-        for m in range(512):
-            t[_SUIT_PTS + 512 * s + m] = py._SUIT_POINTS[contract][s][m]
-        for i, c in enumerate(py._POWER_ORDER[contract][s]):
-            t[_ORDER + 9 * s + i] = c
-    t[_CONTRACT] = contract
-    t[_ZERO] = py.ZERO_CARDS[contract]
-    t[_TRUMPS] = SUIT_MASKS[contract] if contract < 4 else 0
-    t[_BOURG] = BOURG[contract] if contract < 4 else 0
-    return t
-
-
-if AVAILABLE and not getattr(numba.config, "DISABLE_JIT", False):
+if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
     from llvmlite import ir  # type: ignore[import-untyped]
     from numba.core import types
     from numba.extending import intrinsic
@@ -146,14 +132,23 @@ if AVAILABLE and not getattr(numba.config, "DISABLE_JIT", False):
     def _count(x: int) -> int:
         return int(_ctpop(x))  # type: ignore[call-arg]
 
-else:  # pragma: no cover
+    @_njit
+    def _slot(key: int) -> int:
+        """The table slot of a key (Fibonacci hashing, the top 24 bits of 64)."""
+        return int((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40))
+
+else:
+    # The plain twins of the three primitives, with the same results.
 
     def _bit_index(x: int) -> int:
         x = int(x)
         return (x & -x).bit_length() - 1
 
     def _count(x: int) -> int:
-        return bin(x).count("1")
+        return int(x).bit_count()
+
+    def _slot(key: int) -> int:
+        return ((int(key) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF) >> 40
 
 
 @_njit_inline
@@ -204,6 +199,31 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
         else:
             sure1 += run * weight
     return int(total * sure0 / (sure0 + sure1) + 0.5)
+
+
+@_njit_inline
+def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
+    """A lower bound of the points the team of ``seat``, to lead, takes from here: the points
+    of its top cards that no other card can beat (quick tricks) — a suit's highest cards in
+    an unbroken run in that hand, side suits only while no opponent holds a trump."""
+    hand = st[seat]
+    opp = st[(seat + 1) & 3] | st[(seat + 3) & 3]
+    trumps = tab[_TRUMPS]
+    contract = tab[_CONTRACT]
+    total = 0
+    for s in range(4):
+        if s != contract and (opp & trumps) != 0:
+            continue
+        if (hand >> (9 * s)) & 0x1FF == 0:
+            continue
+        for i in range(9):
+            c = tab[_ORDER + 9 * s + i]
+            if not (rest >> c) & 1:
+                continue
+            if not (hand >> c) & 1:
+                break
+            total += tab[_PTS + c]
+    return int(total)
 
 
 @_njit_inline
@@ -317,13 +337,18 @@ def _enter(
         rest = st[0] | st[1] | st[2] | st[3]
         most = _suit_points(tab, rest) + LAST_TRICK_BONUS
         least = 0
+        sure = _sure_points(st, tab, seat, rest)
+        if seat & 1:
+            most -= sure
         key = rest | (seat << 36)
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
-            if not t1:
+            if not t1 and not (sure and seat & 1):
                 most += bonus
             if not t0:
                 least = -bonus
+        if sure and seat & 1 == 0:
+            least = sure
         alpha = fr[fb + _ALPHA]
         beta = fr[fb + _BETA]
         if most <= alpha:
@@ -332,9 +357,8 @@ def _enter(
         if least >= beta:
             st[_RET] = least
             return 1
-        mask = (tt.shape[0] >> 2) - 1
-        h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-        j0 = int(h >> np.uint64(40)) & mask
+        mask = (len(tt) >> 2) - 1
+        j0 = _slot(key) & mask
         # a free slot, else ours, else the one with the fewest cards left (cheapest to redo)
         slot = j0
         fewest = 99
@@ -659,13 +683,45 @@ _buffers: dict[int, Any] = {}
 _generation = [1]
 
 
+def _contract(contract: int) -> Any:
+    """The table array of ``contract`` (built once): its card points, trick strengths, … at
+    the offsets above, from the tables of ``chibre.bots.solver``."""
+    tab = _contract_tables.get(contract)
+    if tab is not None:
+        return tab
+    from chibre.bots import solver as py
+
+    t = new_array(_TABLE_SIZE)
+    for c in range(36):
+        t[_PTS + c] = CARD_POINTS[contract][c]
+        t[_LEAD_KEY + c] = py._LEAD_STRENGTH[contract][c]
+        t[_SLUFF_KEY + c] = py._SLUFF_KEY[contract][c]
+        t[_LOWER + c] = LOWER_TRUMPS[contract][c] if contract < 4 else 0
+        for led in range(4):
+            t[_STR + 36 * led + c] = STRENGTH[contract][led][c]
+            t[_BEATS + 36 * led + c] = py._BEATS[contract][led][c]
+        for b in range(36):
+            t[_BETWEEN + 36 * c + b] = py.BETWEEN[c][b]
+    for s in range(4):
+        for m in range(512):
+            t[_SUIT_PTS + 512 * s + m] = py._SUIT_POINTS[contract][s][m]
+        for i, c in enumerate(py._POWER_ORDER[contract][s]):
+            t[_ORDER + 9 * s + i] = c
+    t[_CONTRACT] = contract
+    t[_ZERO] = py.ZERO_CARDS[contract]
+    t[_TRUMPS] = SUIT_MASKS[contract] if contract < 4 else 0
+    t[_BOURG] = BOURG[contract] if contract < 4 else 0
+    _contract_tables[contract] = t
+    return t
+
+
 def _table_array(entries: int) -> Any:
     """A reused transposition table of ``entries`` slots (a power of two), four int64 per
     slot: the key, the generation, the lower bound, and the upper bound with the best lead
     (``hi << 8 | card``)."""
     got = _buffers.get(entries)
     if got is None:
-        got = _buffers[entries] = np.zeros(4 * entries, dtype=np.int64)
+        got = _buffers[entries] = new_array(4 * entries)
     return got
 
 
@@ -683,7 +739,7 @@ def release() -> None:
 def held_bytes() -> int:
     """The memory the reused transposition tables hold now."""
     with _lock:
-        return sum(int(a.nbytes) for a in _buffers.values())
+        return sum(8 * len(a) for a in _buffers.values())
 
 
 def search(
@@ -696,8 +752,9 @@ def search(
     limit: int | None,
     per_card: bool,
 ) -> tuple[int, dict[int, int], int, int]:
-    """As ``chibre.bots.solver._python_search``: team 0's value, each root card's value (when
-    ``per_card``), the nodes and the depth reached (tricks)."""
+    """Team 0's value, each root card's value (when ``per_card``), the nodes and the depth
+    reached (tricks): exact without ``limit``; else deepening trick by trick while the budget
+    lasts (the first trick is always searched, the budget is checked at each trick's start)."""
     with _lock:
         try:
             return _search(hands, contract, leader, trick, taken, bonus, limit, per_card)
@@ -720,9 +777,7 @@ def _search(
 ) -> tuple[int, dict[int, int], int, int]:
     from chibre.bots.solver import points_of
 
-    tab = _contract_tables.get(contract)
-    if tab is None:
-        tab = _contract_tables[contract] = _tables(contract)
+    tab = _contract(contract)
     k0 = len(trick)
     seat0 = (leader + k0) & 3
     n = bin(hands[seat0]).count("1")
@@ -730,10 +785,10 @@ def _search(
     if limit is not None:
         bits = max(10, min(bits, (limit // 2).bit_length()))
     tt = _table_array(1 << bits)
-    work = np.zeros(80 * 9, dtype=np.int64)
-    fr = np.zeros(48 * _FIELDS, dtype=np.int64)
-    st = np.zeros(_STATE_SIZE, dtype=np.int64)
-    st[0:4] = hands
+    work = new_array(80 * 9)
+    fr = new_array(48 * _FIELDS)
+    st = new_array(_STATE_SIZE)
+    st[0], st[1], st[2], st[3] = hands
     st[_BONUS] = bonus
     led = trick[0] // 9 if trick else 0
     ws, wc, wst, on_table = leader, -1, -1, 0
@@ -784,9 +839,17 @@ def _search(
     return v, values, nodes, depth
 
 
+def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
+    """``_estimate`` (the horizon of a budgeted search) for ``hands``."""
+    st = new_array(_STATE_SIZE)
+    st[0], st[1], st[2], st[3] = hands
+    with _lock:
+        return int(_estimate(st, _contract(contract), leader))
+
+
 def warm_up() -> None:
     """Compile the search (or load it from the cache) with one small solve of each kind."""
-    if not AVAILABLE:
+    if not COMPILE:
         return
     hands = [1 << 0 | 1 << 9, 1 << 1 | 1 << 10, 1 << 2 | 1 << 11, 1 << 3 | 1 << 12]
     search(hands, 0, 0, (), (True, True), 100, None, True)
