@@ -470,7 +470,7 @@ async def reconnect(base: str, db: Path) -> None:
     await watcher.until(lambda f: f["type"] == "state")
     assert watcher.state is not None
     assert watcher.state["table"]["seats"][0] == {
-        "seat": 0, "kind": "human", "name": "Player 1", "connected": False, "bot": False,
+        "seat": 0, "kind": "human", "name": "", "connected": False, "bot": False,
     }  # fmt: skip
     assert watcher.state["seq"] == last["seq"]  # the table waits for us
     back = await Client.open(base, link, 0)
@@ -541,7 +541,7 @@ async def drop_and_reclaim(base: str, db: Path) -> None:
     back = await Client.open(base, t["seats"][0]["link"], 0)
     first = await back.recv()
     assert seat0(first) == {
-        "seat": 0, "kind": "human", "name": "Player 1", "connected": True, "bot": False,
+        "seat": 0, "kind": "human", "name": "", "connected": True, "bot": False,
     }  # fmt: skip
     if first["view"]["phase"] == "over":
         return

@@ -25,6 +25,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chibre import i18n
 from chibre.bots import TABLE_PLAYERS
 from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
@@ -81,6 +82,16 @@ async def presets() -> Response:
             "options": Rules().to_dict(),
         }
     )
+
+
+@api.get("/api/messages", summary="Every string the pages show, in French, German and English")
+async def messages(request: Request) -> Response:
+    body = i18n.page_catalogue()
+    etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @api.get("/api/players", summary="The computer players a seat can be given")

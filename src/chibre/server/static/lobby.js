@@ -41,8 +41,10 @@ function defaultLevel() {
 
 function labelAll() {
   applyI18n();
+  fillSelect($("preset"), Object.keys(presets), (name) => t(`preset_${name}`));
   fillSelect($("quick-level"), players, (l) => t(`level_${l}`));
   fillSelect($("deck"), ["french", "swiss"], (d) => t(d));
+  fillSelect($("deck-switch"), ["french", "swiss"], (d) => t(d));
   fillSelect($("multipliers"), GRIDS, (g) => t(`grid_${g}`));
   fillSelect($("pique_double"), ["off", "always", "choice"], (p) => t(`pd_${p}`));
   fillSelect($("end_mode"), ["immediate", "end_of_hand"], (m) =>
@@ -163,7 +165,7 @@ function showInvites(answer) {
   const rows = [];
   for (const s of answer.seats) {
     if (s.seat !== 0 && s.kind === "human" && s.link) {
-      rows.push(linkRow(t("invite_for", { n: s.seat + 1 }), s.link));
+      rows.push(linkRow(t("invite_for", { seat: t(SEAT_LABELS[s.seat]) }), s.link));
     }
   }
   rows.push(linkRow(t("watch_link"), answer.watch));
@@ -184,9 +186,13 @@ async function main() {
   buildSeats();
   const deckSwitch = document.createElement("select");
   deckSwitch.className = "deck-select";
-  deckSwitch.setAttribute("aria-label", t("deck"));
-  const tools = $("tools");
-  tools.append(deckSwitch, languageSelect(() => labelAll()));
+  deckSwitch.id = "deck-switch";
+  const deckLabel = document.createElement("label");
+  deckLabel.className = "tool-field";
+  const deckWord = document.createElement("span");
+  deckWord.dataset.i18n = "deck";
+  deckLabel.append(deckWord, deckSwitch);
+  $("tools").append(deckLabel, languageSelect(() => labelAll()));
   const [p, pl] = await Promise.all([
     fetch("/api/presets").then((r) => r.json()),
     fetch("/api/players").then((r) => r.json()),
@@ -194,7 +200,6 @@ async function main() {
   presets = p.presets || {};
   players = pl.players && pl.players.length ? pl.players : ["rule"];
   labelAll();
-  fillSelect($("preset"), Object.keys(presets));
   $("preset").value = p.default in presets ? p.default : Object.keys(presets)[0];
   showPreset($("preset").value);
   $("preset").addEventListener("change", () => showPreset($("preset").value));
@@ -204,7 +209,6 @@ async function main() {
     for (let s = 1; s < 4; s++) $(`seat${s}`).value = $("quick-level").value;
   });
 
-  fillSelect(deckSwitch, ["french", "swiss"], (d) => t(d));
   deckSwitch.value = getDeck();
   deckSwitch.addEventListener("change", () => {
     setDeck(deckSwitch.value);

@@ -298,7 +298,7 @@ function render() {
   root.dataset.history = String((view.history || []).length);
   root.dataset.toAct = String(view.to_act);
   root.dataset.myTurn = String(myTurn);
-  document.title = myTurn ? `● ${t("your_turn")} · Chibre` : "Chibre";
+  document.title = myTurn ? `● ${t("your_turn")} · ${t("app_title")}` : t("app_title");
   root.dataset.status = msg.table.status;
   root.dataset.spectator = String(Boolean(msg.you.spectator));
   $("spectator-badge").hidden = !msg.you.spectator;
@@ -771,7 +771,8 @@ function drawInvites() {
   if (!links) return;
   const rows = [];
   for (const s of links.seats || []) {
-    rows.push(linkRow(t("invite_for", { n: s.seat + 1 }), s.link));
+    const where = ["seat_you", "seat_right", "seat_partner", "seat_left"][s.seat];
+    rows.push(linkRow(t("invite_for", { seat: t(where) }), s.link));
   }
   if (links.watch) rows.push(linkRow(t("watch_link"), links.watch));
   $("invite-list").replaceChildren(...rows);
