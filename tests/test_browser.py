@@ -134,18 +134,20 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     page.locator("#table[data-phase]:not([data-phase='connecting'])").wait_for()
     assert page.locator("#hand .card").count() == 9
     played: list[str] = []
+    tried: list[str] = []
     shot = False
     while True:
         wait_my_turn_or(page, "Number(t.dataset.history) >= 1")
         if int(table(page)["history"]) >= 1:
             break
-        # a card that is not legal cannot be played: clicking it sends nothing (checked on
-        # the wire below, once the legal card clicked after it has been played)
+        # a card that is not legal cannot be played: the server refuses it and says why
         dimmed = page.locator("#hand .card.dimmed")
         if dimmed.count():
             code = dimmed.first.get_attribute("data-card")
             assert code is not None
-            dimmed.first.click(force=True)  # aria-disabled: a player can still try
+            dimmed.first.click()
+            page.locator("#refusal").wait_for()
+            tried.append(code)
             assert table(page)["myTurn"] == "true"
             assert page.locator(f"#hand .card[data-card='{code}']").count() == 1
         if not shot and len(played) >= 3 and page.locator("#trick .slot").count() >= 2:
@@ -155,10 +157,11 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
         code = take_turn(page)
         if code:
             played.append(code)
+            tried.append(code)
     assert len(played) == 9  # the whole hand, card by card
     acts = [m["action"] for m in sent if m.get("type") == "act"]
     plays_sent = [a["card"] for a in acts if a.get("kind") == "play"]
-    assert plays_sent == played  # each legal card once: a click on a dimmed one sent nothing
+    assert plays_sent == tried  # each card tried once, the refused ones not played
     assert page.locator("#hand .card").count() == 9  # the next hand is dealt
 
     # the hand is scored: the breakdown, the history and the totals agree
@@ -361,6 +364,9 @@ def test_house_rules_thank_and_replay_with_the_keyboard(browser: Browser, server
         if weis:
             page.locator("#seat-bottom .chip-weis").wait_for()
     page.click("#controls [data-kind='thank']")
+    page.locator("#thank-dialog[open]").wait_for()  # a confirmation first, with a warning
+    assert page.locator("#thank-warning").is_visible()
+    page.click("#thank-yes")
     dialog = page.locator("#over-dialog")
     dialog.wait_for()
     assert dialog.locator("h2").text_content() == "Game over"

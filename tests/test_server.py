@@ -38,7 +38,7 @@ from chibre.server.protocol import read_message as read_client_message
 from chibre.server.store import Store, decode_entry
 from chibre.server.tables import MAX_REPLIES, Connection, Settings, Tables
 from chibre.server.thinking import FAST_PLAYERS
-from chibre.server.views import ViewCache, history, last_hand
+from chibre.server.views import ViewCache, deciding_hand, history, last_hand
 from server_support import (
     create_table,
     http_json,
@@ -649,6 +649,10 @@ def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
             previous = last_hand(game)
             if previous is not None:
                 extras["last_hand"] = previous
+            deciding = deciding_hand(game)
+            if deciding is not None:
+                extras["deciding"] = deciding
+                assert [t["total"] for t in deciding["teams"]] == extras["history"][-1]
             for s in (0, 1, 2, 3, None):
                 view = json.loads("{" + cache.fragment(seq, s) + "}")
                 obs = observe(game, 0 if s is None else s)

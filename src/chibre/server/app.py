@@ -259,7 +259,7 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.send_text(error_frame("bad_token", what + ": ask for a new invitation"))
         await ws.close(CLOSE_BAD_TOKEN)
         return
-    conn = table.join(seat, ws.send_text)
+    conn = table.join(seat, ws.send_text, i18n.best_language(ws.query_params.get("lang")))
     pump = asyncio.create_task(conn.pump())
     try:
         while True:

@@ -11,6 +11,7 @@ error ``code`` the client receives and a sentence a player can read, naming the 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import pydantic_core
@@ -43,16 +44,19 @@ ERROR_CODES = (
 
 
 class ProtocolError(ChibreError):
-    """A message the table refuses; ``code`` is one of ``ERROR_CODES``."""
+    """A message the table refuses; ``code`` is one of ``ERROR_CODES``. ``said``, when given,
+    words the refusal in a language of the catalogue (``chibre.i18n``); the English
+    ``message`` is what the logs and the clients that name no language read."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, said: Callable[[str], str] | None = None) -> None:
         assert code in ERROR_CODES, code
         self.code = code
+        self.said = said
         super().__init__(message)
 
-    def frame(self) -> str:
-        """The error frame sent to the client."""
-        return error_frame(self.code, str(self))
+    def frame(self, lang: str = "en") -> str:
+        """The error frame sent to a client that reads ``lang``."""
+        return error_frame(self.code, self.said(lang) if self.said else str(self))
 
 
 def error_frame(code: str, message: str) -> str:

@@ -25,18 +25,19 @@ from dataclasses import dataclass
 from random import SystemRandom
 from typing import Any
 
-from chibre.actions import Action, Declare, Thank
+from chibre import i18n
+from chibre.actions import Action, Declare, Play, Thank
 from chibre.bots import Player
 from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
 from chibre.game import CHANCE, Game
+from chibre.play import why_illegal
 from chibre.server.lobby import HUMAN, table_request
 from chibre.server.models import TableRequest
 from chibre.server.protocol import (
     PONG,
     Ping,
     ProtocolError,
-    error_frame,
     event_to_json,
     read_message,
 )
@@ -69,6 +70,16 @@ class Settings:
     weeks) is put to rest the same way: kept in the store, no longer restored at start."""
 
 
+def refusal(key: str, code: str | None = None, **fields: str) -> ProtocolError:
+    """A refusal worded by the catalogue's ``error.{key}`` in each client's language; its
+    code is ``key`` unless ``code`` says otherwise."""
+    return ProtocolError(
+        code or key,
+        i18n.text("en", f"error.{key}", **fields),
+        lambda lang: i18n.text(lang, f"error.{key}", **fields),
+    )
+
+
 class TooManyTables(ChibreError):
     """The server holds as many tables in play as it may (``Settings.max_open_tables``)."""
 
@@ -92,9 +103,16 @@ class Connection:
     sends faster than it reads is cut off once ``MAX_REPLIES`` replies wait (``closed``).
     """
 
-    def __init__(self, table: Table, seat: int | None, send: Callable[[str], Awaitable[None]]):
+    def __init__(
+        self,
+        table: Table,
+        seat: int | None,
+        send: Callable[[str], Awaitable[None]],
+        lang: str = "en",
+    ):
         self.table = table
         self.seat = seat
+        self.lang = lang  # the language its refusals are worded in
         self.send = send
         self.events: list[str] = []  # events not yet sent, as JSON
         self.replies: list[str] = []
@@ -291,9 +309,11 @@ class Table:
 
     # --- connections ---------------------------------------------------------------------
 
-    def join(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> Connection:
+    def join(
+        self, seat: int | None, send: Callable[[str], Awaitable[None]], lang: str = "en"
+    ) -> Connection:
         """A client arrives; a human back at their seat takes it over from the computer."""
-        conn = Connection(self, seat, send)
+        conn = Connection(self, seat, send, lang)
         self.connections.add(conn)
         self.active = time.time()
         if self._pending is None and not self._thinking:
@@ -374,29 +394,37 @@ class Table:
                 conn.reply(PONG)
                 return
             if conn.seat is None:
-                raise ProtocolError("spectator", "spectators watch the game; they cannot play")
+                raise refusal("spectator")
             self.act(conn.seat, message.action.action())
         except ProtocolError as e:
-            conn.reply(e.frame())
+            conn.reply(e.frame(conn.lang))
         except StoreUnavailable:
             log.exception("table %s: a move of seat %s could not be stored", self.id, conn.seat)
-            conn.reply(
-                error_frame("unavailable", "your move could not be saved: try again in a moment")
-            )
+            conn.reply(refusal("unavailable").frame(conn.lang))
 
     def act(self, seat: int, action: Action) -> None:
         """Apply a seat's action, store it, then tell everyone; ``ProtocolError`` if refused,
         ``StoreUnavailable`` if it could not be stored (either way nothing changes)."""
         game = self.game
         if game.is_over:
-            raise ProtocolError("finished", "the game is over")
+            raise refusal("finished")
         if not isinstance(action, Thank | Declare):  # those any seat may make at its moment
             to_act = game.current_player
             if to_act == CHANCE:
-                raise ProtocolError("not_your_turn", "wait: the next hand is being dealt")
-            if to_act != seat:
+                raise refusal("dealing", "not_your_turn")
+            if to_act is not None and to_act != seat:
+                name = self.seats[to_act].info.name or f"{to_act + 1}"
+                raise refusal("not_your_turn", name=name)
+        hand = game.hand
+        if isinstance(action, Play) and hand is not None and hand.contract >= 0:
+            held, trick, contract = hand.hands[seat], tuple(hand.trick), hand.contract
+            card = action.card
+            english = why_illegal(held, trick, contract, card)
+            if english is not None:  # said in the player's language, cards as ♥A
                 raise ProtocolError(
-                    "not_your_turn", f"it is seat {to_act}'s turn, not yours (seat {seat})"
+                    "illegal",
+                    english,
+                    lambda lang: why_illegal(held, trick, contract, card, lang) or "",
                 )
         try:
             events = game.apply(action, seat)

@@ -40,6 +40,25 @@ function readPace() {
   return pace === "0" ? 0 : 1;
 }
 const PACE = readPace();
+
+/** The player's settings, kept in this browser: how long the hand's summary stays
+ * ("click": until "continue", else seconds), the order of the hand ("trumps": trumps
+ * first, "suit": a fixed suit order), two taps to play on a phone, a sound and a vibration
+ * for "your turn", large cards. */
+const SETTINGS_KEY = "chibre.settings";
+const DEFAULTS = { summary: "click", sort: "trumps", twoTap: false, sound: false, large: false };
+function readSettings() {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
+  } catch (e) {
+    saved = {};
+  }
+  // the instant pace of tests and demonstrations: no summary to wait for, unless asked
+  const base = PACE === 0 ? { ...DEFAULTS, summary: "0" } : DEFAULTS;
+  return { ...base, ...saved };
+}
+const settings = readSettings();
 const HOLD_MS = 1200 * PACE; // how long a finished trick stays on the felt
 
 const app = {
@@ -57,9 +76,12 @@ const app = {
   ws: null,
   retry: 0,
   closedForGood: false,
+  relang: false, // the connection is closed to open it again in a new language
   bubbles: new Map(), // seat -> {text, until}
   replay: null,
   links: null, // the invitation links, for seat 0
+  summary: null, // the number of the hand whose summary holds the table until "continue"
+  summaryTimer: null,
 };
 
 // --- helpers ----------------------------------------------------------------------------------
@@ -124,11 +146,31 @@ function unToast() {
   $("banner").hidden = true;
 }
 
+/** Why the card just tried cannot be played, said above the hand (where the player looks). */
+function refuse(text) {
+  const box = $("refusal");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(refuse.timer);
+  refuse.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+/** A card of the hand that is not playable now was chosen: the server says why (in the
+ * page's language), or the page says whose turn it is. */
+function refusedCard(view, code) {
+  if (view.phase === "play" && view.to_act === mySeat()) {
+    send({ type: "act", action: { kind: "play", card: code, weis: [], stoeck: false } });
+  } else if (view.phase === "play" && view.to_act >= 0) {
+    refuse(t("turn_of", { name: seatName(view.to_act) }));
+  }
+}
+
 // --- the connection ---------------------------------------------------------------------------
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}?${auth}`);
+  const where = `${location.host}/ws/${encodeURIComponent(tableId)}?${auth}&lang=${getLang()}`;
+  const ws = new WebSocket(`${scheme}://${where}`);
   app.ws = ws;
   ws.addEventListener("open", () => {
     app.retry = 0;
@@ -146,7 +188,8 @@ function connect() {
       pump();
     } else if (msg.type === "error") {
       app.pending = false;
-      toast(msg.message || msg.code, "error");
+      if (msg.code === "illegal" || msg.code === "not_your_turn") refuse(msg.message);
+      else toast(msg.message || msg.code, "error");
       if (msg.code === "bad_token") app.closedForGood = true;
       if (msg.code === "damaged") app.closedForGood = msg.message; // said instead of no_table
       render();
@@ -162,7 +205,8 @@ function connect() {
       $("table").dataset.phase = "closed";
       return;
     }
-    toast(t("reconnecting"), "sticky");
+    if (!app.relang) toast(t("reconnecting"), "sticky");
+    app.relang = false;
     $("table").dataset.connected = "false";
     const wait = Math.min(4000, 250 * 1.6 ** app.retry++);
     setTimeout(connect, wait);
@@ -188,7 +232,7 @@ setInterval(() => send({ type: "ping" }), 25000);
 // --- taking in the states, one after the other --------------------------------------------------
 
 function pump() {
-  while (!app.holdTimer && app.queue.length) {
+  while (!app.holdTimer && app.summary === null && app.queue.length) {
     const msg = app.queue.shift();
     const prev = app.msg;
     app.msg = msg;
@@ -255,6 +299,7 @@ function takeEvents(prev, msg) {
         break;
       case "HandScored":
         if (view.last_hand) app.breakdown = view.last_hand.number;
+        if (view.last_hand && msg.table.status !== "finished") holdSummary(view.last_hand.number);
         break;
       default:
         break;
@@ -269,6 +314,24 @@ function takeEvents(prev, msg) {
       pump();
     }, HOLD_MS);
   }
+}
+
+/** The hand's summary stays in the middle until "continue" (or the delay of the settings);
+ * the states that come meanwhile wait in the queue. */
+function holdSummary(number) {
+  if (settings.summary === "0") return;
+  app.summary = number;
+  clearTimeout(app.summaryTimer);
+  const seconds = Number(settings.summary);
+  if (seconds > 0) app.summaryTimer = setTimeout(goOn, seconds * 1000 + HOLD_MS);
+}
+
+function goOn() {
+  clearTimeout(app.summaryTimer);
+  app.summary = null;
+  app.breakdown = null;
+  render();
+  pump();
 }
 
 /** A word said at a seat for a moment; `text` is a function, to follow the language. */
@@ -428,11 +491,11 @@ function statusText(view, myTurn) {
   return t("turn_of", { name: seatName(view.to_act) });
 }
 
-function breakdownNode(last, withClose) {
+function breakdownNode(last, withClose, title = t("hand_n", { n: last.number + 1 })) {
   const box = el("div", "breakdown");
   box.dataset.hand = String(last.number);
   const head = el("div", "breakdown-head");
-  head.append(el("strong", "", t("hand_n", { n: last.number + 1 })));
+  head.append(el("strong", "", title));
   if (last.contract >= 0) {
     head.append(contractIcon(last.contract, app.deck, mapping()));
     head.append(el("span", "", contractName(last.contract, app.deck, mapping())));
@@ -462,12 +525,11 @@ function breakdownNode(last, withClose) {
   table.append(body);
   box.append(table);
   if (withClose) {
-    const close = el("button", "btn btn-small", t("close"));
+    const held = app.summary === last.number;
+    const close = el("button", `btn ${held ? "btn-primary" : "btn-small"}`, t(held ? "continue" : "close"));
     close.type = "button";
-    close.addEventListener("click", () => {
-      app.breakdown = null;
-      render();
-    });
+    close.id = "continue";
+    close.addEventListener("click", () => (held ? goOn() : ((app.breakdown = null), render())));
     box.append(close);
   }
   return box;
@@ -561,7 +623,7 @@ function drawControls(view, myTurn) {
     const b = el("button", "btn btn-thank", t("thank"));
     b.type = "button";
     b.dataset.kind = "thank";
-    b.addEventListener("click", () => act({ kind: "thank" }));
+    b.addEventListener("click", askThanks);
     box.append(b);
   }
 }
@@ -611,11 +673,17 @@ function drawHand(view, myTurn) {
     const legal = playable.has(code);
     b.classList.toggle("legal", legal);
     b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
-    b.setAttribute("aria-disabled", String(!legal));
-    b.setAttribute("aria-label", `${i + 1}: ${cardName(code, app.deck, mapping())}`);
+    const dimmed = myTurn && view.phase === "play" && !legal;
+    const name = `${i + 1}: ${cardName(code, app.deck, mapping())}`;
+    b.setAttribute("aria-label", dimmed ? `${name} (${t("not_playable")})` : name);
     b.append(img(code));
     b.addEventListener("click", () => {
-      if (!b.classList.contains("legal") || app.pending) return;
+      if (app.pending) return;
+      if (!b.classList.contains("legal")) {
+        refusedCard(app.msg.view, code);
+        return;
+      }
+      $("refusal").hidden = true;
       const action = playFor(app.msg.view, code);
       if (action) act(action);
     });
@@ -691,11 +759,13 @@ function drawSide(view) {
     }),
   );
   // last hand
-  const lh = view.last_hand;
+  const lh = view.deciding || view.last_hand;
   $("last-hand-box").hidden = !lh;
   if (lh) {
-    $("last-hand-title").textContent = t("hand_n", { n: lh.number + 1 });
-    $("last-hand").replaceChildren(breakdownNode(lh, false));
+    const title = view.deciding ? t("deciding_hand", { n: lh.number + 1 }) : t("hand_n", { n: lh.number + 1 });
+    $("last-hand-title").textContent = title;
+    $("last-hand").replaceChildren(breakdownNode(lh, false, title));
+    $("last-hand-box").dataset.deciding = String(Boolean(view.deciding));
   }
   // history
   const hist = view.history || [];
@@ -730,18 +800,76 @@ function drawSide(view) {
 function gameOver(view) {
   if (app.overShown) return;
   app.overShown = true;
+  drawOver(view);
+  const dialog = $("over-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+/** The end dialog: who won, why (the target reached, and where; or the thanks, right or
+ * wrong), the score, the Striche by kind and the deciding hand's breakdown. */
+function drawOver(view) {
   const winner = view.winner;
   const me = mySeat();
   const who = me === null
     ? t("team_wins", { team: teamLabel(winner) })
     : t(winner === (me & 1) ? "we_win" : "they_win");
-  const text = winner >= 0
-    ? `${who} — ${view.totals[0]} : ${view.totals[1]}` +
-      ` · ${t("striche")} ${view.striche[0]} : ${view.striche[1]}`
-    : t("game_over");
-  $("over-text").textContent = text;
-  const dialog = $("over-dialog");
-  if (!dialog.open) dialog.showModal();
+  const order = me === null ? [0, 1] : [me & 1, 1 - (me & 1)];
+  $("over-text").replaceChildren(
+    el("strong", "over-who", who),
+    el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
+  );
+  $("over-reason").textContent = overReason(view.deciding);
+  const kinds = view.striche_kinds || [{}, {}];
+  const table = el("table", "striche-table");
+  const head = el("tr");
+  head.append(el("th", "", t("striche")), ...order.map((team) => el("th", "", teamLabel(team))));
+  table.append(head);
+  const names = ["sieg", "match", "kontermatsch", "bergpreis", "schneider"];
+  for (const kind of names.filter((k) => order.some((team) => kinds[team]?.[k]))) {
+    const row = el("tr");
+    row.dataset.kind = kind;
+    row.append(el("th", "", t(`strich_${kind}`)), ...order.map((team) => el("td", "", String(kinds[team]?.[kind] || 0))));
+    table.append(row);
+  }
+  const total = el("tr", "total-row");
+  total.append(el("th", "", t("total")), ...order.map((team) => el("td", "", String(view.striche[team]))));
+  table.append(total);
+  $("over-striche").replaceChildren(table);
+  const d = view.deciding;
+  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, t("deciding_hand", { n: d.number + 1 }))] : []));
+}
+
+function overReason(d) {
+  if (!d) return "";
+  const me = mySeat();
+  const teamWord = (team) => (me === null ? teamLabel(team) : t(team === (me & 1) ? "by_us" : "by_them"));
+  if (d.reason === "thanked") {
+    const team = d.seat & 1;
+    const key = d.correct ? "reason_thanked_right" : "reason_thanked_wrong";
+    return t(key, { name: seatName(d.seat), points: d.decided_at[team], target: d.target });
+  }
+  const team = app.msg.view.winner;
+  if (d.complete && app.msg.view.rules?.end_mode === "end_of_hand") {
+    return t("reason_hand", { target: d.target, team: teamWord(team), n: d.number + 1 });
+  }
+  return t("reason_trick", {
+    target: d.target,
+    team: teamWord(team),
+    block: t(d.block),
+    trick: Math.max(1, d.trick + 1),
+    n: d.number + 1,
+  });
+}
+
+/** Bedanken: said only after a confirmation that tells what the team has. */
+function askThanks() {
+  const view = app.msg.view;
+  const team = mySeat() & 1;
+  const points = view.totals[team];
+  const target = view.rules?.target ?? 0;
+  $("thank-text").textContent = t("thank_confirm", { points, target });
+  $("thank-warning").hidden = points >= target;
+  $("thank-dialog").showModal();
 }
 
 function showLastTrick() {
@@ -831,6 +959,10 @@ function main() {
   $("tools").append(
     languageSelect(() => {
       applyI18n();
+      if (app.ws) {
+        app.relang = true; // the server words its refusals in the language of the connection
+        app.ws.close();
+      }
       drawInvites();
       render();
       app.replay?.render();
@@ -840,6 +972,14 @@ function main() {
     b.addEventListener("click", () => setDeckChoice(b.dataset.deck));
   }
   $("last-trick-btn").addEventListener("click", showLastTrick);
+  $("thank-yes").addEventListener("click", () => {
+    $("thank-dialog").close();
+    act({ kind: "thank" });
+  });
+  $("tafel-enlarge").addEventListener("click", () => {
+    $("tafel-big").setAttribute("src", $("tafel").getAttribute("src") || "");
+    $("tafel-dialog").showModal();
+  });
   const openReplay = async () => {
     $("over-dialog").close();
     if (!app.replay) {
@@ -895,4 +1035,5 @@ function drawTafel(hist, kinds, order) {
   const src = `/api/tafel.svg?${q}`;
   const img = $("tafel");
   if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+  if ($("tafel-dialog").open && $("tafel-big").getAttribute("src") !== src) $("tafel-big").setAttribute("src", src);
 }

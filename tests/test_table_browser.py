@@ -1,0 +1,223 @@
+"""The table as players coming from the Swiss Jass apps expect it, in a real browser against a
+real server: why a card cannot be played, the hand's summary until "continue", Bedanken with
+a confirmation and an end dialog that says why, names, the rematch, a dropped friend."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from browser_support import new_page, table, take_turn, wait_my_turn_or
+from server_support import create_table, running_server
+
+REASON_WORDS = {
+    "fr": ("demandé", "sous-couper"),
+    "de": ("angespielt", "untertrumpfen"),
+    "en": ("was led", "undertrump"),
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("table")) as base_url:
+        yield base_url
+
+
+def locale(lang: str) -> str:
+    return {"fr": "fr-CH", "de": "de-CH", "en": "en-GB"}[lang]
+
+
+def until_a_card_is_refused(page: Page) -> str:
+    """Play on until this seat holds a card it may not play; returns that card."""
+    for _ in range(60):
+        wait_my_turn_or(page, "t.dataset.status === 'finished'")
+        dimmed = page.locator("#hand .card.dimmed")
+        if dimmed.count():
+            code = dimmed.first.get_attribute("data-card")
+            assert code is not None
+            return code
+        take_turn(page)
+    raise AssertionError("no card was ever refused")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "en"])
+def test_a_refused_card_says_why_in_each_language(browser: Browser, server: str, lang: str) -> None:
+    made = create_table(server)
+    page = new_page(browser, locale=locale(lang))
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    code = until_a_card_is_refused(page)
+    cards = page.locator("#hand .card").count()
+    page.locator(f'#hand .card[data-card="{code}"]').click()
+    refusal = page.locator("#refusal")
+    refusal.wait_for()
+    said = refusal.inner_text()
+    assert any(word in said for word in REASON_WORDS[lang]), said
+    assert page.locator("#hand .card").count() == cards  # nothing was played
+    assert table(page)["myTurn"] == "true"
+    # with the keyboard too: the card's number
+    refusal.evaluate("e => { e.hidden = true; }")
+    index = page.locator(f'#hand .card[data-card="{code}"]').get_attribute("data-index")
+    page.locator("body").focus()
+    page.keyboard.press(str(index))
+    refusal.wait_for()
+    assert any(word in refusal.inner_text() for word in REASON_WORDS[lang])
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def with_settings(page: Page, **chosen: object) -> None:
+    """Keep these settings in the page's browser before it opens the table."""
+    page.context.add_init_script(
+        f"localStorage.setItem('chibre.settings', {json.dumps(json.dumps(chosen))})"
+    )
+
+
+def play_until(page: Page, condition: str, turns: int = 80) -> None:
+    """Take this seat's turns until the JS ``condition`` on ``t`` (#table) holds."""
+    for _ in range(turns):
+        wait_my_turn_or(page, condition)
+        if page.evaluate(
+            f"() => {{ const t = document.getElementById('table'); return {condition}; }}"
+        ):
+            return
+        take_turn(page)
+    raise AssertionError(f"never: {condition}")
+
+
+def test_the_hand_summary_stays_until_continue(browser: Browser, server: str) -> None:
+    made = create_table(server)
+    page = new_page(browser)
+    with_settings(page, summary="click")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "Number(t.dataset.history) >= 1")
+    summary = page.locator("#center .breakdown[data-hand='0']")
+    summary.wait_for()
+    assert page.locator("#continue").inner_text() == "Continue"
+    rows = summary.locator(".total-row td").all_inner_texts()
+    time.sleep(3)  # the computers play on; the page waits for the player
+    assert summary.is_visible()
+    assert table(page)["handNumber"] == "0"
+    page.click("#continue")
+    page.wait_for_function("() => document.getElementById('table').dataset.handNumber === '1'")
+    assert summary.count() == 0
+    assert page.locator("#last-hand .total-row td").all_inner_texts() == rows
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_summary_goes_on_by_itself_after_the_delay_chosen(
+    browser: Browser, server: str
+) -> None:
+    made = create_table(server)
+    page = new_page(browser)
+    with_settings(page, summary="1")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "Number(t.dataset.history) >= 1")
+    started = time.monotonic()
+    page.wait_for_function("() => document.getElementById('table').dataset.handNumber === '1'")
+    assert time.monotonic() - started < 8
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_thanks_is_confirmed_and_the_end_says_why(browser: Browser, server: str) -> None:
+    made = create_table(server, options={"claim": "thank"})
+    page = new_page(browser, locale="de-CH")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.locator("#thank-dialog[open]").wait_for()
+    assert "0 von 1000" in page.locator("#thank-text").inner_text()
+    assert page.locator("#thank-warning").is_visible()  # 0 is not enough
+    page.click("#thank-no")  # changed one's mind: nothing happens
+    time.sleep(0.5)
+    assert table(page)["status"] == "playing"
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    assert "Die Gegner gewinnen" in page.locator("#over-text").inner_text()
+    reason = page.locator("#over-reason").inner_text()
+    assert "Bedankt: Du, mit nur 0 von 1000" in reason and "zu früh" in reason, reason
+    # the Striche by kind: the opponents' win (Sieg) and their Schneider
+    rows = {
+        r.get_attribute("data-kind"): r.locator("td").all_inner_texts()
+        for r in page.locator("#over-striche tr[data-kind]").all()
+    }
+    assert rows["sieg"][1] != "0" and rows["sieg"][0] == "0", rows
+    total = page.locator("#over-striche .total-row td").all_inner_texts()
+    assert int(total[1]) == sum(int(v[1]) for v in rows.values())
+    assert page.locator("#over-hand .breakdown").count() == 1  # the deciding hand
+    assert page.locator("#last-hand-box[data-deciding='true']").count() == 1
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_game_decided_mid_hand_shows_that_hand_and_its_trick(
+    browser: Browser, server: str
+) -> None:
+    made = create_table(server, options={"target": 100, "end_mode": "immediate"})
+    page = new_page(browser)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "t.dataset.status === 'finished'")
+    page.locator("#over-dialog[open]").wait_for()
+    reason = page.locator("#over-reason").inner_text()
+    assert re.search(
+        r"Target 100 reached by (your team|the opponents) — \w+, trick \d of hand 1", reason
+    ), reason
+    shown = page.locator("#over-text .over-score").inner_text()
+    written = page.locator("#over-hand .total-row td").all_inner_texts()
+    mine = page.locator("#score .score-row .total").all_inner_texts()
+    assert shown == f"{mine[0]} : {mine[1]}"
+    assert sorted(int(x) for x in written) == sorted(int(x) for x in mine)  # all in hand 1
+    assert page.locator("#last-hand-title").text_content() == "Hand 1, where the game was decided"
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_bubbles_speak_beside_their_seat_and_the_tafel_enlarges(
+    browser: Browser, server: str
+) -> None:
+    made = create_table(server)
+    page = new_page(browser)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    where = """() => {
+        const b = document.querySelector('#seat-left .bubble, #seat-right .bubble');
+        if (!b) return null;
+        const seat = b.closest('.seat');
+        const plate = seat.querySelector('.plate').getBoundingClientRect();
+        const r = b.getBoundingClientRect();
+        return {side: seat.id, b: [r.left, r.top, r.right, r.bottom],
+                p: [plate.left, plate.top, plate.right, plate.bottom]};
+    }"""
+    boxes = None
+    for _ in range(60):
+        boxes = page.evaluate(where)
+        if boxes:
+            break
+        wait_my_turn_or(page, "document.querySelector('#seat-left .bubble, #seat-right .bubble')")
+        boxes = page.evaluate(where)
+        if boxes:
+            break
+        take_turn(page)
+    assert boxes is not None, "no side seat ever spoke"
+    bl, bt, br, bb = boxes["b"]
+    pl, pt, pr, pb = boxes["p"]
+    assert bt < pb + 80 and bb > pt - 80, boxes  # at the height of the seat, not in a corner
+    if boxes["side"] == "seat-left":
+        assert bl >= pl, boxes
+    else:
+        assert br <= pr, boxes
+    play_until(page, "Number(t.dataset.history) >= 1")
+    page.click("#tafel-enlarge")
+    big = page.locator("#tafel-dialog[open] #tafel-big")
+    big.wait_for()
+    page.wait_for_function("() => document.getElementById('tafel-big').naturalWidth > 0")
+    small = page.locator("#tafel").bounding_box()
+    large = big.bounding_box()
+    assert small and large and large["width"] > 1.8 * small["width"], (small, large)
+    assert not page.errors  # type: ignore[attr-defined]
