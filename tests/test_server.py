@@ -13,6 +13,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -469,7 +470,10 @@ async def reconnect(base: str, db: Path) -> None:
     watcher = await Client.open(base, t["watch"])
     await watcher.until(lambda f: f["type"] == "state")
     assert watcher.state is not None
-    assert watcher.state["table"]["seats"][0] == {
+    seat = dict(watcher.state["table"]["seats"][0])
+    left = seat.pop("grace_until") - time.time()  # the countdown to the computer's takeover
+    assert 0 < left <= 60
+    assert seat == {
         "seat": 0, "kind": "human", "name": "", "connected": False, "bot": False,
     }  # fmt: skip
     assert watcher.state["seq"] == last["seq"]  # the table waits for us
@@ -542,6 +546,7 @@ async def drop_and_reclaim(base: str, db: Path) -> None:
     first = await back.recv()
     assert seat0(first) == {
         "seat": 0, "kind": "human", "name": "", "connected": True, "bot": False,
+        "grace_until": None,
     }  # fmt: skip
     if first["view"]["phase"] == "over":
         return

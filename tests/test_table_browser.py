@@ -221,3 +221,126 @@ def test_bubbles_speak_beside_their_seat_and_the_tafel_enlarges(
     large = big.bounding_box()
     assert small and large and large["width"] > 1.8 * small["width"], (small, large)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def invite_friend(browser: Browser, server: str, **options: object) -> tuple[Page, Page, str]:
+    """A table of the host (seat 0) with a friend opposite (seat 2) and two computers; both
+    pages at the table. Returns (host, friend, the friend's invitation)."""
+    made = create_table(
+        server, seats=["human", "rule", "human", "rule"], names=["Anna", "Köbi", None, None],
+        options=dict(options),
+    )  # fmt: skip
+    host = new_page(browser)
+    host.goto(server + made["seats"][0]["link"])
+    host.locator("#hand .card").first.wait_for()
+    friend = new_page(browser, locale="de-CH")
+    invite = server + made["seats"][2]["link"]
+    friend.goto(invite)
+    friend.locator("#hand .card").first.wait_for()
+    return host, friend, invite
+
+
+def test_a_friend_names_their_seat_and_everyone_sees_it(browser: Browser, server: str) -> None:
+    host, friend, _ = invite_friend(browser, server)
+    assert host.locator("#seat-right .name").inner_text() == "Köbi"  # named by the host
+    assert host.locator("#name-form").is_hidden()  # the host named themselves in the lobby
+    bar = friend.locator("#name-form")
+    bar.wait_for()
+    # a name too long is refused by the server, in the friend's language, and nothing changes
+    friend.evaluate("document.getElementById('name-input').removeAttribute('maxlength')")
+    friend.fill("#name-input", "B" * 41)
+    friend.click("#name-save")
+    error = friend.locator("#name-error")
+    error.wait_for()
+    assert "höchstens 40 Zeichen" in error.inner_text()
+    assert host.locator("#seat-top .name").inner_text() == "Partner"
+    friend.fill("#name-input", "  Beat  ")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat").wait_for()
+    assert host.locator("#seat-top .name").inner_text() == "Beat"
+    assert friend.locator("#seat-bottom .name").inner_text() == "Beat (Du)"
+    assert friend.locator("#seat-top .name").inner_text() == "Anna"
+    # kept with the seat: a spectator who comes later, and the friend on reopening
+    summary = host.evaluate(
+        "fetch(location.pathname.replace('/t/', '/api/tables/') + '?token=' +"
+        " new URLSearchParams(location.search).get('seat')).then(r => r.json())"
+    )
+    assert [s["name"] for s in summary["seats"]] == ["Anna", "Köbi", "Beat", "rule"]
+    friend.reload()
+    friend.locator("#hand .card").first.wait_for()
+    assert friend.locator("#name-form").is_hidden()
+    # and editable
+    friend.click("#change-name")
+    friend.fill("#name-input", "Beat M.")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat M.").wait_for()
+    assert not host.errors and not friend.errors  # type: ignore[attr-defined]
+
+
+def test_a_rematch_keeps_the_seats_and_both_friends_play_it(browser: Browser, server: str) -> None:
+    host, friend, invite = invite_friend(browser, server, claim="thank")
+    friend.fill("#name-input", "Beat")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat").wait_for()
+    first = host.url
+    host.click("#controls [data-kind='thank']")
+    host.click("#thank-yes")
+    for page in (host, friend):
+        page.locator("#over-dialog[open]").wait_for()
+    friend.click("#over-rematch")
+    for page in (host, friend):
+        page.wait_for_url(lambda url: url != first and url != invite)
+        page.locator("#table[data-status='playing'] #hand .card").first.wait_for()
+    assert host.url.split("?")[1] == first.split("?")[1]  # the same seat, the same link
+    assert friend.url.split("?")[1] == invite.split("?")[1]
+    assert host.locator("#seat-top .name").inner_text() == "Beat"  # names stay too
+    assert table(host)["history"] == "0"  # a new game, a new record
+    # the first game's record is still there under its own table
+    old = first.split("/t/")[1].split("?")[0]
+    token = first.split("seat=")[1]
+    status = host.evaluate(
+        f"fetch('/api/tables/{old}/record?format=json&token={token}').then(r => r.status)"
+    )
+    assert status == 200
+    # and both friends play the second game
+    played = {"host": 0, "friend": 0}
+    deadline = time.monotonic() + 60
+    while min(played.values()) < 2:
+        assert time.monotonic() < deadline, played
+        for who, page in (("host", host), ("friend", friend)):
+            if table(page).get("myTurn") == "true" and take_turn(page):
+                played[who] += 1
+        host.wait_for_timeout(20)
+    assert not host.errors and not friend.errors  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def short_grace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("grace"), "--grace", "4") as base_url:
+        yield base_url
+
+
+def test_a_dropped_friend_is_counted_down_taken_over_and_welcomed_back(
+    browser: Browser, short_grace: str
+) -> None:
+    host, friend, invite = invite_friend(browser, short_grace)
+    friend.fill("#name-input", "Beat")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat").wait_for()
+    friend.context.close()
+    countdown = host.locator("#seat-top .chip-countdown")
+    countdown.wait_for()
+    assert re.fullmatch(r"computer in [1-4] s", countdown.inner_text()), countdown.inner_text()
+    banner = host.locator("#banner")
+    assert "Beat lost the connection" in banner.inner_text()
+    seconds = [int(countdown.inner_text().split()[2])]
+    host.locator("#banner", has_text="The computer plays for Beat").wait_for(timeout=10_000)
+    assert host.locator("#seat-top .chip-bot").inner_text() == "the computer plays for now"
+    assert countdown.count() == 0
+    assert seconds[0] <= 4
+    back = new_page(browser, locale="de-CH")
+    back.goto(invite)
+    back.locator("#hand .card").first.wait_for()
+    host.locator("#banner", has_text="Beat is back").wait_for()
+    host.locator("#seat-top .dot.on").wait_for()
+    assert not host.errors  # type: ignore[attr-defined]

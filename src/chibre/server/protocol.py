@@ -40,6 +40,8 @@ ERROR_CODES = (
     "finished",
     "unavailable",
     "damaged",
+    "bad_name",
+    "not_finished",
 )
 
 
@@ -181,8 +183,32 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Act | Ping, Field(discriminator="type")]
-_MESSAGE: TypeAdapter[Act | Ping] = TypeAdapter(ClientMessage)
+class Rename(_Message):
+    """``{"type": "name", "name": "Anna"}``: a player names their own seat (the table checks
+    the name: ``bad_name``)."""
+
+    type: Literal["name"]
+    name: Annotated[str, Field(max_length=400)]
+
+
+class Rematch(_Message):
+    """``{"type": "rematch"}``: once the game is over, another one at the same table — the
+    same seats, tokens and links, a new record."""
+
+    type: Literal["rematch"]
+
+
+class Language(_Message):
+    """``{"type": "language", "lang": "de"}``: the language the connection's refusals are
+    worded in from now on (the page's language changed); no answer."""
+
+    type: Literal["language"]
+    lang: Annotated[str, Field(max_length=35)]
+
+
+Message = Act | Ping | Rename | Rematch | Language
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
 _ACTION: TypeAdapter[PlayAction | ChooseAction | ChibreAction | DeclareAction | ThankAction] = (
     TypeAdapter(ActionMessage)
 )
@@ -201,7 +227,8 @@ def _refused(e: ValidationError, what: str) -> ProtocolError:
         value = given.get(tag) if isinstance(given, dict) else None
         if tag == "type":
             return ProtocolError(
-                "unknown_type", f"unknown message type {shown(value)}: send act or ping"
+                "unknown_type",
+                f"unknown message type {shown(value)}: send act, ping, name, rematch or language",
             )
         return ProtocolError("malformed", f"unknown action kind {shown(value)}: {_KINDS}")
     _, message = describe(errors)
@@ -220,8 +247,9 @@ def action_from_json(d: Any) -> Action:
         raise _refused(e, "action") from None
 
 
-def read_message(text: str | bytes | None) -> Act | Ping:
-    """Check a client frame and read it into its model (``Act`` or ``Ping``)."""
+def read_message(text: str | bytes | None) -> Message:
+    """Check a client frame and read it into its model (``Act``, ``Ping``, ``Rename``,
+    ``Rematch`` or ``Language``)."""
     if text is None:
         raise ProtocolError("malformed", "frames are JSON text")
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))

@@ -15,6 +15,7 @@ a computer move is tried again a second later.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -33,11 +34,14 @@ from chibre.events import Event
 from chibre.game import CHANCE, Game
 from chibre.play import why_illegal
 from chibre.server.lobby import HUMAN, table_request
-from chibre.server.models import TableRequest
+from chibre.server.models import MAX_NAME, TableRequest, _printable
 from chibre.server.protocol import (
     PONG,
+    Language,
     Ping,
     ProtocolError,
+    Rematch,
+    Rename,
     event_to_json,
     read_message,
 )
@@ -162,6 +166,7 @@ class Seat:
     level: str = ""  # the computer that plays it: its level, or "rule" for a human's seat
     player: Player | None = None  # that computer, when it plays on the event loop
     grace: asyncio.TimerHandle | None = None
+    grace_until: float | None = None  # when the computer takes over (wall clock)
 
     def __post_init__(self) -> None:
         self.level = "rule" if self.human else self.info.kind
@@ -211,6 +216,10 @@ class Table:
         self._deadline: asyncio.TimerHandle | None = None  # the time limit of a search player
         self.active = time.time()
         """When a move was last made or a client last came or went (wall clock)."""
+        self.next: str | None = None
+        """The table of the rematch, once one was asked for."""
+        self.rematch: Callable[[Table], Table] | None = None
+        """Opens the rematch (set by ``Tables``)."""
 
     # --- reading -------------------------------------------------------------------------
 
@@ -252,6 +261,7 @@ class Table:
                 "name": s.info.name,
                 "connected": s.connections > 0,
                 "bot": s.bot,
+                "grace_until": s.grace_until,
             }
             for s in self.seats
         ]
@@ -259,7 +269,12 @@ class Table:
     def table_json(self) -> str:
         if self._table_json is None:
             self._table_json = json.dumps(
-                {"id": self.id, "seats": self.seats_json(), "status": self.status},
+                {
+                    "id": self.id,
+                    "seats": self.seats_json(),
+                    "status": self.status,
+                    "next": self.next,
+                },
                 ensure_ascii=False,
                 separators=(",", ":"),
             )
@@ -324,6 +339,7 @@ class Table:
             if s.grace is not None:
                 s.grace.cancel()
                 s.grace = None
+            s.grace_until = None
             if s.human:
                 s.bot = False
             self._seats_changed()
@@ -347,10 +363,12 @@ class Table:
         if self.game.is_over or s.grace is not None:
             return
         s.grace = asyncio.get_running_loop().call_later(self.settings.grace, self._take_over, s)
+        s.grace_until = time.time() + self.settings.grace
 
     def _take_over(self, s: Seat) -> None:
         """The grace period is over: a computer plays the dropped human's seat."""
         s.grace = None
+        s.grace_until = None
         if s.connections == 0 and not self.game.is_over:
             s.bot = True
             self._seats_changed()
@@ -393,14 +411,50 @@ class Table:
             if isinstance(message, Ping):
                 conn.reply(PONG)
                 return
+            if isinstance(message, Language):
+                conn.lang = i18n.best_language(message.lang)
+                return
             if conn.seat is None:
                 raise refusal("spectator")
-            self.act(conn.seat, message.action.action())
+            if isinstance(message, Rename):
+                self.rename(conn.seat, message.name)
+            elif isinstance(message, Rematch):
+                self.start_rematch()
+            else:
+                self.act(conn.seat, message.action.action())
         except ProtocolError as e:
             conn.reply(e.frame(conn.lang))
         except StoreUnavailable:
             log.exception("table %s: a move of seat %s could not be stored", self.id, conn.seat)
             conn.reply(refusal("unavailable").frame(conn.lang))
+
+    def rename(self, seat: int, name: str) -> None:
+        """A player names their seat: kept in the store, shown to everyone; ``bad_name`` for
+        a name that is empty, too long, or not plain text."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise refusal("name_empty", "bad_name")
+        if len(clean) > MAX_NAME:
+            raise refusal("name_long", "bad_name", n=str(MAX_NAME))
+        try:
+            _printable(clean)
+        except ValueError:
+            raise refusal("name_chars", "bad_name") from None
+        s = self.seats[seat]
+        info = dataclasses.replace(s.info, name=clean)
+        seats = tuple(info if n == seat else x.info for n, x in enumerate(self.seats))
+        self.store.rename(self.id, seats)
+        s.info = info
+        self.stored.seats = seats
+        self._seats_changed()
+
+    def start_rematch(self) -> None:
+        """Another game at this table once this one is over (``not_finished`` before)."""
+        if not self.game.is_over:
+            raise refusal("not_finished")
+        if self.next is None and self.rematch is not None:
+            self.next = self.rematch(self).id
+            self._seats_changed()
 
     def act(self, seat: int, action: Action) -> None:
         """Apply a seat's action, store it, then tell everyone; ``ProtocolError`` if refused,
@@ -464,6 +518,7 @@ class Table:
                 if s.grace is not None:
                     s.grace.cancel()
                     s.grace = None
+                s.grace_until = None
         frames = [json.dumps(event_to_json(e), ensure_ascii=False) for e in events]
         for conn in self.connections:
             conn.changed(frames)
@@ -660,6 +715,9 @@ class Tables:
             if stored is None:
                 return None
             table = Table(stored, self.store, self.settings, self.thinkers)
+            table.rematch = self.rematch
+            if table.game.is_over:
+                table.next = self.store.next_game(table_id)
         except StoreUnavailable as e:
             if e.damaged:
                 self._damaged(table_id, str(e))
@@ -699,17 +757,36 @@ class Tables:
     def create(self, request: TableRequest) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
         request is not right."""
+        return self._open(table_request(request))
+
+    def rematch(self, table: Table) -> Table:
+        """The next game of a finished table: the same rules, seats, names, tokens and
+        spectators' token (so the same links open it), a new id and a new record."""
+        old = table.stored
+        return self._open(
+            StoredTable(
+                id=secrets.token_urlsafe(6),
+                rules=old.rules,
+                seats=old.seats,
+                watch=old.watch,
+                preset=old.preset,
+                created=max(time.time(), old.created + 1e-3),
+            )
+        )
+
+    def _open(self, stored: StoredTable) -> Table:
+        """Deal the first hand of a new table, store it, and let it play."""
         if self.playing >= self.settings.max_open_tables:
             raise TooManyTables(
                 f"the server has {self.settings.max_open_tables} tables in play, as many as it "
                 "may: try again later"
             )
-        stored = table_request(request)
         game = Game(stored.rules)
         game.deal(SystemRandom())
         stored.entries = list(game.record.entries)
         self.store.create(stored)
         table = Table(stored, self.store, self.settings, self.thinkers)
+        table.rematch = self.rematch
         self.tables[stored.id] = table
         table.schedule()
         return table

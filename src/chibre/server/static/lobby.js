@@ -51,10 +51,15 @@ function labelAll() {
     t(m === "immediate" ? "end_immediate" : "end_of_hand"),
   );
   fillSelect($("claim"), ["auto", "thank"], (c) => t(`claim_${c}`));
-  for (let s = 1; s < 4; s++) fillSelect($(`seat${s}`), ["human", ...players], levelLabel);
+  for (let s = 1; s < 4; s++) {
+    fillSelect($(`seat${s}`), ["human", ...players], levelLabel);
+    nameField(s);
+  }
   renderRecent();
 }
 
+/** Seats 1–3: a friend or a computer level each; a computer seat may be given a name (its
+ * level's name otherwise), a friend chooses their own on opening the invitation. */
 function buildSeats() {
   const box = $("seats");
   for (let s = 1; s < 4; s++) {
@@ -65,8 +70,31 @@ function buildSeats() {
     select.id = `seat${s}`;
     select.name = `seat${s}`;
     label.append(span, select);
-    box.append(label);
+    const name = document.createElement("input");
+    name.id = `name${s}`;
+    name.name = `name${s}`;
+    name.maxLength = 40;
+    name.className = "seat-name";
+    name.dataset.i18nAria = "seat_name";
+    select.addEventListener("change", () => nameField(s));
+    const field = document.createElement("div");
+    field.className = "seat-field";
+    field.append(label, name);
+    box.append(field);
   }
+}
+
+/** A seat's name field: shown for a computer, with its level as the placeholder. */
+function nameField(s) {
+  const kind = $(`seat${s}`).value;
+  const field = $(`name${s}`);
+  field.hidden = kind === "human";
+  field.placeholder = kind === "human" ? "" : t(`level_${kind}`);
+}
+
+function names(seats) {
+  const name = (s) => $(`name${s}`).value.trim() || null;
+  return seats.map((kind, s) => (s === 0 ? name(0) : kind === "human" ? null : name(s)));
 }
 
 /** Put the values of preset `name` into the form. */
@@ -204,9 +232,15 @@ async function main() {
   showPreset($("preset").value);
   $("preset").addEventListener("change", () => showPreset($("preset").value));
   $("quick-level").value = defaultLevel();
-  for (let s = 1; s < 4; s++) $(`seat${s}`).value = defaultLevel();
+  for (let s = 1; s < 4; s++) {
+    $(`seat${s}`).value = defaultLevel();
+    nameField(s);
+  }
   $("quick-level").addEventListener("change", () => {
-    for (let s = 1; s < 4; s++) $(`seat${s}`).value = $("quick-level").value;
+    for (let s = 1; s < 4; s++) {
+      $(`seat${s}`).value = $("quick-level").value;
+      nameField(s);
+    }
   });
 
   deckSwitch.value = getDeck();
@@ -249,7 +283,7 @@ async function main() {
         preset: $("preset").value,
         options,
         seats,
-        names: [$("name0").value.trim() || null, null, null, null],
+        names: names(seats),
       });
       showInvites(answer);
     } catch (e) {

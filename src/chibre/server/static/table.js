@@ -76,7 +76,7 @@ const app = {
   ws: null,
   retry: 0,
   closedForGood: false,
-  relang: false, // the connection is closed to open it again in a new language
+  nameAsked: false, // the player was asked for the name of their seat
   bubbles: new Map(), // seat -> {text, until}
   replay: null,
   links: null, // the invitation links, for seat 0
@@ -110,7 +110,7 @@ function mySeat() {
 function seatName(seat) {
   const s = app.msg?.table?.seats?.[seat];
   const me = mySeat();
-  if (seat === me) return t("you");
+  if (seat === me) return s && s.name ? `${s.name} (${t("you")})` : t("you");
   if (s && s.name && s.name !== s.kind) return s.name;
   // a computer seat without a name of its own: say where it sits
   if (me === null) return t("seat_n", { n: seat + 1 });
@@ -189,6 +189,7 @@ function connect() {
     } else if (msg.type === "error") {
       app.pending = false;
       if (msg.code === "illegal" || msg.code === "not_your_turn") refuse(msg.message);
+      else if (msg.code === "bad_name") askName(msg.message);
       else toast(msg.message || msg.code, "error");
       if (msg.code === "bad_token") app.closedForGood = true;
       if (msg.code === "damaged") app.closedForGood = msg.message; // said instead of no_table
@@ -205,8 +206,7 @@ function connect() {
       $("table").dataset.phase = "closed";
       return;
     }
-    if (!app.relang) toast(t("reconnecting"), "sticky");
-    app.relang = false;
+    toast(t("reconnecting"), "sticky");
     $("table").dataset.connected = "false";
     const wait = Math.min(4000, 250 * 1.6 ** app.retry++);
     setTimeout(connect, wait);
@@ -240,7 +240,15 @@ function pump() {
     if (!prev && !hasDeckChoice() && msg.view?.rules?.deck) app.deck = msg.view.rules.deck;
     $("table").dataset.connected = "true";
     takeEvents(prev, msg);
+    seatNotices(prev, msg);
+    if (msg.table.next) {
+      goToRematch(msg.table.next);
+      return;
+    }
     render();
+    // an invited friend names their seat on arriving (the host did in the lobby)
+    const mine = mySeat() === null ? null : msg.table.seats[mySeat()];
+    if (mine && mine.kind === "human" && mySeat() !== 0 && !mine.name && !app.nameAsked) askName("");
   }
 }
 
@@ -314,6 +322,63 @@ function takeEvents(prev, msg) {
       pump();
     }, HOLD_MS);
   }
+}
+
+/** Say when a friend drops (the countdown runs on their plate), when the computer takes
+ * their seat over, and when they are back. */
+function seatNotices(prev, msg) {
+  if (!prev) return;
+  msg.table.seats.forEach((now, seat) => {
+    const before = prev.table.seats[seat];
+    if (now.kind !== "human" || seat === mySeat() || !before) return;
+    const name = seatName(seat);
+    if (before.connected && !now.connected && now.grace_until) {
+      toast(t("dropped", { name, s: secondsLeft(now.grace_until) }), "info");
+    } else if (!before.bot && now.bot) {
+      toast(t("taken_over", { name }), "info");
+    } else if (!before.connected && now.connected) {
+      toast(t("is_back", { name }), "info");
+    }
+  });
+}
+
+function secondsLeft(until) {
+  return Math.max(0, Math.ceil(until - Date.now() / 1000));
+}
+
+/** The game after this one at the same table: the same link with the new table's id. */
+function goToRematch(next) {
+  location.href = `/t/${encodeURIComponent(next)}${location.search}`;
+}
+
+/** Ask the player for the name of their seat, in a bar that does not stop the game (with
+ * the server's reason when it refused one). */
+function askName(error) {
+  app.nameAsked = true;
+  const input = $("name-input");
+  let saved = "";
+  try {
+    saved = localStorage.getItem("chibre.name") || "";
+  } catch (e) {
+    saved = "";
+  }
+  const current = app.msg?.table?.seats?.[mySeat()]?.name || "";
+  if (!error) input.value = current || saved;
+  $("name-error").textContent = error;
+  $("name-error").hidden = !error;
+  $("name-form").hidden = false;
+  if (error || app.msg?.table?.seats?.[mySeat()]?.name) input.focus();
+}
+
+function saveName(event) {
+  event.preventDefault();
+  const name = $("name-input").value.trim();
+  try {
+    localStorage.setItem("chibre.name", name);
+  } catch (e) {
+    /* no storage */
+  }
+  if (send({ type: "name", name })) $("name-form").hidden = true;
 }
 
 /** The hand's summary stays in the middle until "continue" (or the delay of the settings);
@@ -401,6 +466,20 @@ function drawSeat(seat, view, info) {
       dot.title = info.connected ? t("online") : t("offline");
       dot.setAttribute("aria-label", dot.title);
       plate.append(dot);
+      if (!info.connected && info.grace_until) {
+        const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(info.grace_until) }));
+        left.setAttribute("role", "timer");
+        plate.append(left);
+      }
+    }
+    if (seat === mySeat() && info.kind === "human") {
+      const edit = el("button", "btn-icon", "✎");
+      edit.type = "button";
+      edit.id = "change-name";
+      edit.title = t("change_name");
+      edit.setAttribute("aria-label", t("change_name"));
+      edit.addEventListener("click", () => askName(""));
+      plate.append(edit);
     }
   }
   if (view.dealer === seat) {
@@ -819,6 +898,7 @@ function drawOver(view) {
     el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
   );
   $("over-reason").textContent = overReason(view.deciding);
+  $("over-rematch").hidden = me === null;
   const kinds = view.striche_kinds || [{}, {}];
   const table = el("table", "striche-table");
   const head = el("tr");
@@ -959,10 +1039,7 @@ function main() {
   $("tools").append(
     languageSelect(() => {
       applyI18n();
-      if (app.ws) {
-        app.relang = true; // the server words its refusals in the language of the connection
-        app.ws.close();
-      }
+      send({ type: "language", lang: getLang() }); // the server words its refusals in it
       drawInvites();
       render();
       app.replay?.render();
@@ -1007,6 +1084,12 @@ function main() {
     $("rp-next").focus();
   };
   $("replay-btn").addEventListener("click", openReplay);
+  $("over-rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("name-form").addEventListener("submit", saveName);
+  // the countdown of a dropped friend's seat
+  setInterval(() => {
+    if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected)) render();
+  }, 1000);
   $("over-replay").addEventListener("click", openReplay);
   document.addEventListener("keydown", onKey);
   render();
