@@ -178,3 +178,15 @@ def test_no_page_shows_an_untranslated_string(browser: Browser, server: str, lan
     bad = untranslated(shown_texts(page), lang)
     assert not bad, f"replay ({lang}): {bad}"
     page.context.close()
+
+
+def test_reactions_are_a_fixed_set_in_every_language() -> None:
+    from chibre.server.protocol import REACTIONS, ProtocolError, React, read_message
+
+    assert {"hello", "well_played", "thanks", "sorry"} <= set(REACTIONS)
+    assert isinstance(read_message('{"type": "react", "reaction": "thanks"}'), React)
+    with pytest.raises(ProtocolError) as refused:  # no free text: nothing to moderate
+        read_message('{"type": "react", "reaction": "you are bad"}')
+    assert refused.value.code == "malformed" and "not a reaction" in str(refused.value)
+    for lang in i18n.LANGS:
+        assert all(i18n.text(lang, f"react.{r}") for r in REACTIONS)

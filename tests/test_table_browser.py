@@ -344,3 +344,94 @@ def test_a_dropped_friend_is_counted_down_taken_over_and_welcomed_back(
     host.locator("#banner", has_text="Beat is back").wait_for()
     host.locator("#seat-top .dot.on").wait_for()
     assert not host.errors  # type: ignore[attr-defined]
+
+
+def test_settings_sort_two_taps_large_cards_and_sound(browser: Browser, server: str) -> None:
+    made = create_table(server)
+    page = new_page(browser, width=390, height=844, mobile=True)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    wait_my_turn_or(page, "false")
+    take_turn(page)  # the contract, when it is ours to name
+    page.locator("#table[data-phase='play']").wait_for()
+    assert "alerts" not in table(page)  # no sound by default
+    width = page.locator("#hand .card").first.bounding_box()
+    page.click("#settings-btn")
+    page.check("#set-large")
+    page.check("#set-twoTap")
+    page.check("#set-sound")
+    page.select_option("#set-sort", "suit")
+    page.click("#settings-dialog button.btn-primary")
+    larger = page.locator("#hand .card").first.bounding_box()
+    assert width and larger and larger["width"] > 1.15 * width["width"], (width, larger)
+    suits = [
+        c[0] for c in page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    ]
+    order = "SHCD"  # spades, hearts, clubs, diamonds, whatever the trump
+    assert suits == sorted(suits, key=order.index), suits
+    page.reload()  # kept in this browser
+    page.locator("#hand .card").first.wait_for()
+    assert page.evaluate("document.body.classList.contains('large-cards')")
+    wait_my_turn_or(page, "false")
+    assert int(table(page).get("alerts", "0")) >= 1  # "your turn" was signalled
+    card = page.locator("#hand .card.legal").first
+    code = card.get_attribute("data-card")
+    cards = page.locator("#hand .card").count()
+    corner = {"x": 6, "y": 20}  # the cards overlap: tap the corner that shows
+    card.click(position=corner)  # the first tap raises it
+    page.locator(f'#hand .card.chosen[data-card="{code}"]').wait_for()
+    assert page.locator("#hand .card").count() == cards
+    page.locator(f'#hand .card[data-card="{code}"]').click(position=corner)  # the second plays
+    page.wait_for_function(
+        'code => !document.querySelector(`#hand .card[data-card="${code}"]`)', arg=code
+    )
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_quick_reactions_reach_the_table_and_can_be_muted(browser: Browser, server: str) -> None:
+    host, friend, _ = invite_friend(browser, server)
+    friend.fill("#name-input", "Beat")
+    friend.click("#name-save")
+    friend.click("#react-btn")
+    friend.click("#react-menu [data-reaction='well_played']")
+    host.locator("#seat-top .bubble", has_text="Well played!").wait_for()
+    friend.locator("#seat-bottom .bubble", has_text="Gut gespielt!").wait_for()
+    # the host mutes the others' reactions
+    host.click("#settings-btn")
+    host.check("#set-mute")
+    host.click("#settings-dialog button.btn-primary")
+    time.sleep(3)  # the first bubble is gone; the next reaction must not show
+    friend.click("#react-btn")
+    friend.click("#react-menu [data-reaction='thanks']")
+    friend.locator("#seat-bottom .bubble", has_text="Merci!").wait_for()
+    time.sleep(0.5)
+    assert host.locator("#seat-top .bubble").count() == 0
+    assert not host.errors and not friend.errors  # type: ignore[attr-defined]
+
+
+def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: str) -> None:
+    made = create_table(
+        server, seats=["human", "rule", "rule", "rule"],
+        options={"target": 300, "end_mode": "end_of_hand"},
+    )  # fmt: skip
+    page = new_page(browser, locale="de-CH")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "t.dataset.status === 'finished'", turns=200)
+    page.locator("#over-dialog[open]").wait_for()
+    href = page.locator("#over-sheet").get_attribute("href")
+    assert href and "/sheet?" in href
+    page.goto(server + href)
+    assert page.locator("h1").inner_text() == "Spielblatt"
+    hands = page.locator("section.hand").count()
+    history = page.locator("section.hand .tricks tbody tr").count()
+    assert hands >= 2 and history == 9 * hands  # every trick of every hand (end of hand)
+    assert page.locator("section.hand .tricks td.won").count() == history
+    running = page.locator("section.hand .running").last.locator("td").all_inner_texts()
+    result = page.locator("section.result p").inner_text()
+    assert f"{running[0]} : {running[1]}" in result
+    assert page.locator("section.result .total td").count() == 2
+    assert page.locator("#print").is_visible()
+    page.emulate_media(media="print")
+    assert page.locator("#print").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]

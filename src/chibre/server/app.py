@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -30,7 +30,7 @@ from chibre.bots import TABLE_PLAYERS
 from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
-from chibre.server import sheets
+from chibre.server import gamesheet, sheets
 from chibre.server.http import (
     MAX_BODY,
     STATIC,
@@ -201,6 +201,36 @@ async def table_record(
         format_record(record),
         headers={"Content-Disposition": f'inline; filename="{name}.txt"'},
     )
+
+
+@api.get("/api/tables/{id}/sheet", summary="The game sheet of a finished game, to read or print")
+async def table_sheet(
+    request: Request,
+    id: str,
+    token: Token = None,
+    watch: Token = None,
+    lang: Annotated[str, Query(max_length=35)] = "",
+    deck: Literal["french", "swiss", ""] = "",
+) -> Response:
+    found = _authorised(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    table, _ = found
+    said = i18n.best_language(lang or request.headers.get("accept-language"))
+    if not table.game.is_over:
+        return error(403, i18n.text(said, "error.record_later"))
+    rules = table.game.rules
+    names = [
+        s.info.name if s.human and s.info.name else
+        i18n.text(said, "seat_n", n=s.number + 1) if s.human else
+        s.info.name if s.info.name != s.info.kind else i18n.text(said, f"level_{s.info.kind}")
+        for s in table.seats
+    ]  # fmt: skip
+    page = gamesheet.game_sheet(
+        table.game, names, said, deck or rules.deck, rules.suit_mapping, table.stored.created
+    )
+    _tables(request).release(table)
+    return HTMLResponse(page)
 
 
 @lru_cache(maxsize=256)

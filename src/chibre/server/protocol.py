@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 import pydantic_core
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from chibre import i18n
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.cards import card_code, cards_of
 from chibre.errors import ChibreError
@@ -206,7 +207,25 @@ class Language(_Message):
     lang: Annotated[str, Field(max_length=35)]
 
 
-Message = Act | Ping | Rename | Rematch | Language
+REACTIONS = tuple(k.removeprefix("react.") for k in i18n.catalogue("en") if k[:6] == "react.")
+"""The quick reactions a player may send: the catalogue's ``react.…`` phrases and emotes."""
+
+
+def _reaction(value: str) -> str:
+    if value not in REACTIONS:
+        raise ValueError(f"{shown(value)} is not a reaction: {', '.join(REACTIONS)}")
+    return value
+
+
+class React(_Message):
+    """``{"type": "react", "reaction": "well_played"}``: a quick reaction, one of a fixed
+    set (``REACTIONS``: nothing to moderate), shown to the table at the seat."""
+
+    type: Literal["react"]
+    reaction: Annotated[str, Field(max_length=40), AfterValidator(_reaction)]
+
+
+Message = Act | Ping | Rename | Rematch | Language | React
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 _MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
 _ACTION: TypeAdapter[PlayAction | ChooseAction | ChibreAction | DeclareAction | ThankAction] = (
@@ -214,6 +233,7 @@ _ACTION: TypeAdapter[PlayAction | ChooseAction | ChibreAction | DeclareAction | 
 )
 
 _KINDS = "choose, chibre, play, declare or thank"
+_TYPES = "act, ping, name, rematch, language or react"
 
 
 def _refused(e: ValidationError, what: str) -> ProtocolError:
@@ -228,7 +248,7 @@ def _refused(e: ValidationError, what: str) -> ProtocolError:
         if tag == "type":
             return ProtocolError(
                 "unknown_type",
-                f"unknown message type {shown(value)}: send act, ping, name, rematch or language",
+                f"unknown message type {shown(value)}: send {_TYPES}",
             )
         return ProtocolError("malformed", f"unknown action kind {shown(value)}: {_KINDS}")
     _, message = describe(errors)

@@ -40,6 +40,7 @@ from chibre.server.protocol import (
     Language,
     Ping,
     ProtocolError,
+    React,
     Rematch,
     Rename,
     event_to_json,
@@ -95,6 +96,8 @@ REST_SWEEP = 30.0
 ACTIVITY_STEP = 3600.0
 """How far a table's last use may be from what the store keeps of it, in seconds (rests are
 counted in days)."""
+REACTION_GAP = 1.5
+"""Seconds between two quick reactions of one seat."""
 MAX_REPLIES = 32
 """Replies (errors, pongs) a connection may have waiting; one more closes it."""
 
@@ -220,6 +223,7 @@ class Table:
         """The table of the rematch, once one was asked for."""
         self.rematch: Callable[[Table], Table] | None = None
         """Opens the rematch (set by ``Tables``)."""
+        self._reacted: dict[int, float] = {}  # when each seat last reacted (monotonic)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -414,6 +418,10 @@ class Table:
             if isinstance(message, Language):
                 conn.lang = i18n.best_language(message.lang)
                 return
+            if isinstance(message, React):
+                if conn.seat is not None:
+                    self.react(conn.seat, message.reaction)
+                return
             if conn.seat is None:
                 raise refusal("spectator")
             if isinstance(message, Rename):
@@ -447,6 +455,17 @@ class Table:
         s.info = info
         self.stored.seats = seats
         self._seats_changed()
+
+    def react(self, seat: int, reaction: str) -> None:
+        """A quick reaction of a seat, sent to every connection (not stored); one per seat
+        every ``REACTION_GAP`` seconds, the others dropped."""
+        now = time.monotonic()
+        if now - self._reacted.get(seat, -REACTION_GAP) < REACTION_GAP:
+            return
+        self._reacted[seat] = now
+        frame = json.dumps({"type": "reaction", "seat": seat, "reaction": reaction})
+        for conn in self.connections:
+            conn.reply(frame)
 
     def start_rematch(self) -> None:
         """Another game at this table once this one is over (``not_finished`` before)."""

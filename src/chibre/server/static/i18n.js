@@ -57,6 +57,11 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
 }
 
+/** The keys of the catalogue that start with `prefix` (the quick reactions: "react."). */
+export function keysOf(prefix) {
+  return Object.keys(STRINGS.en || {}).filter((k) => k.startsWith(prefix));
+}
+
 /** Fill every element under `root` marked with data-i18n* attributes. */
 export function applyI18n(root = document) {
   document.documentElement.lang = getLang();

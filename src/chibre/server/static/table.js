@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
+import { applyI18n, getLang, keysOf, languageSelect, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -46,7 +46,16 @@ const PACE = readPace();
  * first, "suit": a fixed suit order), two taps to play on a phone, a sound and a vibration
  * for "your turn", large cards. */
 const SETTINGS_KEY = "chibre.settings";
-const DEFAULTS = { summary: "click", sort: "trumps", twoTap: false, sound: false, large: false };
+const DEFAULTS = {
+  summary: "click",
+  sort: "trumps",
+  twoTap: false,
+  sound: false,
+  large: false,
+  mute: false,
+};
+const SUMMARY_CHOICES = ["click", "3", "6", "10"];
+const REACTIONS = keysOf("react.").map((k) => k.slice("react.".length)); // as the server has them
 function readSettings() {
   let saved = {};
   try {
@@ -59,6 +68,85 @@ function readSettings() {
   return { ...base, ...saved };
 }
 const settings = readSettings();
+
+function saveSettings() {
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  } catch (e) {
+    /* private mode: for this page only */
+  }
+}
+
+/** The settings dialog: each control shows and changes one setting, kept at once. */
+function setUpSettings() {
+  const summary = $("set-summary");
+  const sort = $("set-sort");
+  const fill = () => {
+    summary.replaceChildren(
+      ...SUMMARY_CHOICES.map((v) => {
+        const o = el("option", "", v === "click" ? t("summary_click") : t("summary_s", { n: v }));
+        o.value = v;
+        return o;
+      }),
+    );
+    sort.replaceChildren(
+      ...["trumps", "suit"].map((v) => {
+        const o = el("option", "", t(`sort_${v}`));
+        o.value = v;
+        return o;
+      }),
+    );
+    summary.value = SUMMARY_CHOICES.includes(settings.summary) ? settings.summary : "click";
+    sort.value = settings.sort;
+  };
+  fill();
+  setUpSettings.fill = fill;
+  summary.addEventListener("change", () => change("summary", summary.value));
+  sort.addEventListener("change", () => change("sort", sort.value));
+  for (const name of ["twoTap", "sound", "large", "mute"]) {
+    const box = $(`set-${name}`);
+    box.checked = Boolean(settings[name]);
+    box.addEventListener("change", () => change(name, box.checked));
+  }
+  $("settings-btn").addEventListener("click", () => $("settings-dialog").showModal());
+  applySettings();
+}
+
+function change(name, value) {
+  settings[name] = value;
+  saveSettings();
+  applySettings();
+  render();
+}
+
+function applySettings() {
+  document.body.classList.toggle("large-cards", Boolean(settings.large));
+}
+
+/** "Your turn": a short tone and a vibration, when the player asked for them. */
+function alertTurn() {
+  if (!settings.sound) return;
+  const root = $("table");
+  root.dataset.alerts = String(Number(root.dataset.alerts || 0) + 1);
+  try {
+    const Audio = window.AudioContext || window.webkitAudioContext;
+    if (Audio) {
+      alertTurn.ctx = alertTurn.ctx || new Audio();
+      const ctx = alertTurn.ctx;
+      const tone = ctx.createOscillator();
+      const gain = ctx.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.25);
+      tone.connect(gain).connect(ctx.destination);
+      tone.start();
+      tone.stop(ctx.currentTime + 0.25);
+    }
+  } catch (e) {
+    /* no sound here */
+  }
+  navigator.vibrate?.(120);
+}
 const HOLD_MS = 1200 * PACE; // how long a finished trick stays on the felt
 
 const app = {
@@ -77,6 +165,7 @@ const app = {
   retry: 0,
   closedForGood: false,
   nameAsked: false, // the player was asked for the name of their seat
+  chosen: null, // the card raised by a first tap (two-tap play)
   bubbles: new Map(), // seat -> {text, until}
   replay: null,
   links: null, // the invitation links, for seat 0
@@ -186,6 +275,8 @@ function connect() {
     if (msg.type === "state") {
       app.queue.push(msg);
       pump();
+    } else if (msg.type === "reaction") {
+      reacted(msg);
     } else if (msg.type === "error") {
       app.pending = false;
       if (msg.code === "illegal" || msg.code === "not_your_turn") refuse(msg.message);
@@ -381,6 +472,46 @@ function saveName(event) {
   if (send({ type: "name", name })) $("name-form").hidden = true;
 }
 
+/** Quick reactions at a table with friends: a fixed set of phrases and emotes (nothing to
+ * moderate), shown as a bubble at the seat; hidden for whoever muted them. */
+function setUpReactions() {
+  const button = $("react-btn");
+  button.addEventListener("click", () => {
+    const menu = $("react-menu");
+    menu.hidden = !menu.hidden;
+    button.setAttribute("aria-expanded", String(!menu.hidden));
+    if (!menu.hidden) menu.querySelector("button")?.focus();
+  });
+  drawReactions();
+}
+
+function drawReactions() {
+  $("react-menu").replaceChildren(
+    ...REACTIONS.map((id) => {
+      const b = el("button", "btn btn-small", t(`react.${id}`));
+      b.type = "button";
+      b.setAttribute("role", "menuitem");
+      b.dataset.reaction = id;
+      b.addEventListener("click", () => {
+        send({ type: "react", reaction: id });
+        $("react-menu").hidden = true;
+        $("react-btn").setAttribute("aria-expanded", "false");
+      });
+      return b;
+    }),
+  );
+}
+
+function friendsTable(msg) {
+  return msg.you.seat !== null && !msg.you.spectator && msg.table.seats.filter((x) => x.kind === "human").length > 1;
+}
+
+function reacted(msg) {
+  if (settings.mute && msg.seat !== mySeat()) return;
+  bubble(msg.seat, () => t(`react.${msg.reaction}`));
+  render();
+}
+
 /** The hand's summary stays in the middle until "continue" (or the delay of the settings);
  * the states that come meanwhile wait in the queue. */
 function holdSummary(number) {
@@ -425,9 +556,11 @@ function render() {
   root.dataset.handNumber = String(view.hand_number);
   root.dataset.history = String((view.history || []).length);
   root.dataset.toAct = String(view.to_act);
+  if (myTurn && root.dataset.myTurn !== "true") alertTurn();
   root.dataset.myTurn = String(myTurn);
   document.title = myTurn ? `● ${t("your_turn")} · ${t("app_title")}` : t("app_title");
   root.dataset.status = msg.table.status;
+  $("react-btn").hidden = !friendsTable(msg);
   root.dataset.spectator = String(Boolean(msg.you.spectator));
   $("spectator-badge").hidden = !msg.you.spectator;
   document.body.classList.toggle("is-spectator", Boolean(msg.you.spectator));
@@ -739,7 +872,7 @@ function drawHand(view, myTurn) {
   const focused = document.activeElement?.closest?.("#hand") ? document.activeElement.dataset.card : null;
   box.replaceChildren();
   if (mySeat() === null) return;
-  const codes = sortHand(view.hand || [], view.contract);
+  const codes = sortHand(view.hand || [], settings.sort === "suit" ? -1 : view.contract);
   const playable = new Set(
     myTurn && view.phase === "play" ? legalOf(view).filter((a) => a.kind === "play").map((a) => a.card) : [],
   );
@@ -751,6 +884,7 @@ function drawHand(view, myTurn) {
     b.dataset.index = String(i + 1);
     const legal = playable.has(code);
     b.classList.toggle("legal", legal);
+    b.classList.toggle("chosen", legal && app.chosen === code);
     b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
     const dimmed = myTurn && view.phase === "play" && !legal;
     const name = `${i + 1}: ${cardName(code, app.deck, mapping())}`;
@@ -763,6 +897,12 @@ function drawHand(view, myTurn) {
         return;
       }
       $("refusal").hidden = true;
+      if (settings.twoTap && app.chosen !== code) {
+        app.chosen = code; // the first tap raises the card; the second plays it
+        render();
+        return;
+      }
+      app.chosen = null;
       const action = playFor(app.msg.view, code);
       if (action) act(action);
     });
@@ -874,6 +1014,8 @@ function drawSide(view) {
     a.href = download;
     a.setAttribute("download", `chibre-${tableId}.txt`);
   }
+  const sheet = `/api/tables/${encodeURIComponent(tableId)}/sheet?${auth}&lang=${getLang()}&deck=${app.deck}`;
+  for (const a of [$("sheet-link"), $("over-sheet")]) a.href = sheet;
 }
 
 function gameOver(view) {
@@ -1039,6 +1181,8 @@ function main() {
   $("tools").append(
     languageSelect(() => {
       applyI18n();
+      setUpSettings.fill();
+      drawReactions();
       send({ type: "language", lang: getLang() }); // the server words its refusals in it
       drawInvites();
       render();
@@ -1049,6 +1193,8 @@ function main() {
     b.addEventListener("click", () => setDeckChoice(b.dataset.deck));
   }
   $("last-trick-btn").addEventListener("click", showLastTrick);
+  setUpSettings();
+  setUpReactions();
   $("thank-yes").addEventListener("click", () => {
     $("thank-dialog").close();
     act({ kind: "thank" });
