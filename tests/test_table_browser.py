@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -434,4 +435,64 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert page.locator("#print").is_visible()
     page.emulate_media(media="print")
     assert page.locator("#print").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, server: str) -> None:
+    from chibre.notation import record_from_json
+    from chibre.server.history import SeatGame, figures
+    from chibre.server.store import SeatInfo, StoredTable
+
+    lost = create_table(server, options={"claim": "thank"})
+    played = create_table(server, options={"target": 300, "end_mode": "end_of_hand"})
+    page = new_page(browser)
+    page.goto(server + lost["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    page.goto(server + played["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "t.dataset.status === 'finished'", turns=200)
+    # the figures the server keeps for this seat, counted here from the game's own record
+    token = played["seats"][0]["link"].split("seat=")[1]
+    url = f"{server}/api/tables/{played['table']}/record?format=json&token={token}"
+    with urllib.request.urlopen(url) as r:
+        game, _ = record_from_json(r.read().decode()).replay()
+    infos = tuple(SeatInfo("human" if s == 0 else "rule", "") for s in range(4))
+    stored = StoredTable(played["table"], game.rules, infos, "")
+    expected = figures([SeatGame(stored, game, 0)])
+    assert expected["hands"] >= 2
+
+    page.goto(server + "/")
+    box = page.locator("#recent-box")
+    box.wait_for()
+    rows = page.locator("#recent li")
+    assert rows.count() == 2
+    newest = rows.first
+    assert newest.get_attribute("data-table") == played["table"]
+    assert ("won" if game.winner == 0 else "lost") in newest.inner_text()
+    assert f"{game.totals[0]} : {game.totals[1]}" in newest.inner_text()
+    assert "with rule-based" in newest.inner_text()  # the partner, a computer
+    assert "lost 0 : 0" in rows.nth(1).inner_text()
+    assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"]
+
+    def figure(key: str) -> str:
+        return page.locator(f"#figures [data-figure='{key}']").inner_text()
+
+    won_games = int(game.winner == 0)
+    assert figure("fig_games") == f"{won_games} of 2"
+    assert figure("fig_hands") == f"{expected['hands_won']} of {expected['hands']}"
+    assert float(figure("fig_average")) == expected["average"]
+    assert figure("fig_matches") == str(expected["matches"])
+    assert float(figure("fig_chooser")) == expected["chooser_average"]
+    # a token this browser does not hold opens nothing: the server leaves it out
+    status = page.evaluate(
+        """table => fetch('/api/history', {
+            method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({seats: [{table, token: 'not-a-token'}]}),
+        }).then(r => r.json()).then(j => j.games.length)""",
+        played["table"],
+    )
+    assert status == 0
     assert not page.errors  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from chibre.bots import TABLE_PLAYERS
 from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
-from chibre.server import gamesheet, sheets
+from chibre.server import gamesheet, history, sheets
 from chibre.server.http import (
     MAX_BODY,
     STATIC,
@@ -42,7 +42,7 @@ from chibre.server.http import (
     server_error,
 )
 from chibre.server.lobby import InvalidTable
-from chibre.server.models import TableRequest
+from chibre.server.models import HistoryRequest, TableRequest
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.quota import Quota
 from chibre.server.recovery import prepare_once
@@ -231,6 +231,26 @@ async def table_sheet(
     )
     _tables(request).release(table)
     return HTMLResponse(page)
+
+
+@api.post("/api/history", summary="A browser's games and figures, from the seat tokens it holds")
+async def seat_history(request: Request, body: HistoryRequest) -> Response:
+    """Each seat whose token opens its table: the game's result; over the finished ones, the
+    player's figures. A seat that does not open its table (or a table no longer there) is
+    left out, never answered."""
+    tables = _tables(request)
+    games: list[history.SeatGame] = []
+    entries = []
+    for held in body.seats:
+        table = tables.get(held.table)
+        seat = table.seat_of(held.token) if table is not None else None
+        if table is None or seat is None:
+            continue
+        game = history.SeatGame(table.stored, table.game, seat)
+        games.append(game)
+        entries.append(history.game_entry(game, f"/t/{table.id}?seat={held.token}"))
+        tables.release(table)
+    return JSONResponse({"games": entries, "figures": history.figures(games)})
 
 
 @lru_cache(maxsize=256)

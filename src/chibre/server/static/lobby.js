@@ -2,12 +2,11 @@
 // main options, any option as JSON, each seat a friend or a computer level), then share the
 // invitation links and go to the table as seat 0.
 
-import { applyI18n, languageSelect, t } from "./i18n.js";
+import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 import { getDeck, setDeck } from "./cards.js";
-import { linkRow } from "./links.js";
+import { heldSeats, holdSeat, linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
-const RECENT_KEY = "chibre.tables";
 const SEAT_LABELS = ["seat_you", "seat_right", "seat_partner", "seat_left"];
 const GRIDS = ["none", "current", "published", "ascending", "french", "pique_double"];
 const FIELDS = [
@@ -55,7 +54,7 @@ function labelAll() {
     fillSelect($(`seat${s}`), ["human", ...players], levelLabel);
     nameField(s);
   }
-  renderRecent();
+  renderHistory();
 }
 
 /** Seats 1–3: a friend or a computer level each; a computer seat may be given a name (its
@@ -155,38 +154,82 @@ async function createTable(body) {
 
 function remember(answer) {
   const me = answer.seats.find((s) => s.seat === 0);
-  if (!me || !me.link) return;
-  const list = recent().filter((x) => x.table !== answer.table);
-  list.unshift({ table: answer.table, link: me.link, created: Date.now() });
-  try {
-    localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 8)));
-  } catch (e) {
-    /* no storage */
-  }
+  if (me && me.link) holdSeat(answer.table, me.link);
 }
 
-function recent() {
-  try {
-    const list = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
-    return Array.isArray(list) ? list : [];
-  } catch (e) {
-    return [];
-  }
+let history = null; // the server's answer for the seats this browser holds
+
+async function loadHistory() {
+  const seats = heldSeats().map((x) => ({
+    table: x.table,
+    token: new URLSearchParams(x.link.split("?")[1] || "").get("seat") || "",
+  }));
+  if (!seats.some((x) => x.token)) return;
+  const r = await fetch("/api/history", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": getLang() },
+    body: JSON.stringify({ seats: seats.filter((x) => x.token) }),
+  });
+  if (r.ok) history = await r.json();
+  renderHistory();
 }
 
-function renderRecent() {
-  const list = recent();
-  $("recent-box").hidden = list.length === 0;
+function someone(name, kind, fallback) {
+  if (name && name !== kind) return name;
+  return kind && kind !== "human" ? t(`level_${kind}`) : t(fallback);
+}
+
+/** This browser's games (result, date, partners, a link back) and the player's figures. */
+function renderHistory() {
+  const games = history?.games || [];
+  $("recent-box").hidden = games.length === 0;
+  if (!games.length) return;
   $("recent").replaceChildren(
-    ...list.map((x) => {
+    ...games.map((g) => {
       const li = document.createElement("li");
+      li.dataset.table = g.table;
+      const when = new Date(g.created * 1000).toLocaleString(document.documentElement.lang, {
+        dateStyle: "medium",
+        timeStyle: "short",
+      });
+      const result = g.finished ? t(g.won ? "won" : "lost") : t("playing");
       const a = document.createElement("a");
-      a.href = x.link;
-      a.textContent = `${new Date(x.created).toLocaleString(document.documentElement.lang)} · ${x.table}`;
-      li.append(a);
+      a.href = g.link;
+      a.textContent = t(g.finished ? "replay" : "open_game");
+      const text = document.createElement("span");
+      text.className = `game-line ${g.finished ? (g.won ? "game-won" : "game-lost") : ""}`;
+      text.textContent =
+        `${when} · ${result} ${g.points[0]} : ${g.points[1]} · ` +
+        `${t("with_partner", { name: someone(g.partner, g.partner_kind, "partner") })} · ` +
+        t("against", { a: someone(g.opponents[0], "", "right"), b: someone(g.opponents[1], "", "left") });
+      li.append(text, " ", a);
       return li;
     }),
   );
+  const f = history.figures;
+  const rows = [
+    ["fig_games", t("n_of", { a: f.games_won, b: f.games })],
+    ["fig_hands", t("n_of", { a: f.hands_won, b: f.hands })],
+    ["fig_average", String(f.average)],
+    ["fig_matches", String(f.matches)],
+    ["fig_weis", `${f.weis} (${f.weis_hands})`],
+    ["fig_contracts", f.contracts.map((n, c) => `${contractLabel(c)} ${n}`).join(" · ")],
+    ["fig_chooser", String(f.chooser_average)],
+  ];
+  $("figures").replaceChildren(
+    ...rows.flatMap(([key, value]) => {
+      const dt = document.createElement("dt");
+      dt.textContent = t(key);
+      const dd = document.createElement("dd");
+      dd.dataset.figure = key;
+      dd.textContent = value;
+      return [dt, dd];
+    }),
+  );
+}
+
+function contractLabel(c) {
+  return c < 4 ? ["♦", "♥", "♠", "♣"][c] : t(c === 4 ? "obenabe" : "undenufe");
 }
 
 function showInvites(answer) {
@@ -226,6 +269,9 @@ async function main() {
     fetch("/api/players").then((r) => r.json()),
   ]);
   presets = p.presets || {};
+  loadHistory().catch(() => {
+    /* the history is a convenience */
+  });
   players = pl.players && pl.players.length ? pl.players : ["rule"];
   labelAll();
   $("preset").value = p.default in presets ? p.default : Object.keys(presets)[0];

@@ -17,7 +17,7 @@ import {
   sortHand,
   suitName,
 } from "./cards.js";
-import { linkRow } from "./links.js";
+import { holdSeat, linkRow } from "./links.js";
 import { Replay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -1243,6 +1243,7 @@ function main() {
     toast(t("no_table"), "sticky");
     return;
   }
+  if (token) holdSeat(tableId, `/t/${encodeURIComponent(tableId)}?seat=${encodeURIComponent(token)}`);
   connect();
   loadInvites();
 }
