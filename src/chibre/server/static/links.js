@@ -26,6 +26,7 @@ export function copyButton(text) {
   b.type = "button";
   b.className = "btn btn-small copy";
   b.textContent = t("copy");
+  b.setAttribute("aria-live", "polite"); // "Copied" is announced
   b.addEventListener("click", async () => {
     await copyText(text);
     b.textContent = t("copied");
@@ -46,6 +47,7 @@ export function linkRow(label, link) {
   input.readOnly = true;
   input.value = url;
   input.className = "invite-url";
+  input.setAttribute("aria-label", label);
   input.addEventListener("focus", () => input.select());
   li.append(name, input, copyButton(url));
   return li;

@@ -597,6 +597,7 @@ function drawSeat(seat, view, info) {
     } else {
       const dot = el("span", `dot ${info.connected ? "on" : "off"}`);
       dot.title = info.connected ? t("online") : t("offline");
+      dot.setAttribute("role", "img");
       dot.setAttribute("aria-label", dot.title);
       plate.append(dot);
       if (!info.connected && info.grace_until) {
@@ -618,6 +619,7 @@ function drawSeat(seat, view, info) {
   if (view.dealer === seat) {
     const d = el("span", "chip chip-dealer", "D");
     d.title = t("dealer");
+    d.setAttribute("role", "img");
     d.setAttribute("aria-label", t("dealer"));
     plate.append(d);
   }
