@@ -66,6 +66,22 @@ def test_the_pages_get_the_catalogue_but_not_the_terminal_s_keys(tmp_path: Path)
     assert pages["fr"]["illegal.follow"] == i18n.catalogue("fr")["illegal.follow"]
 
 
+def test_the_server_refuses_in_the_page_s_language(tmp_path: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    with running_server(tmp_path) as server:
+        made = create_table(server)
+        said = {}
+        for lang, path in (("de", "/api/tables/nope"), ("fr", f"/api/tables/{made['table']}")):
+            asked = urllib.request.Request(server + path, headers={"Accept-Language": lang})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(asked, timeout=10)
+            said[lang] = json.loads(refused.value.read())["error"]
+    assert said["de"] == "diesen Tisch gibt es nicht"
+    assert said["fr"].startswith("ce lien n’ouvre pas cette table")
+
+
 def test_a_refused_card_is_explained_in_each_language() -> None:
     from chibre.cards import parse_card, parse_cards
 

@@ -57,7 +57,7 @@ CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
-DAMAGED = "this table was damaged and could not be restored"
+DAMAGED = i18n.text("en", "error.damaged")
 Token = Annotated[str | None, Query(max_length=64)]
 
 api = APIRouter(route_class=bounded_route(MAX_BODY))
@@ -99,6 +99,11 @@ async def players() -> Response:
     return JSONResponse({"players": list(TABLE_PLAYERS)})
 
 
+def _lang(request: Request) -> str:
+    """The language of a refusal: the page's (``Accept-Language``, which the pages set)."""
+    return i18n.best_language(request.headers.get("accept-language"))
+
+
 def _tables(request: Request | WebSocket) -> Tables:
     tables: Tables = request.app.state.tables
     return tables
@@ -131,7 +136,7 @@ async def create_table(request: Request, body: TableRequest) -> Response:
         return error(503, str(e))
     except StoreUnavailable:
         log.exception("a new table could not be stored")
-        return error(503, "the table could not be saved: try again in a moment")
+        return error(503, i18n.text(_lang(request), "error.table_unsaved"))
     seats: list[dict[str, Any]] = []
     for s in table.seats:
         entry: dict[str, Any] = {"seat": s.number, "kind": s.info.kind}
@@ -148,16 +153,17 @@ def _authorised(
 ) -> tuple[Table, int | None] | Response:
     """The table and the seat (``None``: spectator) the query's token opens, or an error."""
     table = _tables(request).get(table_id)
+    lang = _lang(request)
     if table is None and _tables(request).is_damaged(table_id):
-        return error(410, DAMAGED)
+        return error(410, i18n.text(lang, "error.damaged"))
     if table is None:
-        return error(404, "there is no such table")
+        return error(404, i18n.text(lang, "error.no_table"))
     seat = table.seat_of(token)
     if seat is not None:
         return table, seat
     if table.watches(watch):
         return table, None
-    return error(403, "this link does not open this table: ask for a new invitation")
+    return error(403, i18n.text(lang, "error.bad_link"))
 
 
 @api.get("/api/tables/{id}", summary="A table as a seat (token) or a spectator (watch) sees it")
@@ -187,7 +193,7 @@ async def table_record(
     table, _ = found
     fmt = format
     if not table.game.is_over:
-        return error(403, "the record shows every hand: it is available once the game is over")
+        return error(403, i18n.text(_lang(request), "error.record_later"))
     record = table.game.record
     _tables(request).release(table)
     name = f"chibre-{table.id}"

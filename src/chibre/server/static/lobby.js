@@ -143,7 +143,7 @@ function chosenOptions() {
 async function createTable(body) {
   const r = await fetch("/api/tables", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "Accept-Language": getLang() },
     body: JSON.stringify(body),
   });
   const answer = await r.json().catch(() => ({}));

@@ -1108,7 +1108,9 @@ function showLastTrick() {
 async function loadInvites() {
   if (!token) return;
   try {
-    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`);
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`, {
+      headers: { "Accept-Language": getLang() },
+    });
     if (!r.ok) return;
     const summary = await r.json();
     app.links = summary.links || null;
@@ -1208,7 +1210,9 @@ function main() {
   const openReplay = async () => {
     $("over-dialog").close();
     if (!app.replay) {
-      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record?format=json&${auth}`);
+      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record?format=json&${auth}`, {
+        headers: { "Accept-Language": getLang() }, // a refusal in the page's language
+      });
       const record = await r.json();
       if (!r.ok) {
         toast(record.error || String(r.status), "error");
