@@ -475,7 +475,11 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert f"{game.totals[0]} : {game.totals[1]}" in newest.inner_text()
     assert "with rule-based" in newest.inner_text()  # the partner, a computer
     assert "lost 0 : 0" in rows.nth(1).inner_text()
-    assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"]
+    assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
+    newest.locator("a").click()  # a past game opens at its replay
+    page.locator("#replay:not([hidden])").wait_for()
+    page.goto(server + "/")
+    page.locator("#recent li").first.wait_for()
 
     def figure(key: str) -> str:
         return page.locator(f"#figures [data-figure='{key}']").inner_text()

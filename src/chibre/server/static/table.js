@@ -40,6 +40,7 @@ function readPace() {
   return pace === "0" ? 0 : 1;
 }
 const PACE = readPace();
+const REVIEW = params.get("replay") === "1"; // a past game, from the lobby: no move to its rematch
 
 /** The player's settings, kept in this browser: how long the hand's summary stays
  * ("click": until "continue", else seconds), the order of the hand ("trumps": trumps
@@ -332,7 +333,7 @@ function pump() {
     $("table").dataset.connected = "true";
     takeEvents(prev, msg);
     seatNotices(prev, msg);
-    if (msg.table.next) {
+    if (msg.table.next && !REVIEW) {
       goToRematch(msg.table.next);
       return;
     }
@@ -437,9 +438,13 @@ function secondsLeft(until) {
   return Math.max(0, Math.ceil(until - Date.now() / 1000));
 }
 
+/** Show the replay of the finished game (set up by main). */
+let openReplay = () => {};
+
 /** The game after this one at the same table: the same link with the new table's id. */
 function goToRematch(next) {
-  location.href = `/t/${encodeURIComponent(next)}${location.search}`;
+  const key = token ? `seat=${encodeURIComponent(token)}` : `watch=${encodeURIComponent(watch)}`;
+  location.href = `/t/${encodeURIComponent(next)}?${key}`;
 }
 
 /** Ask the player for the name of their seat, in a bar that does not stop the game (with
@@ -569,7 +574,12 @@ function render() {
   drawControls(view, myTurn);
   drawHand(view, myTurn);
   drawSide(view);
-  if (msg.table.status === "finished" && !app.holdTimer) gameOver(view);
+  if (msg.table.status === "finished" && !app.holdTimer) {
+    if (REVIEW && !app.overShown) {
+      app.overShown = true; // straight to the replay of the past game
+      openReplay();
+    } else gameOver(view);
+  }
 }
 
 function playedCount(view, seat) {
@@ -1207,7 +1217,7 @@ function main() {
     $("tafel-big").setAttribute("src", $("tafel").getAttribute("src") || "");
     $("tafel-dialog").showModal();
   });
-  const openReplay = async () => {
+  openReplay = async () => {
     $("over-dialog").close();
     if (!app.replay) {
       const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record?format=json&${auth}`, {
