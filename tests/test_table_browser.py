@@ -167,15 +167,19 @@ def test_a_game_decided_mid_hand_shows_that_hand_and_its_trick(
     play_until(page, "t.dataset.status === 'finished'")
     page.locator("#over-dialog[open]").wait_for()
     reason = page.locator("#over-reason").inner_text()
-    assert re.search(
-        r"Target 100 reached by (your team|the opponents) — \w+, trick \d of hand 1", reason
-    ), reason
+    said = r"Target 100 reached by (your team|the opponents) — \w+, trick (\d) of hand (\d+)\."
+    found = re.search(said, reason)
+    assert found, reason
+    hand = int(found.group(3))
     shown = page.locator("#over-text .over-score").inner_text()
-    written = page.locator("#over-hand .total-row td").all_inner_texts()
-    mine = page.locator("#score .score-row .total").all_inner_texts()
+    written = [int(x) for x in page.locator("#over-hand .total-row td").all_inner_texts()]
+    mine = [int(x) for x in page.locator("#score .score-row .total").all_inner_texts()]
     assert shown == f"{mine[0]} : {mine[1]}"
-    assert sorted(int(x) for x in written) == sorted(int(x) for x in mine)  # all in hand 1
-    assert page.locator("#last-hand-title").text_content() == "Hand 1, where the game was decided"
+    assert max(mine) >= 100 and sum(written) <= sum(mine)  # the hand as far as it was written
+    if hand == 1:  # nothing before it: the whole score was written in it
+        assert sorted(written) == sorted(mine)
+    title = page.locator("#last-hand-title").text_content()
+    assert title == f"Hand {hand}, where the game was decided"
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -365,6 +369,11 @@ def test_settings_sort_two_taps_large_cards_and_sound(browser: Browser, server: 
     page.click("#settings-dialog button.btn-primary")
     larger = page.locator("#hand .card").first.bounding_box()
     assert width and larger and larger["width"] > 1.15 * width["width"], (width, larger)
+    boxes = page.eval_on_selector_all(
+        "#hand .card",
+        "cs => cs.map(c => [c.getBoundingClientRect().left, c.getBoundingClientRect().right])",
+    )
+    assert all(left >= 0 and right <= 391 for left, right in boxes), boxes  # all nine fit
     suits = [
         c[0] for c in page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
     ]
@@ -426,7 +435,7 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert page.locator("h1").inner_text() == "Spielblatt"
     hands = page.locator("section.hand").count()
     history = page.locator("section.hand .tricks tbody tr").count()
-    assert hands >= 2 and history == 9 * hands  # every trick of every hand (end of hand)
+    assert hands >= 1 and history == 9 * hands  # every trick of every hand (end of hand)
     assert page.locator("section.hand .tricks td.won").count() == history
     running = page.locator("section.hand .running").last.locator("td").all_inner_texts()
     result = page.locator("section.result p").inner_text()
@@ -462,7 +471,7 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     infos = tuple(SeatInfo("human" if s == 0 else "rule", "") for s in range(4))
     stored = StoredTable(played["table"], game.rules, infos, "")
     expected = figures([SeatGame(stored, game, 0)])
-    assert expected["hands"] >= 2
+    assert expected["hands"] >= 1
 
     page.goto(server + "/")
     box = page.locator("#recent-box")
