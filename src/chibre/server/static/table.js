@@ -167,6 +167,7 @@ const app = {
   closedForGood: false,
   nameAsked: false, // the player was asked for the name of their seat
   chosen: null, // the card raised by a first tap (two-tap play)
+  leaving: false, // on the way to the rematch's table
   bubbles: new Map(), // seat -> {text, until}
   replay: null,
   links: null, // the invitation links, for seat 0
@@ -324,7 +325,7 @@ setInterval(() => send({ type: "ping" }), 25000);
 // --- taking in the states, one after the other --------------------------------------------------
 
 function pump() {
-  while (!app.holdTimer && app.summary === null && app.queue.length) {
+  while (!app.leaving && !app.holdTimer && app.summary === null && app.queue.length) {
     const msg = app.queue.shift();
     const prev = app.msg;
     app.msg = msg;
@@ -335,6 +336,7 @@ function pump() {
     seatNotices(prev, msg);
     if (msg.table.next && !REVIEW) {
       goToRematch(msg.table.next);
+      app.queue.length = 0; // the page is leaving: nothing more to show here
       return;
     }
     render();
@@ -443,6 +445,8 @@ let openReplay = () => {};
 
 /** The game after this one at the same table: the same link with the new table's id. */
 function goToRematch(next) {
+  if (app.leaving) return;
+  app.leaving = true;
   const key = token ? `seat=${encodeURIComponent(token)}` : `watch=${encodeURIComponent(watch)}`;
   location.href = `/t/${encodeURIComponent(next)}?${key}`;
 }
