@@ -13,6 +13,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -38,7 +39,7 @@ from chibre.server.protocol import read_message as read_client_message
 from chibre.server.store import Store, decode_entry
 from chibre.server.tables import MAX_REPLIES, Connection, Settings, Tables
 from chibre.server.thinking import FAST_PLAYERS
-from chibre.server.views import ViewCache, history, last_hand
+from chibre.server.views import ViewCache, deciding_hand, history, last_hand
 from server_support import (
     create_table,
     http_json,
@@ -472,8 +473,11 @@ async def reconnect(base: str, db: Path) -> None:
     watcher = await Client.open(base, t["watch"])
     await watcher.until(lambda f: f["type"] == "state")
     assert watcher.state is not None
-    assert watcher.state["table"]["seats"][0] == {
-        "seat": 0, "kind": "human", "name": "Player 1", "connected": False, "bot": False,
+    seat = dict(watcher.state["table"]["seats"][0])
+    left = seat.pop("grace_until") - time.time()  # the countdown to the computer's takeover
+    assert 0 < left <= 60
+    assert seat == {
+        "seat": 0, "kind": "human", "name": "", "connected": False, "bot": False,
     }  # fmt: skip
     assert watcher.state["seq"] == last["seq"]  # the table waits for us
     back = await Client.open(base, link, 0)
@@ -544,7 +548,8 @@ async def drop_and_reclaim(base: str, db: Path) -> None:
     back = await Client.open(base, t["seats"][0]["link"], 0)
     first = await back.recv()
     assert seat0(first) == {
-        "seat": 0, "kind": "human", "name": "Player 1", "connected": True, "bot": False,
+        "seat": 0, "kind": "human", "name": "", "connected": True, "bot": False,
+        "grace_until": None,
     }  # fmt: skip
     if first["view"]["phase"] == "over":
         return
@@ -652,6 +657,10 @@ def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
             previous = last_hand(game)
             if previous is not None:
                 extras["last_hand"] = previous
+            deciding = deciding_hand(game)
+            if deciding is not None:
+                extras["deciding"] = deciding
+                assert [t["total"] for t in deciding["teams"]] == extras["history"][-1]
             for s in (0, 1, 2, 3, None):
                 view = json.loads("{" + cache.fragment(seq, s) + "}")
                 obs = observe(game, 0 if s is None else s)

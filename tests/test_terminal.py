@@ -418,11 +418,14 @@ def test_score_table_and_small_helpers() -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "de", "en"])
 def test_every_text_exists_in_every_language(lang: str) -> None:
-    from chibre.terminal import TEXTS
+    from chibre.i18n import catalogue
 
-    assert set(TEXTS[lang]) == set(TEXTS["en"])
-    for key, text in TEXTS[lang].items():
-        assert set(re.findall(r"{(\w+)", text)) == set(re.findall(r"{(\w+)", TEXTS["en"][key]))
+    texts, english = catalogue(lang), catalogue("en")
+    assert {k for k in texts if k.startswith("term.")} == {
+        k for k in english if k.startswith("term.")
+    }
+    for key, text in texts.items():
+        assert set(re.findall(r"{(\w+)", text)) == set(re.findall(r"{(\w+)", english[key]))
 
 
 class _Pusher:
@@ -447,3 +450,25 @@ def test_a_computer_move_the_rules_refuse_is_replaced_with_a_note() -> None:
     assert "answered Chibre(), which the rules refuse; it plays another move" in text
     hand = table.game.hand
     assert hand is not None and hand.contract >= 0  # the game went on to the play
+
+
+CONFUSABLE = set("iIl1|")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "en"])
+def test_swiss_suit_abbreviations_cannot_be_mistaken(lang: str) -> None:
+    """Two suits' short names differ in a letter that is not one of i, l, 1 (\"Sil\" and
+    \"Sll\" differ only there)."""
+    from chibre.cards import SWISS_SUIT_NAMES
+    from chibre.terminal import swiss_short
+
+    shorts = [swiss_short(lang, name) for name in SWISS_SUIT_NAMES["de"]]
+    assert len(set(shorts)) == 4
+    for i, a in enumerate(shorts):
+        for b in shorts[i + 1 :]:
+            clear = [
+                (x, y)
+                for x, y in zip(a.ljust(len(b)), b.ljust(len(a)), strict=True)
+                if x != y and not {x, y} <= CONFUSABLE | {" "}
+            ]
+            assert clear, f"{a!r} and {b!r} differ only in letters that look alike"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chibre.cards import SUIT_MASKS, SUIT_SYMBOLS, card_symbol, cards_of
+from chibre.i18n import text
 
 OBENABE = 4
 UNDENUFE = 5
@@ -107,36 +108,49 @@ def legal_cards(hand: int, trick: Sequence[int], contract: int) -> int:
     return allowed
 
 
-def why_illegal(hand: int, trick: Sequence[int], contract: int, c: int) -> str | None:
-    """Why ``c`` may not be played, in words a player reads; ``None`` when it is legal."""
+IllegalReason = tuple[str, dict[str, int]]
+"""Why a card may not be played: a catalogue key (``illegal.…``) and its fields — ``card``,
+``high`` (cards), ``suit`` (a suit) and ``held`` (a set of cards, as an int)."""
+
+
+def illegal_reason(hand: int, trick: Sequence[int], contract: int, c: int) -> IllegalReason | None:
+    """Which rule forbids playing ``c`` now, and the cards it names; ``None`` when it is
+    legal. Each language words it (:func:`why_illegal`, the terminal)."""
     if not hand >> c & 1:
-        return f"you do not hold {card_symbol(c)}"
+        return "illegal.held", {"card": c}
     if legal_cards(hand, trick, contract) >> c & 1:
         return None
     led = trick[0] // 9
     follow = hand & SUIT_MASKS[led]
-
-    def held(m: int) -> str:
-        return ", ".join(card_symbol(x) for x in cards_of(m))
-
     if contract >= 4:
-        return f"{SUIT_SYMBOLS[led]} was led: you must follow suit — you hold {held(follow)}"
+        return "illegal.follow", {"suit": led, "held": follow}
     trumps = hand & SUIT_MASKS[contract]
     if led == contract:
-        return (
-            f"trump {SUIT_SYMBOLS[contract]} was led: you must play a trump — "
-            f"you hold {held(trumps & ~BOURG[contract] or trumps)}"
-        )
+        return "illegal.trump_led", {"suit": contract, "held": trumps & ~BOURG[contract] or trumps}
     high = highest_trump(trick, contract)
     if c // 9 == contract and high >= 0:
-        return (
-            f"{card_symbol(high)} is the highest trump in the trick: you may not undertrump "
-            f"with {card_symbol(c)} while you hold cards other than trumps"
-        )
-    return (
-        f"{SUIT_SYMBOLS[led]} was led: you must follow suit or play a trump — "
-        f"you hold {held(follow)}"
-    )
+        return "illegal.undertrump", {"high": high, "card": c}
+    return "illegal.follow_or_trump", {"suit": led, "held": follow}
+
+
+def why_illegal(
+    hand: int, trick: Sequence[int], contract: int, c: int, lang: str = "en"
+) -> str | None:
+    """Why ``c`` may not be played, in words a player reads (cards as ♥A, in ``lang``);
+    ``None`` when it is legal."""
+    reason = illegal_reason(hand, trick, contract, c)
+    if reason is None:
+        return None
+    key, fields = reason
+    words = {
+        name: SUIT_SYMBOLS[value]
+        if name == "suit"
+        else ", ".join(card_symbol(x) for x in cards_of(value))
+        if name == "held"
+        else card_symbol(value)
+        for name, value in fields.items()
+    }
+    return text(lang, key, **words)
 
 
 def trick_winner(trick: Sequence[int], contract: int) -> int:

@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, TextIO
 
+from chibre import i18n
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.bots import TABLE_PLAYERS, Player, make_player
 from chibre.bots.levels import describe
 from chibre.cards import (
     DECKS,
     RANK_CODES,
-    SUIT_MASKS,
     SUIT_SYMBOLS,
     SWISS_SUIT_NAMES,
     card_name,
@@ -58,7 +58,7 @@ from chibre.game import CHANCE, Game
 from chibre.hand import HandScore
 from chibre.observation import Observation
 from chibre.options import add_rules_arguments, rules_from
-from chibre.play import BOURG, highest_trump, why_illegal
+from chibre.play import illegal_reason as rule_broken
 from chibre.rules import Rules
 from chibre.scoresheet import InvalidEntry, parse_contract
 from chibre.weis import CARRE, Weis, weis_of
@@ -66,217 +66,10 @@ from chibre.weis import CARRE, Weis, weis_of
 LANGS = ("fr", "de", "en")
 HUMAN = 0
 COMMANDS = ("?", "q", "l", "s", "t")
+TERM = "term."
+"""The prefix of the terminal's keys in the message catalogue (``chibre.i18n``)."""
 
 # --- words -----------------------------------------------------------------------------------
-
-TEXTS: dict[str, dict[str, str]] = {
-    "en": {
-        "seats": "You|Right|Partner|Left",
-        "teams": "us|them",
-        "title": "chibre — {preset}, target {target}{seed}. You sit at the bottom; "
-        "your partner opposite. ? for help.",
-        "bot_illegal": "note: the computer player {name} answered {action}, which the rules "
-        "refuse; it plays another move",
-        "fallback": "note: the {level} player is not available yet; {seat}: the {instead} player",
-        "hand": "Hand {n} · dealer: {dealer} · chooser: {chooser}",
-        "chibre": "{name}: chibre!",
-        "named": "{name}: {contract}",
-        "announce": "{name}: weis {points}",
-        "stoeck": "{name}: stöck! (+{points})",
-        "weis_added": "{name}: more weis",
-        "weis_added_n": "{name}: more weis (+{points})",
-        "weis_scored": "Weis for {team} (+{points}): {shown}",
-        "trick": "Trick {n} → {name} (+{points})",
-        "last": "Last trick ({n}) → {name}: {cards}",
-        "no_last": "No trick has been taken in this hand yet.",
-        "your_cards": "Your cards",
-        "contract": "Contract: {contract} ({name}{chibred})",
-        "after_chibre": ", after chibre",
-        "no_contract": "Contract: to be chosen ({name})",
-        "factor": " ×{factor}",
-        "trump": "trump {suit}",
-        "double": "double",
-        "simple": "simple",
-        "announced": "Weis announced: {list}",
-        "shown": "Weis shown ({team}): {list}",
-        "stoeck_held": "Stöck: {name}",
-        "score": "Score: {us} {a} · {them} {b} · this hand {ha} · {hb} · target {target}",
-        "striche": "Striche: {us} {a} · {them} {b}",
-        "hand_score": "Hand {n}",
-        "rows": "tricks|match|weis|stöck|total",
-        "game_row": "Game",
-        "target": "target {target}",
-        "prompt_contract": "Your contract [{keys}] (? help): ",
-        "prompt_card": "Your card [{keys}] (? help): ",
-        "chibre_key": "chibre",
-        "unknown": "Unknown key {key!r}: press ? for the keys.",
-        "illegal": "You cannot play {card}: {why}",
-        "not_now": "{what} is not possible now.",
-        "weis_prompt": "Announce your weis {weis}? [y/n] ",
-        "stoeck_prompt": "Declare your stöck? [y/n] ",
-        "declare_weis_prompt": "Declare your weis {weis} now? [y/n] ",
-        "declare_stoeck_prompt": "Show your stöck now? [y/n] ",
-        "quit_prompt": "Quit the game? [y/n] ",
-        "another": "Play another game? [y/n] ",
-        "yes": "y|yes|o|oui|j|ja",
-        "bye": "Goodbye.",
-        "won": "They win {a} : {b}!",
-        "you_won": "You win {a} : {b}!",
-        "thanked_ok": "{name} thanks — rightly.",
-        "thanked_wrong": "{name} thanks — wrongly: the game is lost.",
-        "thank_hint": "Your team has reached the target: press t to thank and win.",
-        "over_mid_hand": "The game ends during hand {n}.",
-        "help": (
-            "Keys:\n"
-            "  1–9        play the card with that number (also a card: HA, ♥A, 'dame de cœur')\n"
-            "  1–7, 0     at the contract: the contract with that number, 0 to chibre\n"
-            "  l          the last trick\n"
-            "  s          the table and the score again\n"
-            "  t          thank (claim the win), when the table plays with thanking\n"
-            "  q          quit (asks first)\n"
-            "  ?          this help\n"
-            "Cards in (brackets) may not be played now."
-        ),
-    },
-    "fr": {
-        "seats": "Vous|Droite|Partenaire|Gauche",
-        "teams": "nous|eux",
-        "title": "chibre — {preset}, en {target}{seed}. Vous êtes en bas, "
-        "votre partenaire en face. ? pour l'aide.",
-        "bot_illegal": "note : le joueur {name} a répondu {action}, refusé par les règles ; "
-        "il joue un autre coup",
-        "fallback": "note : le joueur {level} n'est pas encore disponible ; {seat} : le joueur "
-        "{instead}",
-        "hand": "Donne {n} · donneur : {dealer} · choix : {chooser}",
-        "chibre": "{name} : chibre !",
-        "named": "{name} : {contract}",
-        "announce": "{name} : annonce {points}",
-        "stoeck": "{name} : stöck ! (+{points})",
-        "weis_added": "{name} : autre annonce",
-        "weis_added_n": "{name} : autre annonce (+{points})",
-        "weis_scored": "Annonces pour {team} (+{points}) : {shown}",
-        "trick": "Pli {n} → {name} (+{points})",
-        "last": "Dernier pli ({n}) → {name} : {cards}",
-        "no_last": "Aucun pli n'a encore été ramassé dans cette donne.",
-        "your_cards": "Vos cartes",
-        "contract": "Contrat : {contract} ({name}{chibred})",
-        "after_chibre": ", après chibre",
-        "no_contract": "Contrat : à choisir ({name})",
-        "factor": " ×{factor}",
-        "trump": "atout {suit}",
-        "double": "double",
-        "simple": "simple",
-        "announced": "Annonces : {list}",
-        "shown": "Annonces montrées ({team}) : {list}",
-        "stoeck_held": "Stöck : {name}",
-        "score": "Points : {us} {a} · {them} {b} · cette donne {ha} · {hb} · en {target}",
-        "striche": "Traits : {us} {a} · {them} {b}",
-        "hand_score": "Donne {n}",
-        "rows": "plis|match|annonces|stöck|total",
-        "game_row": "Partie",
-        "target": "en {target}",
-        "prompt_contract": "Votre contrat [{keys}] (? aide) : ",
-        "prompt_card": "Votre carte [{keys}] (? aide) : ",
-        "chibre_key": "chibre",
-        "unknown": "Touche inconnue {key!r} : tapez ? pour les touches.",
-        "illegal": "Vous ne pouvez pas jouer {card} : {why}",
-        "not_now": "{what} n'est pas possible maintenant.",
-        "weis_prompt": "Annoncer {weis} ? [o/n] ",
-        "stoeck_prompt": "Annoncer le stöck ? [o/n] ",
-        "declare_weis_prompt": "Annoncer {weis} maintenant ? [o/n] ",
-        "declare_stoeck_prompt": "Montrer le stöck maintenant ? [o/n] ",
-        "quit_prompt": "Quitter la partie ? [o/n] ",
-        "another": "Une autre partie ? [o/n] ",
-        "yes": "o|oui|y|yes|j|ja",
-        "bye": "Au revoir.",
-        "won": "Ils gagnent {a} : {b} !",
-        "you_won": "Vous gagnez {a} : {b} !",
-        "thanked_ok": "{name} remercie — à raison.",
-        "thanked_wrong": "{name} remercie — à tort : la partie est perdue.",
-        "thank_hint": "Votre équipe a atteint le but : tapez t pour remercier et gagner.",
-        "over_mid_hand": "La partie se termine pendant la donne {n}.",
-        "help": (
-            "Touches :\n"
-            "  1–9        jouer la carte de ce numéro (ou une carte : HA, ♥A, « dame de cœur »)\n"
-            "  1–7, 0     au contrat : le contrat de ce numéro, 0 pour chibrer\n"
-            "  l          le dernier pli\n"
-            "  s          la table et les points\n"
-            "  t          remercier (réclamer la victoire), si la table se joue ainsi\n"
-            "  q          quitter (avec confirmation)\n"
-            "  ?          cette aide\n"
-            "Les cartes entre (parenthèses) ne peuvent pas être jouées maintenant."
-        ),
-    },
-    "de": {
-        "seats": "Du|Rechts|Partner|Links",
-        "teams": "wir|sie",
-        "title": "chibre — {preset}, auf {target}{seed}. Du sitzt unten, "
-        "dein Partner gegenüber. ? für Hilfe.",
-        "bot_illegal": "Hinweis: der Spieler {name} antwortete {action}, was die Regeln nicht "
-        "erlauben; er spielt einen anderen Zug",
-        "fallback": "Hinweis: der Spieler {level} ist noch nicht verfügbar; {seat}: der Spieler "
-        "{instead}",
-        "hand": "Spiel {n} · Geber: {dealer} · Ansage: {chooser}",
-        "chibre": "{name}: schiebe!",
-        "named": "{name}: {contract}",
-        "announce": "{name}: Weis {points}",
-        "stoeck": "{name}: Stöck! (+{points})",
-        "weis_added": "{name}: weiterer Weis",
-        "weis_added_n": "{name}: weiterer Weis (+{points})",
-        "weis_scored": "Weis für {team} (+{points}): {shown}",
-        "trick": "Stich {n} → {name} (+{points})",
-        "last": "Letzter Stich ({n}) → {name}: {cards}",
-        "no_last": "In diesem Spiel wurde noch kein Stich gemacht.",
-        "your_cards": "Deine Karten",
-        "contract": "Ansage: {contract} ({name}{chibred})",
-        "after_chibre": ", geschoben",
-        "no_contract": "Ansage: offen ({name})",
-        "factor": " ×{factor}",
-        "trump": "Trumpf {suit}",
-        "double": "doppelt",
-        "simple": "einfach",
-        "announced": "Weis angesagt: {list}",
-        "shown": "Weis gezeigt ({team}): {list}",
-        "stoeck_held": "Stöck: {name}",
-        "score": "Punkte: {us} {a} · {them} {b} · dieses Spiel {ha} · {hb} · auf {target}",
-        "striche": "Striche: {us} {a} · {them} {b}",
-        "hand_score": "Spiel {n}",
-        "rows": "Stiche|Match|Weis|Stöck|Total",
-        "game_row": "Partie",
-        "target": "auf {target}",
-        "prompt_contract": "Deine Ansage [{keys}] (? Hilfe): ",
-        "prompt_card": "Deine Karte [{keys}] (? Hilfe): ",
-        "chibre_key": "schieben",
-        "unknown": "Unbekannte Taste {key!r}: ? zeigt die Tasten.",
-        "illegal": "Du kannst {card} nicht spielen: {why}",
-        "not_now": "{what} ist jetzt nicht möglich.",
-        "weis_prompt": "Weis {weis} ansagen? [j/n] ",
-        "stoeck_prompt": "Stöck ansagen? [j/n] ",
-        "declare_weis_prompt": "Weis {weis} jetzt ansagen? [j/n] ",
-        "declare_stoeck_prompt": "Stöck jetzt zeigen? [j/n] ",
-        "quit_prompt": "Partie beenden? [j/n] ",
-        "another": "Noch eine Partie? [j/n] ",
-        "yes": "j|ja|y|yes|o|oui",
-        "bye": "Auf Wiedersehen.",
-        "won": "Sie gewinnen {a} : {b}!",
-        "you_won": "Ihr gewinnt {a} : {b}!",
-        "thanked_ok": "{name} bedankt sich — zu Recht.",
-        "thanked_wrong": "{name} bedankt sich — zu Unrecht: die Partie ist verloren.",
-        "thank_hint": "Dein Team hat das Ziel erreicht: t, um sich zu bedanken und zu gewinnen.",
-        "over_mid_hand": "Die Partie endet während Spiel {n}.",
-        "help": (
-            "Tasten:\n"
-            "  1–9        die Karte mit dieser Nummer (oder eine Karte: HA, ♥A, 'Rosen Ober')\n"
-            "  1–7, 0     bei der Ansage: die Ansage mit dieser Nummer, 0 zum Schieben\n"
-            "  l          der letzte Stich\n"
-            "  s          Tisch und Punkte nochmals\n"
-            "  t          sich bedanken (den Sieg beanspruchen), wenn so gespielt wird\n"
-            "  q          beenden (mit Rückfrage)\n"
-            "  ?          diese Hilfe\n"
-            "Karten in (Klammern) dürfen jetzt nicht gespielt werden."
-        ),
-    },
-}
 
 # Rank letters shown on the cards, per language and deck.
 RANK_LETTERS = {
@@ -286,12 +79,6 @@ RANK_LETTERS = {
     ("en", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
     ("fr", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "R", "A"),
     ("de", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
-}
-# Short Swiss suit names (there are no standard symbols for them).
-SWISS_SHORT = {
-    "en": {"Schellen": "Bel", "Rosen": "Ros", "Schilten": "Shi", "Eicheln": "Aco"},
-    "fr": {"Schellen": "Gre", "Rosen": "Ros", "Schilten": "Écu", "Eicheln": "Gla"},
-    "de": {"Schellen": "Sll", "Rosen": "Ros", "Schilten": "Sil", "Eicheln": "Eic"},
 }
 _SWISS_COLOURS = {"Rosen": "31", "Schellen": "33", "Eicheln": "32", "Schilten": "34"}
 
@@ -360,8 +147,7 @@ class View:
     style: Style = Style(False)
 
     def t(self, key: str, /, **fields: Any) -> str:
-        text = TEXTS[self.lang][key]
-        return text.format(**fields) if fields else text
+        return i18n.text(self.lang, TERM + key, **fields)
 
     def seat(self, seat: int) -> str:
         return self.t("seats").split("|")[seat]
@@ -373,7 +159,9 @@ class View:
     def suit(self, suit: int) -> str:
         if self.deck == "swiss":
             name = swiss_suit(suit, self.mapping)
-            return self.style.paint(SWISS_SHORT[self.lang][name], _SWISS_COLOURS[name])
+            return self.style.paint(
+                i18n.text(self.lang, f"{TERM}suit.{name}"), _SWISS_COLOURS[name]
+            )
         symbol = SUIT_SYMBOLS[suit]
         return self.style.paint(symbol, "31") if suit in (0, 1) else symbol
 
@@ -407,66 +195,43 @@ class View:
         return f"{self.card(low)}–{self.card(top)} ({w.points})"
 
 
+def swiss_short(lang: str, name: str) -> str:
+    """The short name of a Swiss suit (there are no standard symbols for them), such that no
+    two suits of a language can be mistaken for each other."""
+    return i18n.text(lang, f"{TERM}suit.{name}")
+
+
 def card_text(c: int, view: View) -> str:
     """A card as drawn in the terminal: ``♥10``, ``♠A`` (red ♦ ♥), or ``RosO`` (Swiss deck)."""
     rank = RANK_LETTERS[view.lang, view.deck][c % 9]
     suit = c // 9
     if view.deck == "swiss":
         name = swiss_suit(suit, view.mapping)
-        return view.style.paint(SWISS_SHORT[view.lang][name] + rank, _SWISS_COLOURS[name])
+        return view.style.paint(
+            i18n.text(view.lang, f"{TERM}suit.{name}") + rank, _SWISS_COLOURS[name]
+        )
     text = SUIT_SYMBOLS[suit] + rank
     return view.style.paint(text, "31") if suit in (0, 1) else text
-
-
-REASONS = {
-    "fr": {
-        "held": "vous n'avez pas {card}",
-        "follow": "{suit} est demandé : vous devez fournir — vous avez {held}",
-        "trump_led": "atout {suit} demandé : vous devez jouer atout — vous avez {held}",
-        "undertrump": "{high} est le plus haut atout du pli : vous ne pouvez pas sous-couper "
-        "avec {card} tant que vous avez d'autres cartes que de l'atout",
-        "follow_or_trump": "{suit} est demandé : vous devez fournir ou couper — vous avez {held}",
-    },
-    "de": {
-        "held": "du hast {card} nicht",
-        "follow": "{suit} ist angespielt: du musst Farbe geben — du hast {held}",
-        "trump_led": "Trumpf {suit} ist angespielt: du musst Trumpf geben — du hast {held}",
-        "undertrump": "{high} ist der höchste Trumpf im Stich: du darfst mit {card} nicht "
-        "untertrumpfen, solange du andere Karten als Trumpf hast",
-        "follow_or_trump": "{suit} ist angespielt: du musst Farbe geben oder trumpfen — "
-        "du hast {held}",
-    },
-}
-"""Why a card may not be played, in French and German (English: ``play.why_illegal``)."""
 
 
 def illegal_reason(
     view: View, hand: int, trick: Sequence[int], contract: int, c: int
 ) -> str | None:
-    """Why ``c`` may not be played now, in the view's language; ``None`` when it may."""
-    english = why_illegal(hand, trick, contract, c)
-    if english is None or view.lang not in REASONS:
-        return english
-    words = REASONS[view.lang]
-    if not hand >> c & 1:
-        return words["held"].format(card=view.card(c))
-    led = trick[0] // 9
-
-    def held(m: int) -> str:
-        return ", ".join(view.card(x) for x in display_order(m, contract))
-
-    follow = hand & SUIT_MASKS[led]
-    if contract >= 4:
-        return words["follow"].format(suit=view.suit(led), held=held(follow))
-    trumps = hand & SUIT_MASKS[contract]
-    if led == contract:
-        return words["trump_led"].format(
-            suit=view.suit(contract), held=held(trumps & ~BOURG[contract] or trumps)
-        )
-    high = highest_trump(trick, contract)
-    if c // 9 == contract and high >= 0:
-        return words["undertrump"].format(high=view.card(high), card=view.card(c))
-    return words["follow_or_trump"].format(suit=view.suit(led), held=held(follow))
+    """Why ``c`` may not be played now, in the view's language and cards; ``None`` when it
+    may."""
+    reason = rule_broken(hand, trick, contract, c)
+    if reason is None:
+        return None
+    key, fields = reason
+    words = {
+        name: view.suit(value)
+        if name == "suit"
+        else ", ".join(view.card(x) for x in display_order(value, contract))
+        if name == "held"
+        else view.card(value)
+        for name, value in fields.items()
+    }
+    return i18n.text(view.lang, key, **words)
 
 
 def display_order(hand: int, contract: int) -> list[int]:

@@ -21,16 +21,17 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chibre import i18n
 from chibre.bots import TABLE_PLAYERS
 from chibre.bots.levels import DESCRIPTIONS
 from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
-from chibre.server import qr, sheets, tournaments
+from chibre.server import gamesheet, history, qr, sheets, tournaments
 from chibre.server.http import (
     MAX_BODY,
     STATIC,
@@ -43,7 +44,7 @@ from chibre.server.http import (
 )
 from chibre.server.jass_challenge import Lobby, jass_challenge_socket
 from chibre.server.lobby import InvalidTable
-from chibre.server.models import TableRequest
+from chibre.server.models import HistoryRequest, TableRequest
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.quota import Quota
 from chibre.server.recovery import prepare_once
@@ -58,7 +59,7 @@ CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
-DAMAGED = "this table was damaged and could not be restored"
+DAMAGED = i18n.text("en", "error.damaged")
 Token = Annotated[str | None, Query(max_length=64)]
 
 api = APIRouter(route_class=bounded_route(MAX_BODY))
@@ -85,10 +86,25 @@ async def presets() -> Response:
     )
 
 
+@api.get("/api/messages", summary="Every string the pages show, in French, German and English")
+async def messages(request: Request) -> Response:
+    body = i18n.page_catalogue()
+    etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
+
+
 @api.get("/api/players", summary="The computer players a seat can be given")
 async def players() -> Response:
     levels = {name: DESCRIPTIONS[name] for name in TABLE_PLAYERS}
     return JSONResponse({"players": list(TABLE_PLAYERS), "levels": levels})
+
+
+def _lang(request: Request) -> str:
+    """The language of a refusal: the page's (``Accept-Language``, which the pages set)."""
+    return i18n.best_language(request.headers.get("accept-language"))
 
 
 def _tables(request: Request | WebSocket) -> Tables:
@@ -123,7 +139,7 @@ async def create_table(request: Request, body: TableRequest) -> Response:
         return error(503, str(e))
     except StoreUnavailable:
         log.exception("a new table could not be stored")
-        return error(503, "the table could not be saved: try again in a moment")
+        return error(503, i18n.text(_lang(request), "error.table_unsaved"))
     seats: list[dict[str, Any]] = []
     for s in table.seats:
         entry: dict[str, Any] = {"seat": s.number, "kind": s.info.kind}
@@ -145,16 +161,17 @@ def _authorised(
 ) -> tuple[Table, int | None] | Response:
     """The table and the seat (``None``: spectator) the query's token opens, or an error."""
     table = _tables(request).get(table_id)
+    lang = _lang(request)
     if table is None and _tables(request).is_damaged(table_id):
-        return error(410, DAMAGED)
+        return error(410, i18n.text(lang, "error.damaged"))
     if table is None:
-        return error(404, "there is no such table")
+        return error(404, i18n.text(lang, "error.no_table"))
     seat = table.seat_of(token)
     if seat is not None:
         return table, seat
     if table.watches(watch):
         return table, None
-    return error(403, "this link does not open this table: ask for a new invitation")
+    return error(403, i18n.text(lang, "error.bad_link"))
 
 
 @api.get("/api/tables/{id}", summary="A table as a seat (token) or a spectator (watch) sees it")
@@ -184,7 +201,7 @@ async def table_record(
     table, _ = found
     fmt = format
     if not table.game.is_over:
-        return error(403, "the record shows every hand: it is available once the game is over")
+        return error(403, i18n.text(_lang(request), "error.record_later"))
     record = table.game.record
     _tables(request).release(table)
     name = f"chibre-{table.id}"
@@ -198,6 +215,56 @@ async def table_record(
         format_record(record),
         headers={"Content-Disposition": f'inline; filename="{name}.txt"'},
     )
+
+
+@api.get("/api/tables/{id}/sheet", summary="The game sheet of a finished game, to read or print")
+async def table_sheet(
+    request: Request,
+    id: str,
+    token: Token = None,
+    watch: Token = None,
+    lang: Annotated[str, Query(max_length=35)] = "",
+    deck: Literal["french", "swiss", ""] = "",
+) -> Response:
+    found = _authorised(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    table, _ = found
+    said = i18n.best_language(lang or request.headers.get("accept-language"))
+    if not table.game.is_over:
+        return error(403, i18n.text(said, "error.record_later"))
+    rules = table.game.rules
+    names = [
+        s.info.name if s.human and s.info.name else
+        i18n.text(said, "seat_n", n=s.number + 1) if s.human else
+        s.info.name if s.info.name != s.info.kind else i18n.text(said, f"level_{s.info.kind}")
+        for s in table.seats
+    ]  # fmt: skip
+    page = gamesheet.game_sheet(
+        table.game, names, said, deck or rules.deck, rules.suit_mapping, table.stored.created
+    )
+    _tables(request).release(table)
+    return HTMLResponse(page)
+
+
+@api.post("/api/history", summary="A browser's games and figures, from the seat tokens it holds")
+async def seat_history(request: Request, body: HistoryRequest) -> Response:
+    """Each seat whose token opens its table: the game's result; over the finished ones, the
+    player's figures. A seat that does not open its table (or a table no longer there) is
+    left out, never answered."""
+    tables = _tables(request)
+    games: list[history.SeatGame] = []
+    entries = []
+    for held in body.seats:
+        table = tables.get(held.table)
+        seat = table.seat_of(held.token) if table is not None else None
+        if table is None or seat is None:
+            continue
+        game = history.SeatGame(table.stored, table.game, seat)
+        games.append(game)
+        entries.append(history.game_entry(game, f"/t/{table.id}?seat={held.token}"))
+        tables.release(table)
+    return JSONResponse({"games": entries, "figures": history.figures(games)})
 
 
 @lru_cache(maxsize=256)
@@ -256,7 +323,7 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.send_text(error_frame("bad_token", what + ": ask for a new invitation"))
         await ws.close(CLOSE_BAD_TOKEN)
         return
-    conn = table.join(seat, ws.send_text)
+    conn = table.join(seat, ws.send_text, i18n.best_language(ws.query_params.get("lang")))
     pump = asyncio.create_task(conn.pump())
     try:
         while True:

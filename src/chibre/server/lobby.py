@@ -32,10 +32,10 @@ def table_request(request: TableRequest) -> StoredTable:
         raise InvalidTable(str(e)) from e
     names = request.names or [None] * 4
     infos = []
-    for n, (kind, name) in enumerate(zip(request.seats, names, strict=True)):
+    for kind, name in zip(request.seats, names, strict=True):
         clean = (name or "").strip()
         if kind == HUMAN:
-            infos.append(SeatInfo(HUMAN, clean or f"Player {n + 1}", secrets.token_urlsafe(16)))
+            infos.append(SeatInfo(HUMAN, clean, secrets.token_urlsafe(16)))  # named by the player
         else:
             infos.append(SeatInfo(kind, clean or kind, None, secrets.randbits(31)))
     return StoredTable(

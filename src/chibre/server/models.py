@@ -118,6 +118,23 @@ class TableRequest(Strict):
     """Commit to every deal before the first card (a seed hash; docs/tournaments.md)."""
 
 
+class HeldSeat(Strict):
+    """A seat a browser holds: its table and its token."""
+
+    table: Annotated[str, Field(min_length=1, max_length=32)]
+    token: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+MAX_HISTORY = 200
+"""The most games one history request may name."""
+
+
+class HistoryRequest(Strict):
+    """``POST /api/history``: the seats this browser holds (``HeldSeat``), newest first."""
+
+    seats: Annotated[list[HeldSeat], Field(max_length=MAX_HISTORY)]
+
+
 # --- refusals ------------------------------------------------------------------------------
 
 

@@ -11,11 +11,13 @@ error ``code`` the client receives and a sentence a player can read, naming the 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import pydantic_core
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from chibre import i18n
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.cards import card_code, cards_of
 from chibre.errors import ChibreError
@@ -39,20 +41,25 @@ ERROR_CODES = (
     "finished",
     "unavailable",
     "damaged",
+    "bad_name",
+    "not_finished",
 )
 
 
 class ProtocolError(ChibreError):
-    """A message the table refuses; ``code`` is one of ``ERROR_CODES``."""
+    """A message the table refuses; ``code`` is one of ``ERROR_CODES``. ``said``, when given,
+    words the refusal in a language of the catalogue (``chibre.i18n``); the English
+    ``message`` is what the logs and the clients that name no language read."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, said: Callable[[str], str] | None = None) -> None:
         assert code in ERROR_CODES, code
         self.code = code
+        self.said = said
         super().__init__(message)
 
-    def frame(self) -> str:
-        """The error frame sent to the client."""
-        return error_frame(self.code, str(self))
+    def frame(self, lang: str = "en") -> str:
+        """The error frame sent to a client that reads ``lang``."""
+        return error_frame(self.code, self.said(lang) if self.said else str(self))
 
 
 def error_frame(code: str, message: str) -> str:
@@ -177,13 +184,56 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Act | Ping, Field(discriminator="type")]
-_MESSAGE: TypeAdapter[Act | Ping] = TypeAdapter(ClientMessage)
+class Rename(_Message):
+    """``{"type": "name", "name": "Anna"}``: a player names their own seat (the table checks
+    the name: ``bad_name``)."""
+
+    type: Literal["name"]
+    name: Annotated[str, Field(max_length=400)]
+
+
+class Rematch(_Message):
+    """``{"type": "rematch"}``: once the game is over, another one at the same table — the
+    same seats, tokens and links, a new record."""
+
+    type: Literal["rematch"]
+
+
+class Language(_Message):
+    """``{"type": "language", "lang": "de"}``: the language the connection's refusals are
+    worded in from now on (the page's language changed); no answer."""
+
+    type: Literal["language"]
+    lang: Annotated[str, Field(max_length=35)]
+
+
+REACTIONS = tuple(k.removeprefix("react.") for k in i18n.catalogue("en") if k[:6] == "react.")
+"""The quick reactions a player may send: the catalogue's ``react.…`` phrases and emotes."""
+
+
+def _reaction(value: str) -> str:
+    if value not in REACTIONS:
+        raise ValueError(f"{shown(value)} is not a reaction: {', '.join(REACTIONS)}")
+    return value
+
+
+class React(_Message):
+    """``{"type": "react", "reaction": "well_played"}``: a quick reaction, one of a fixed
+    set (``REACTIONS``: nothing to moderate), shown to the table at the seat."""
+
+    type: Literal["react"]
+    reaction: Annotated[str, Field(max_length=40), AfterValidator(_reaction)]
+
+
+Message = Act | Ping | Rename | Rematch | Language | React
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
 _ACTION: TypeAdapter[PlayAction | ChooseAction | ChibreAction | DeclareAction | ThankAction] = (
     TypeAdapter(ActionMessage)
 )
 
 _KINDS = "choose, chibre, play, declare or thank"
+_TYPES = "act, ping, name, rematch, language or react"
 
 
 def _refused(e: ValidationError, what: str) -> ProtocolError:
@@ -197,7 +247,8 @@ def _refused(e: ValidationError, what: str) -> ProtocolError:
         value = given.get(tag) if isinstance(given, dict) else None
         if tag == "type":
             return ProtocolError(
-                "unknown_type", f"unknown message type {shown(value)}: send act or ping"
+                "unknown_type",
+                f"unknown message type {shown(value)}: send {_TYPES}",
             )
         return ProtocolError("malformed", f"unknown action kind {shown(value)}: {_KINDS}")
     _, message = describe(errors)
@@ -216,8 +267,9 @@ def action_from_json(d: Any) -> Action:
         raise _refused(e, "action") from None
 
 
-def read_message(text: str | bytes | None) -> Act | Ping:
-    """Check a client frame and read it into its model (``Act`` or ``Ping``)."""
+def read_message(text: str | bytes | None) -> Message:
+    """Check a client frame and read it into its model (``Act``, ``Ping``, ``Rename``,
+    ``Rematch`` or ``Language``)."""
     if text is None:
         raise ProtocolError("malformed", "frames are JSON text")
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))

@@ -242,6 +242,28 @@ class Store:
         except sqlite3.Error as e:
             raise StoreUnavailable(f"table {table_id} cannot be read: {e}") from e
 
+    def rename(self, table_id: str, seats: tuple[SeatInfo, ...]) -> None:
+        """Keep a table's seats as they are now (a player named their seat)."""
+        text = json.dumps([s.to_json() for s in seats], ensure_ascii=False)
+        try:
+            self._transaction([("UPDATE game_tables SET seats = ? WHERE id = ?", (text, table_id))])
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the seats of table {table_id} were not saved: {e}") from e
+
+    def next_game(self, table_id: str) -> str | None:
+        """The table of the rematch after ``table_id``'s game: the next one opened with the
+        same seats and links (the same spectators' token), or ``None``."""
+        try:
+            row = self.db.execute(
+                "SELECT n.id FROM game_tables AS t JOIN game_tables AS n "
+                "ON n.watch = t.watch AND n.created > t.created "
+                "WHERE t.id = ? ORDER BY n.created LIMIT 1",
+                (table_id,),
+            ).fetchone()
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the rematch of table {table_id} cannot be read: {e}") from e
+        return None if row is None else str(row[0])
+
     def unfinished(self) -> list[str]:
         """The ids of every table whose game is not over, oldest first (each is then read
         with :meth:`load`, so that one unreadable table does not hide the others)."""

@@ -16,6 +16,7 @@ a computer move is tried again a second later.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -26,18 +27,23 @@ from dataclasses import dataclass
 from random import SystemRandom
 from typing import Any
 
-from chibre.actions import Action, Declare, Thank
+from chibre import i18n
+from chibre.actions import Action, Declare, Play, Thank
 from chibre.bots import Player
 from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
 from chibre.game import CHANCE, Game
+from chibre.play import why_illegal
 from chibre.server.lobby import HUMAN, table_request
-from chibre.server.models import TableRequest
+from chibre.server.models import MAX_NAME, TableRequest, _printable
 from chibre.server.protocol import (
     PONG,
+    Language,
     Ping,
     ProtocolError,
-    error_frame,
+    React,
+    Rematch,
+    Rename,
     event_to_json,
     read_message,
 )
@@ -73,6 +79,16 @@ class Settings:
     weeks) is put to rest the same way: kept in the store, no longer restored at start."""
 
 
+def refusal(key: str, code: str | None = None, **fields: str) -> ProtocolError:
+    """A refusal worded by the catalogue's ``error.{key}`` in each client's language; its
+    code is ``key`` unless ``code`` says otherwise."""
+    return ProtocolError(
+        code or key,
+        i18n.text("en", f"error.{key}", **fields),
+        lambda lang: i18n.text(lang, f"error.{key}", **fields),
+    )
+
+
 class TooManyTables(ChibreError):
     """The server holds as many tables in play as it may (``Settings.max_open_tables``)."""
 
@@ -84,6 +100,8 @@ REST_SWEEP = 30.0
 ACTIVITY_STEP = 3600.0
 """How far a table's last use may be from what the store keeps of it, in seconds (rests are
 counted in days)."""
+REACTION_GAP = 1.5
+"""Seconds between two quick reactions of one seat."""
 MAX_REPLIES = 32
 """Replies (errors, pongs) a connection may have waiting; one more closes it."""
 
@@ -96,9 +114,16 @@ class Connection:
     sends faster than it reads is cut off once ``MAX_REPLIES`` replies wait (``closed``).
     """
 
-    def __init__(self, table: Table, seat: int | None, send: Callable[[str], Awaitable[None]]):
+    def __init__(
+        self,
+        table: Table,
+        seat: int | None,
+        send: Callable[[str], Awaitable[None]],
+        lang: str = "en",
+    ):
         self.table = table
         self.seat = seat
+        self.lang = lang  # the language its refusals are worded in
         self.send = send
         self.events: list[str] = []  # events not yet sent, as JSON
         self.replies: list[str] = []
@@ -148,6 +173,7 @@ class Seat:
     level: str = ""  # the computer that plays it: its level, or "rule" for a human's seat
     player: Player | None = None  # that computer, when it plays on the event loop
     grace: asyncio.TimerHandle | None = None
+    grace_until: float | None = None  # when the computer takes over (wall clock)
 
     def __post_init__(self) -> None:
         self.level = "rule" if self.human else self.info.kind
@@ -199,6 +225,11 @@ class Table:
         """When a move was last made or a client last came or went (wall clock)."""
         self.always_plays = False
         """A tournament's table plays on with nobody watching (``play_on``)."""
+        self.next: str | None = None
+        """The table of the rematch, once one was asked for."""
+        self.rematch: Callable[[Table], Table] | None = None
+        """Opens the rematch (set by ``Tables``)."""
+        self._reacted: dict[int, float] = {}  # when each seat last reacted (monotonic)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -243,6 +274,7 @@ class Table:
                 "name": s.info.name,
                 "connected": s.connections > 0,
                 "bot": s.bot,
+                "grace_until": s.grace_until,
             }
             for s in self.seats
         ]
@@ -250,7 +282,12 @@ class Table:
     def table_json(self) -> str:
         if self._table_json is None:
             self._table_json = json.dumps(
-                {"id": self.id, "seats": self.seats_json(), "status": self.status},
+                {
+                    "id": self.id,
+                    "seats": self.seats_json(),
+                    "status": self.status,
+                    "next": self.next,
+                },
                 ensure_ascii=False,
                 separators=(",", ":"),
             )
@@ -302,9 +339,11 @@ class Table:
 
     # --- connections ---------------------------------------------------------------------
 
-    def join(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> Connection:
+    def join(
+        self, seat: int | None, send: Callable[[str], Awaitable[None]], lang: str = "en"
+    ) -> Connection:
         """A client arrives; a human back at their seat takes it over from the computer."""
-        conn = Connection(self, seat, send)
+        conn = Connection(self, seat, send, lang)
         self.connections.add(conn)
         self.active = time.time()
         if self._pending is None and not self._thinking:
@@ -315,6 +354,7 @@ class Table:
             if s.grace is not None:
                 s.grace.cancel()
                 s.grace = None
+            s.grace_until = None
             if s.human:
                 s.bot = False
             self._seats_changed()
@@ -348,10 +388,12 @@ class Table:
         if self.game.is_over or s.grace is not None:
             return
         s.grace = asyncio.get_running_loop().call_later(self.settings.grace, self._take_over, s)
+        s.grace_until = time.time() + self.settings.grace
 
     def _take_over(self, s: Seat) -> None:
         """The grace period is over: a computer plays the dropped human's seat."""
         s.grace = None
+        s.grace_until = None
         if s.connections == 0 and not self.game.is_over:
             s.bot = True
             self._seats_changed()
@@ -394,30 +436,89 @@ class Table:
             if isinstance(message, Ping):
                 conn.reply(PONG)
                 return
+            if isinstance(message, Language):
+                conn.lang = i18n.best_language(message.lang)
+                return
+            if isinstance(message, React):
+                if conn.seat is not None:
+                    self.react(conn.seat, message.reaction)
+                return
             if conn.seat is None:
-                raise ProtocolError("spectator", "spectators watch the game; they cannot play")
-            self.act(conn.seat, message.action.action())
+                raise refusal("spectator")
+            if isinstance(message, Rename):
+                self.rename(conn.seat, message.name)
+            elif isinstance(message, Rematch):
+                self.start_rematch()
+            else:
+                self.act(conn.seat, message.action.action())
         except ProtocolError as e:
-            conn.reply(e.frame())
+            conn.reply(e.frame(conn.lang))
         except StoreUnavailable:
             log.exception("table %s: a move of seat %s could not be stored", self.id, conn.seat)
-            conn.reply(
-                error_frame("unavailable", "your move could not be saved: try again in a moment")
-            )
+            conn.reply(refusal("unavailable").frame(conn.lang))
+
+    def rename(self, seat: int, name: str) -> None:
+        """A player names their seat: kept in the store, shown to everyone; ``bad_name`` for
+        a name that is empty, too long, or not plain text."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise refusal("name_empty", "bad_name")
+        if len(clean) > MAX_NAME:
+            raise refusal("name_long", "bad_name", n=str(MAX_NAME))
+        try:
+            _printable(clean)
+        except ValueError:
+            raise refusal("name_chars", "bad_name") from None
+        s = self.seats[seat]
+        info = dataclasses.replace(s.info, name=clean)
+        seats = tuple(info if n == seat else x.info for n, x in enumerate(self.seats))
+        self.store.rename(self.id, seats)
+        s.info = info
+        self.stored.seats = seats
+        self._seats_changed()
+
+    def react(self, seat: int, reaction: str) -> None:
+        """A quick reaction of a seat, sent to every connection (not stored); one per seat
+        every ``REACTION_GAP`` seconds, the others dropped."""
+        now = time.monotonic()
+        if now - self._reacted.get(seat, -REACTION_GAP) < REACTION_GAP:
+            return
+        self._reacted[seat] = now
+        frame = json.dumps({"type": "reaction", "seat": seat, "reaction": reaction})
+        for conn in self.connections:
+            conn.reply(frame)
+
+    def start_rematch(self) -> None:
+        """Another game at this table once this one is over (``not_finished`` before)."""
+        if not self.game.is_over:
+            raise refusal("not_finished")
+        if self.next is None and self.rematch is not None:
+            self.next = self.rematch(self).id
+            self._seats_changed()
 
     def act(self, seat: int, action: Action) -> None:
         """Apply a seat's action, store it, then tell everyone; ``ProtocolError`` if refused,
         ``StoreUnavailable`` if it could not be stored (either way nothing changes)."""
         game = self.game
         if game.is_over:
-            raise ProtocolError("finished", "the game is over")
+            raise refusal("finished")
         if not isinstance(action, Thank | Declare):  # those any seat may make at its moment
             to_act = game.current_player
             if to_act == CHANCE:
-                raise ProtocolError("not_your_turn", "wait: the next hand is being dealt")
-            if to_act != seat:
+                raise refusal("dealing", "not_your_turn")
+            if to_act is not None and to_act != seat:
+                name = self.seats[to_act].info.name or f"{to_act + 1}"
+                raise refusal("not_your_turn", name=name)
+        hand = game.hand
+        if isinstance(action, Play) and hand is not None and hand.contract >= 0:
+            held, trick, contract = hand.hands[seat], tuple(hand.trick), hand.contract
+            card = action.card
+            english = why_illegal(held, trick, contract, card)
+            if english is not None:  # said in the player's language, cards as ♥A
                 raise ProtocolError(
-                    "not_your_turn", f"it is seat {to_act}'s turn, not yours (seat {seat})"
+                    "illegal",
+                    english,
+                    lambda lang: why_illegal(held, trick, contract, card, lang) or "",
                 )
         try:
             events = game.apply(action, seat)
@@ -462,6 +563,7 @@ class Table:
                 if s.grace is not None:
                     s.grace.cancel()
                     s.grace = None
+                s.grace_until = None
         frames = [json.dumps(event_to_json(e), ensure_ascii=False) for e in events]
         for conn in self.connections:
             conn.changed(frames)
@@ -658,6 +760,9 @@ class Tables:
             if stored is None:
                 return None
             table = Table(stored, self.store, self.settings, self.thinkers)
+            table.rematch = self.rematch
+            if table.game.is_over:
+                table.next = self.store.next_game(table_id)
         except StoreUnavailable as e:
             if e.damaged:
                 self._damaged(table_id, str(e))
@@ -697,15 +802,37 @@ class Tables:
     def create(self, request: TableRequest, deals: DealSource | None = None) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
         request is not right. ``deals``: its committed deals (a tournament's table)."""
+        stored = table_request(request)
+        if deals is None and request.fair_deals:
+            deals = DealSource(new_seed())
+        stored.deals = deals
+        return self._open(stored)
+
+    def rematch(self, table: Table) -> Table:
+        """The next game of a finished table: the same rules, seats, names, tokens and
+        spectators' token (so the same links open it), a new id and a new record; a table
+        that committed to its deals commits to the next game's under a new seed."""
+        old = table.stored
+        stored = StoredTable(
+            id=secrets.token_urlsafe(6),
+            rules=old.rules,
+            seats=old.seats,
+            watch=old.watch,
+            preset=old.preset,
+            created=max(time.time(), old.created + 1e-3),
+        )
+        if old.deals is not None:
+            stored.deals = DealSource(new_seed())
+        return self._open(stored)
+
+    def _open(self, stored: StoredTable) -> Table:
+        """Deal the first hand of a new table, store it, and let it play."""
         if self.playing >= self.settings.max_open_tables:
             raise TooManyTables(
                 f"the server has {self.settings.max_open_tables} tables in play, as many as it "
                 "may: try again later"
             )
-        stored = table_request(request)
-        if deals is None and request.fair_deals:
-            deals = DealSource(new_seed())
-        stored.deals = deals
+        deals = stored.deals
         game = Game(stored.rules)
         if deals is None:
             game.deal(SystemRandom())
@@ -714,6 +841,7 @@ class Tables:
         stored.entries = list(game.record.entries)
         self.store.create(stored)
         table = Table(stored, self.store, self.settings, self.thinkers)
+        table.rematch = self.rematch
         self.tables[stored.id] = table
         table.schedule()
         return table

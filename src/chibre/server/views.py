@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from chibre.actions import Thank
 from chibre.cards import card_code, cards_of
 from chibre.game import Game
-from chibre.hand import Hand
+from chibre.hand import BLOCKS, Hand, team_of
 from chibre.observation import Observation, observe
 from chibre.server.protocol import action_to_json
 
@@ -126,6 +127,43 @@ def last_hand(game: Game) -> dict[str, Any] | None:
     return None
 
 
+def deciding_hand(game: Game) -> dict[str, Any] | None:
+    """Once the game is over: the hand it was decided in, as far as it was written (in
+    ``immediate`` mode it may end in the middle), block by block, and why it ended —
+    ``target`` (a team reached it; ``block`` the points that took it there, ``trick`` the
+    trick being played then) or ``thanked`` (``seat`` thanked, ``correct`` or not)."""
+    hand = game.hand
+    if not game.is_over or hand is None:
+        return None
+    written = game.written_credits()
+    teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
+    for credit in written:
+        teams[credit.team][credit.block] += credit.points
+    for team in teams:
+        team["total"] = sum(team[b] for b in BLOCKS)
+    out: dict[str, Any] = {
+        "number": len(game.hands) - 1,
+        "contract": hand.contract,
+        "contract_seat": hand.contract_seat,
+        "factor": hand.factor if hand.contract >= 0 else 1,
+        "teams": teams,
+        "complete": hand.is_over,
+        "trick": len(hand.tricks) - 1,
+        "tricks": len(hand.tricks),
+        "decided_at": list(game.decided_at),
+        "target": game.rules.target,
+    }
+    last = game.record.entries[-1][1] if game.record.entries else None
+    if isinstance(last, Thank):
+        out["reason"] = "thanked"
+        out["seat"] = game.record.entries[-1][0]
+        out["correct"] = game.decided_at[team_of(out["seat"])] >= game.rules.target
+    else:
+        out["reason"] = "target"
+        out["block"] = written[-1].block if written else "tricks"
+    return out
+
+
 class ViewCache:
     """The serialised public part of a table's VIEW, rebuilt only when the game changed.
 
@@ -173,6 +211,9 @@ class ViewCache:
             previous = last_hand(game)
             if previous is not None:
                 past["last_hand"] = previous
+            deciding = deciding_hand(game)
+            if deciding is not None:
+                past["deciding"] = deciding
             self._past = (key, _inner(past))
         return self._past[1]
 

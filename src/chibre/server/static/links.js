@@ -1,5 +1,7 @@
 // The invitation links (a friend's seat, the spectators' link) as rows to copy: the label, the
-// whole address in a read-only field, and a copy button. Shared by the lobby and the table.
+// whole address in a read-only field, and a copy button; and the seats this browser holds
+// (their links carry the tokens its games and figures are kept under). Shared by the lobby
+// and the table.
 
 import { t } from "./i18n.js";
 
@@ -24,6 +26,7 @@ export function copyButton(text) {
   b.type = "button";
   b.className = "btn btn-small copy";
   b.textContent = t("copy");
+  b.setAttribute("aria-live", "polite"); // "Copied" is announced
   b.addEventListener("click", async () => {
     await copyText(text);
     b.textContent = t("copied");
@@ -44,7 +47,33 @@ export function linkRow(label, link) {
   input.readOnly = true;
   input.value = url;
   input.className = "invite-url";
+  input.setAttribute("aria-label", label);
   input.addEventListener("focus", () => input.select());
   li.append(name, input, copyButton(url));
   return li;
+}
+
+const SEATS_KEY = "chibre.tables";
+const MAX_SEATS = 200;
+
+/** The seats this browser holds, newest first: [{table, link, created}] (the links carry the
+ * seat tokens that the server's history is kept under). */
+export function heldSeats() {
+  try {
+    const list = JSON.parse(localStorage.getItem(SEATS_KEY) || "[]");
+    return Array.isArray(list) ? list.filter((x) => x && x.table && x.link) : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+/** Keep the seat link `link` of table `table` in this browser. */
+export function holdSeat(table, link) {
+  const list = heldSeats().filter((x) => x.table !== table);
+  list.unshift({ table, link, created: Date.now() });
+  try {
+    localStorage.setItem(SEATS_KEY, JSON.stringify(list.slice(0, MAX_SEATS)));
+  } catch (e) {
+    /* no storage: nothing kept */
+  }
 }

@@ -4,10 +4,9 @@
 
 import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 import { getDeck, setDeck } from "./cards.js";
-import { linkRow } from "./links.js";
+import { heldSeats, holdSeat, linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
-const RECENT_KEY = "chibre.tables";
 const SEAT_LABELS = ["seat_you", "seat_right", "seat_partner", "seat_left"];
 const GRIDS = ["none", "current", "published", "ascending", "french", "pique_double"];
 const FIELDS = [
@@ -48,8 +47,10 @@ function defaultLevel() {
 
 function labelAll() {
   applyI18n();
+  fillSelect($("preset"), Object.keys(presets), (name) => t(`preset_${name}`));
   fillSelect($("quick-level"), players, (l) => t(`level_${l}`), levelTitle);
   fillSelect($("deck"), ["french", "swiss"], (d) => t(d));
+  fillSelect($("deck-switch"), ["french", "swiss"], (d) => t(d));
   fillSelect($("multipliers"), GRIDS, (g) => t(`grid_${g}`));
   fillSelect($("pique_double"), ["off", "always", "choice"], (p) => t(`pd_${p}`));
   fillSelect($("end_mode"), ["immediate", "end_of_hand"], (m) =>
@@ -58,10 +59,13 @@ function labelAll() {
   fillSelect($("claim"), ["auto", "thank"], (c) => t(`claim_${c}`));
   for (let s = 1; s < 4; s++) {
     fillSelect($(`seat${s}`), ["human", ...players], levelLabel, levelTitle);
+    nameField(s);
   }
-  renderRecent();
+  renderHistory();
 }
 
+/** Seats 1–3: a friend or a computer level each; a computer seat may be given a name (its
+ * level's name otherwise), a friend chooses their own on opening the invitation. */
 function buildSeats() {
   const box = $("seats");
   for (let s = 1; s < 4; s++) {
@@ -72,8 +76,31 @@ function buildSeats() {
     select.id = `seat${s}`;
     select.name = `seat${s}`;
     label.append(span, select);
-    box.append(label);
+    const name = document.createElement("input");
+    name.id = `name${s}`;
+    name.name = `name${s}`;
+    name.maxLength = 40;
+    name.className = "seat-name";
+    name.dataset.i18nAria = "seat_name";
+    select.addEventListener("change", () => nameField(s));
+    const field = document.createElement("div");
+    field.className = "seat-field";
+    field.append(label, name);
+    box.append(field);
   }
+}
+
+/** A seat's name field: shown for a computer, with its level as the placeholder. */
+function nameField(s) {
+  const kind = $(`seat${s}`).value;
+  const field = $(`name${s}`);
+  field.hidden = kind === "human";
+  field.placeholder = kind === "human" ? "" : t(`level_${kind}`);
+}
+
+function names(seats) {
+  const name = (s) => $(`name${s}`).value.trim() || null;
+  return seats.map((kind, s) => (s === 0 ? name(0) : kind === "human" ? null : name(s)));
 }
 
 /** Put the values of preset `name` into the form. */
@@ -123,7 +150,7 @@ function chosenOptions() {
 async function createTable(body) {
   const r = await fetch("/api/tables", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "Accept-Language": getLang() },
     body: JSON.stringify(body),
   });
   const answer = await r.json().catch(() => ({}));
@@ -134,45 +161,89 @@ async function createTable(body) {
 
 function remember(answer) {
   const me = answer.seats.find((s) => s.seat === 0);
-  if (!me || !me.link) return;
-  const list = recent().filter((x) => x.table !== answer.table);
-  list.unshift({ table: answer.table, link: me.link, created: Date.now() });
-  try {
-    localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 8)));
-  } catch (e) {
-    /* no storage */
-  }
+  if (me && me.link) holdSeat(answer.table, me.link);
 }
 
-function recent() {
-  try {
-    const list = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
-    return Array.isArray(list) ? list : [];
-  } catch (e) {
-    return [];
-  }
+let history = null; // the server's answer for the seats this browser holds
+
+async function loadHistory() {
+  const seats = heldSeats().map((x) => ({
+    table: x.table,
+    token: new URLSearchParams(x.link.split("?")[1] || "").get("seat") || "",
+  }));
+  if (!seats.some((x) => x.token)) return;
+  const r = await fetch("/api/history", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": getLang() },
+    body: JSON.stringify({ seats: seats.filter((x) => x.token) }),
+  });
+  if (r.ok) history = await r.json();
+  renderHistory();
 }
 
-function renderRecent() {
-  const list = recent();
-  $("recent-box").hidden = list.length === 0;
+function someone(name, kind, fallback) {
+  if (name && name !== kind) return name;
+  return kind && kind !== "human" ? t(`level_${kind}`) : t(fallback);
+}
+
+/** This browser's games (result, date, partners, a link back) and the player's figures. */
+function renderHistory() {
+  const games = history?.games || [];
+  $("recent-box").hidden = games.length === 0;
+  if (!games.length) return;
   $("recent").replaceChildren(
-    ...list.map((x) => {
+    ...games.map((g) => {
       const li = document.createElement("li");
+      li.dataset.table = g.table;
+      const when = new Date(g.created * 1000).toLocaleString(document.documentElement.lang, {
+        dateStyle: "medium",
+        timeStyle: "short",
+      });
+      const result = g.finished ? t(g.won ? "won" : "lost") : t("playing");
       const a = document.createElement("a");
-      a.href = x.link;
-      a.textContent = `${new Date(x.created).toLocaleString(document.documentElement.lang)} · ${x.table}`;
-      li.append(a);
+      a.href = g.finished ? `${g.link}&replay=1` : g.link;
+      a.textContent = t(g.finished ? "replay" : "open_game");
+      const text = document.createElement("span");
+      text.className = `game-line ${g.finished ? (g.won ? "game-won" : "game-lost") : ""}`;
+      text.textContent =
+        `${when} · ${result} ${g.points[0]} : ${g.points[1]} · ` +
+        `${t("with_partner", { name: someone(g.partner, g.partner_kind, "partner") })} · ` +
+        t("against", { a: someone(g.opponents[0], "", "right"), b: someone(g.opponents[1], "", "left") });
+      li.append(text, " ", a);
       return li;
     }),
   );
+  const f = history.figures;
+  const rows = [
+    ["fig_games", t("n_of", { a: f.games_won, b: f.games })],
+    ["fig_hands", t("n_of", { a: f.hands_won, b: f.hands })],
+    ["fig_average", String(f.average)],
+    ["fig_matches", String(f.matches)],
+    ["fig_weis", `${f.weis} (${f.weis_hands})`],
+    ["fig_contracts", f.contracts.map((n, c) => `${contractLabel(c)} ${n}`).join(" · ")],
+    ["fig_chooser", String(f.chooser_average)],
+  ];
+  $("figures").replaceChildren(
+    ...rows.flatMap(([key, value]) => {
+      const dt = document.createElement("dt");
+      dt.textContent = t(key);
+      const dd = document.createElement("dd");
+      dd.dataset.figure = key;
+      dd.textContent = value;
+      return [dt, dd];
+    }),
+  );
+}
+
+function contractLabel(c) {
+  return c < 4 ? ["♦", "♥", "♠", "♣"][c] : t(c === 4 ? "obenabe" : "undenufe");
 }
 
 function showInvites(answer) {
   const rows = [];
   for (const s of answer.seats) {
     if (s.seat !== 0 && s.kind === "human" && s.link) {
-      rows.push(linkRow(t("invite_for", { n: s.seat + 1 }), s.link));
+      rows.push(linkRow(t("invite_for", { seat: t(SEAT_LABELS[s.seat]) }), s.link));
     }
   }
   rows.push(linkRow(t("watch_link"), answer.watch));
@@ -193,28 +264,39 @@ async function main() {
   buildSeats();
   const deckSwitch = document.createElement("select");
   deckSwitch.className = "deck-select";
-  deckSwitch.setAttribute("aria-label", t("deck"));
-  const tools = $("tools");
-  tools.append(deckSwitch, languageSelect(() => labelAll()));
+  deckSwitch.id = "deck-switch";
+  const deckLabel = document.createElement("label");
+  deckLabel.className = "tool-field";
+  const deckWord = document.createElement("span");
+  deckWord.dataset.i18n = "deck";
+  deckLabel.append(deckWord, deckSwitch);
+  $("tools").append(deckLabel, languageSelect(() => labelAll()));
   const [p, pl] = await Promise.all([
     fetch("/api/presets").then((r) => r.json()),
     fetch("/api/players").then((r) => r.json()),
   ]);
   presets = p.presets || {};
+  loadHistory().catch(() => {
+    /* the history is a convenience */
+  });
   players = pl.players && pl.players.length ? pl.players : ["rule"];
   levelLines = pl.levels || {};
   labelAll();
-  fillSelect($("preset"), Object.keys(presets));
   $("preset").value = p.default in presets ? p.default : Object.keys(presets)[0];
   showPreset($("preset").value);
   $("preset").addEventListener("change", () => showPreset($("preset").value));
   $("quick-level").value = defaultLevel();
-  for (let s = 1; s < 4; s++) $(`seat${s}`).value = defaultLevel();
+  for (let s = 1; s < 4; s++) {
+    $(`seat${s}`).value = defaultLevel();
+    nameField(s);
+  }
   $("quick-level").addEventListener("change", () => {
-    for (let s = 1; s < 4; s++) $(`seat${s}`).value = $("quick-level").value;
+    for (let s = 1; s < 4; s++) {
+      $(`seat${s}`).value = $("quick-level").value;
+      nameField(s);
+    }
   });
 
-  fillSelect(deckSwitch, ["french", "swiss"], (d) => t(d));
   deckSwitch.value = getDeck();
   deckSwitch.addEventListener("change", () => {
     setDeck(deckSwitch.value);
@@ -255,7 +337,7 @@ async function main() {
         preset: $("preset").value,
         options,
         seats,
-        names: [$("name0").value.trim() || null, null, null, null],
+        names: names(seats),
       });
       showInvites(answer);
     } catch (e) {

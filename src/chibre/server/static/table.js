@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
+import { applyI18n, getLang, keysOf, languageSelect, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -17,7 +17,7 @@ import {
   sortHand,
   suitName,
 } from "./cards.js";
-import { linkRow } from "./links.js";
+import { holdSeat, linkRow } from "./links.js";
 import { Replay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,6 +40,114 @@ function readPace() {
   return pace === "0" ? 0 : 1;
 }
 const PACE = readPace();
+const REVIEW = params.get("replay") === "1"; // a past game, from the lobby: no move to its rematch
+
+/** The player's settings, kept in this browser: how long the hand's summary stays
+ * ("click": until "continue", else seconds), the order of the hand ("trumps": trumps
+ * first, "suit": a fixed suit order), two taps to play on a phone, a sound and a vibration
+ * for "your turn", large cards. */
+const SETTINGS_KEY = "chibre.settings";
+const DEFAULTS = {
+  summary: "click",
+  sort: "trumps",
+  twoTap: false,
+  sound: false,
+  large: false,
+  mute: false,
+};
+const SUMMARY_CHOICES = ["click", "3", "6", "10"];
+const REACTIONS = keysOf("react.").map((k) => k.slice("react.".length)); // as the server has them
+function readSettings() {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
+  } catch (e) {
+    saved = {};
+  }
+  // the instant pace of tests and demonstrations: no summary to wait for, unless asked
+  const base = PACE === 0 ? { ...DEFAULTS, summary: "0" } : DEFAULTS;
+  return { ...base, ...saved };
+}
+const settings = readSettings();
+
+function saveSettings() {
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  } catch (e) {
+    /* private mode: for this page only */
+  }
+}
+
+/** The settings dialog: each control shows and changes one setting, kept at once. */
+function setUpSettings() {
+  const summary = $("set-summary");
+  const sort = $("set-sort");
+  const fill = () => {
+    summary.replaceChildren(
+      ...SUMMARY_CHOICES.map((v) => {
+        const o = el("option", "", v === "click" ? t("summary_click") : t("summary_s", { n: v }));
+        o.value = v;
+        return o;
+      }),
+    );
+    sort.replaceChildren(
+      ...["trumps", "suit"].map((v) => {
+        const o = el("option", "", t(`sort_${v}`));
+        o.value = v;
+        return o;
+      }),
+    );
+    summary.value = SUMMARY_CHOICES.includes(settings.summary) ? settings.summary : "click";
+    sort.value = settings.sort;
+  };
+  fill();
+  setUpSettings.fill = fill;
+  summary.addEventListener("change", () => change("summary", summary.value));
+  sort.addEventListener("change", () => change("sort", sort.value));
+  for (const name of ["twoTap", "sound", "large", "mute"]) {
+    const box = $(`set-${name}`);
+    box.checked = Boolean(settings[name]);
+    box.addEventListener("change", () => change(name, box.checked));
+  }
+  $("settings-btn").addEventListener("click", () => $("settings-dialog").showModal());
+  applySettings();
+}
+
+function change(name, value) {
+  settings[name] = value;
+  saveSettings();
+  applySettings();
+  render();
+}
+
+function applySettings() {
+  document.body.classList.toggle("large-cards", Boolean(settings.large));
+}
+
+/** "Your turn": a short tone and a vibration, when the player asked for them. */
+function alertTurn() {
+  if (!settings.sound) return;
+  const root = $("table");
+  root.dataset.alerts = String(Number(root.dataset.alerts || 0) + 1);
+  try {
+    const Audio = window.AudioContext || window.webkitAudioContext;
+    if (Audio) {
+      alertTurn.ctx = alertTurn.ctx || new Audio();
+      const ctx = alertTurn.ctx;
+      const tone = ctx.createOscillator();
+      const gain = ctx.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.25);
+      tone.connect(gain).connect(ctx.destination);
+      tone.start();
+      tone.stop(ctx.currentTime + 0.25);
+    }
+  } catch (e) {
+    /* no sound here */
+  }
+  navigator.vibrate?.(120);
+}
 const HOLD_MS = 1200 * PACE; // how long a finished trick stays on the felt
 
 const app = {
@@ -57,9 +165,14 @@ const app = {
   ws: null,
   retry: 0,
   closedForGood: false,
+  nameAsked: false, // the player was asked for the name of their seat
+  chosen: null, // the card raised by a first tap (two-tap play)
+  leaving: false, // on the way to the rematch's table
   bubbles: new Map(), // seat -> {text, until}
   replay: null,
   links: null, // the invitation links, for seat 0
+  summary: null, // the number of the hand whose summary holds the table until "continue"
+  summaryTimer: null,
 };
 
 // --- helpers ----------------------------------------------------------------------------------
@@ -88,7 +201,7 @@ function mySeat() {
 function seatName(seat) {
   const s = app.msg?.table?.seats?.[seat];
   const me = mySeat();
-  if (seat === me) return t("you");
+  if (seat === me) return s && s.name ? `${s.name} (${t("you")})` : t("you");
   if (s && s.name && s.name !== s.kind) return s.name;
   // a computer seat without a name of its own: say where it sits
   if (me === null) return t("seat_n", { n: seat + 1 });
@@ -124,11 +237,31 @@ function unToast() {
   $("banner").hidden = true;
 }
 
+/** Why the card just tried cannot be played, said above the hand (where the player looks). */
+function refuse(text) {
+  const box = $("refusal");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(refuse.timer);
+  refuse.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+/** A card of the hand that is not playable now was chosen: the server says why (in the
+ * page's language), or the page says whose turn it is. */
+function refusedCard(view, code) {
+  if (view.phase === "play" && view.to_act === mySeat()) {
+    send({ type: "act", action: { kind: "play", card: code, weis: [], stoeck: false } });
+  } else if (view.phase === "play" && view.to_act >= 0) {
+    refuse(t("turn_of", { name: seatName(view.to_act) }));
+  }
+}
+
 // --- the connection ---------------------------------------------------------------------------
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}?${auth}`);
+  const where = `${location.host}/ws/${encodeURIComponent(tableId)}?${auth}&lang=${getLang()}`;
+  const ws = new WebSocket(`${scheme}://${where}`);
   app.ws = ws;
   ws.addEventListener("open", () => {
     app.retry = 0;
@@ -144,9 +277,13 @@ function connect() {
     if (msg.type === "state") {
       app.queue.push(msg);
       pump();
+    } else if (msg.type === "reaction") {
+      reacted(msg);
     } else if (msg.type === "error") {
       app.pending = false;
-      toast(msg.message || msg.code, "error");
+      if (msg.code === "illegal" || msg.code === "not_your_turn") refuse(msg.message);
+      else if (msg.code === "bad_name") askName(msg.message);
+      else toast(msg.message || msg.code, "error");
       if (msg.code === "bad_token") app.closedForGood = true;
       if (msg.code === "damaged") app.closedForGood = msg.message; // said instead of no_table
       render();
@@ -188,7 +325,7 @@ setInterval(() => send({ type: "ping" }), 25000);
 // --- taking in the states, one after the other --------------------------------------------------
 
 function pump() {
-  while (!app.holdTimer && app.queue.length) {
+  while (!app.leaving && !app.holdTimer && app.summary === null && app.queue.length) {
     const msg = app.queue.shift();
     const prev = app.msg;
     app.msg = msg;
@@ -196,7 +333,16 @@ function pump() {
     if (!prev && !hasDeckChoice() && msg.view?.rules?.deck) app.deck = msg.view.rules.deck;
     $("table").dataset.connected = "true";
     takeEvents(prev, msg);
+    seatNotices(prev, msg);
+    if (msg.table.next && !REVIEW) {
+      goToRematch(msg.table.next);
+      app.queue.length = 0; // the page is leaving: nothing more to show here
+      return;
+    }
     render();
+    // an invited friend names their seat on arriving (the host did in the lobby)
+    const mine = mySeat() === null ? null : msg.table.seats[mySeat()];
+    if (mine && mine.kind === "human" && mySeat() !== 0 && !mine.name && !app.nameAsked) askName("");
   }
 }
 
@@ -255,6 +401,7 @@ function takeEvents(prev, msg) {
         break;
       case "HandScored":
         if (view.last_hand) app.breakdown = view.last_hand.number;
+        if (view.last_hand && msg.table.status !== "finished") holdSummary(view.last_hand.number);
         break;
       default:
         break;
@@ -269,6 +416,127 @@ function takeEvents(prev, msg) {
       pump();
     }, HOLD_MS);
   }
+}
+
+/** Say when a friend drops (the countdown runs on their plate), when the computer takes
+ * their seat over, and when they are back. */
+function seatNotices(prev, msg) {
+  if (!prev) return;
+  msg.table.seats.forEach((now, seat) => {
+    const before = prev.table.seats[seat];
+    if (now.kind !== "human" || seat === mySeat() || !before) return;
+    const name = seatName(seat);
+    if (before.connected && !now.connected && now.grace_until) {
+      toast(t("dropped", { name, s: secondsLeft(now.grace_until) }), "info");
+    } else if (!before.bot && now.bot) {
+      toast(t("taken_over", { name }), "info");
+    } else if (!before.connected && now.connected) {
+      toast(t("is_back", { name }), "info");
+    }
+  });
+}
+
+function secondsLeft(until) {
+  return Math.max(0, Math.ceil(until - Date.now() / 1000));
+}
+
+/** Show the replay of the finished game (set up by main). */
+let openReplay = () => {};
+
+/** The game after this one at the same table: the same link with the new table's id. */
+function goToRematch(next) {
+  if (app.leaving) return;
+  app.leaving = true;
+  const key = token ? `seat=${encodeURIComponent(token)}` : `watch=${encodeURIComponent(watch)}`;
+  location.href = `/t/${encodeURIComponent(next)}?${key}`;
+}
+
+/** Ask the player for the name of their seat, in a bar that does not stop the game (with
+ * the server's reason when it refused one). */
+function askName(error) {
+  app.nameAsked = true;
+  const input = $("name-input");
+  let saved = "";
+  try {
+    saved = localStorage.getItem("chibre.name") || "";
+  } catch (e) {
+    saved = "";
+  }
+  const current = app.msg?.table?.seats?.[mySeat()]?.name || "";
+  if (!error) input.value = current || saved;
+  $("name-error").textContent = error;
+  $("name-error").hidden = !error;
+  $("name-form").hidden = false;
+  if (error || app.msg?.table?.seats?.[mySeat()]?.name) input.focus();
+}
+
+function saveName(event) {
+  event.preventDefault();
+  const name = $("name-input").value.trim();
+  try {
+    localStorage.setItem("chibre.name", name);
+  } catch (e) {
+    /* no storage */
+  }
+  if (send({ type: "name", name })) $("name-form").hidden = true;
+}
+
+/** Quick reactions at a table with friends: a fixed set of phrases and emotes (nothing to
+ * moderate), shown as a bubble at the seat; hidden for whoever muted them. */
+function setUpReactions() {
+  const button = $("react-btn");
+  button.addEventListener("click", () => {
+    const menu = $("react-menu");
+    menu.hidden = !menu.hidden;
+    button.setAttribute("aria-expanded", String(!menu.hidden));
+    if (!menu.hidden) menu.querySelector("button")?.focus();
+  });
+  drawReactions();
+}
+
+function drawReactions() {
+  $("react-menu").replaceChildren(
+    ...REACTIONS.map((id) => {
+      const b = el("button", "btn btn-small", t(`react.${id}`));
+      b.type = "button";
+      b.setAttribute("role", "menuitem");
+      b.dataset.reaction = id;
+      b.addEventListener("click", () => {
+        send({ type: "react", reaction: id });
+        $("react-menu").hidden = true;
+        $("react-btn").setAttribute("aria-expanded", "false");
+      });
+      return b;
+    }),
+  );
+}
+
+function friendsTable(msg) {
+  return msg.you.seat !== null && !msg.you.spectator && msg.table.seats.filter((x) => x.kind === "human").length > 1;
+}
+
+function reacted(msg) {
+  if (settings.mute && msg.seat !== mySeat()) return;
+  bubble(msg.seat, () => t(`react.${msg.reaction}`));
+  render();
+}
+
+/** The hand's summary stays in the middle until "continue" (or the delay of the settings);
+ * the states that come meanwhile wait in the queue. */
+function holdSummary(number) {
+  if (settings.summary === "0") return;
+  app.summary = number;
+  clearTimeout(app.summaryTimer);
+  const seconds = Number(settings.summary);
+  if (seconds > 0) app.summaryTimer = setTimeout(goOn, seconds * 1000 + HOLD_MS);
+}
+
+function goOn() {
+  clearTimeout(app.summaryTimer);
+  app.summary = null;
+  app.breakdown = null;
+  render();
+  pump();
 }
 
 /** A word said at a seat for a moment; `text` is a function, to follow the language. */
@@ -297,9 +565,11 @@ function render() {
   root.dataset.handNumber = String(view.hand_number);
   root.dataset.history = String((view.history || []).length);
   root.dataset.toAct = String(view.to_act);
+  if (myTurn && root.dataset.myTurn !== "true") alertTurn();
   root.dataset.myTurn = String(myTurn);
-  document.title = myTurn ? `● ${t("your_turn")} · Chibre` : "Chibre";
+  document.title = myTurn ? `● ${t("your_turn")} · ${t("app_title")}` : t("app_title");
   root.dataset.status = msg.table.status;
+  $("react-btn").hidden = !friendsTable(msg);
   root.dataset.spectator = String(Boolean(msg.you.spectator));
   $("spectator-badge").hidden = !msg.you.spectator;
   document.body.classList.toggle("is-spectator", Boolean(msg.you.spectator));
@@ -308,7 +578,12 @@ function render() {
   drawControls(view, myTurn);
   drawHand(view, myTurn);
   drawSide(view);
-  if (msg.table.status === "finished" && !app.holdTimer) gameOver(view);
+  if (msg.table.status === "finished" && !app.holdTimer) {
+    if (REVIEW && !app.overShown) {
+      app.overShown = true; // straight to the replay of the past game
+      openReplay();
+    } else gameOver(view);
+  }
 }
 
 function playedCount(view, seat) {
@@ -336,13 +611,29 @@ function drawSeat(seat, view, info) {
     } else {
       const dot = el("span", `dot ${info.connected ? "on" : "off"}`);
       dot.title = info.connected ? t("online") : t("offline");
+      dot.setAttribute("role", "img");
       dot.setAttribute("aria-label", dot.title);
       plate.append(dot);
+      if (!info.connected && info.grace_until) {
+        const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(info.grace_until) }));
+        left.setAttribute("role", "timer");
+        plate.append(left);
+      }
+    }
+    if (seat === mySeat() && info.kind === "human") {
+      const edit = el("button", "btn-icon", "✎");
+      edit.type = "button";
+      edit.id = "change-name";
+      edit.title = t("change_name");
+      edit.setAttribute("aria-label", t("change_name"));
+      edit.addEventListener("click", () => askName(""));
+      plate.append(edit);
     }
   }
   if (view.dealer === seat) {
     const d = el("span", "chip chip-dealer", "D");
     d.title = t("dealer");
+    d.setAttribute("role", "img");
     d.setAttribute("aria-label", t("dealer"));
     plate.append(d);
   }
@@ -428,11 +719,11 @@ function statusText(view, myTurn) {
   return t("turn_of", { name: seatName(view.to_act) });
 }
 
-function breakdownNode(last, withClose) {
+function breakdownNode(last, withClose, title = t("hand_n", { n: last.number + 1 })) {
   const box = el("div", "breakdown");
   box.dataset.hand = String(last.number);
   const head = el("div", "breakdown-head");
-  head.append(el("strong", "", t("hand_n", { n: last.number + 1 })));
+  head.append(el("strong", "", title));
   if (last.contract >= 0) {
     head.append(contractIcon(last.contract, app.deck, mapping()));
     head.append(el("span", "", contractName(last.contract, app.deck, mapping())));
@@ -462,12 +753,11 @@ function breakdownNode(last, withClose) {
   table.append(body);
   box.append(table);
   if (withClose) {
-    const close = el("button", "btn btn-small", t("close"));
+    const held = app.summary === last.number;
+    const close = el("button", `btn ${held ? "btn-primary" : "btn-small"}`, t(held ? "continue" : "close"));
     close.type = "button";
-    close.addEventListener("click", () => {
-      app.breakdown = null;
-      render();
-    });
+    close.id = "continue";
+    close.addEventListener("click", () => (held ? goOn() : ((app.breakdown = null), render())));
     box.append(close);
   }
   return box;
@@ -561,7 +851,7 @@ function drawControls(view, myTurn) {
     const b = el("button", "btn btn-thank", t("thank"));
     b.type = "button";
     b.dataset.kind = "thank";
-    b.addEventListener("click", () => act({ kind: "thank" }));
+    b.addEventListener("click", askThanks);
     box.append(b);
   }
 }
@@ -598,7 +888,7 @@ function drawHand(view, myTurn) {
   const focused = document.activeElement?.closest?.("#hand") ? document.activeElement.dataset.card : null;
   box.replaceChildren();
   if (mySeat() === null) return;
-  const codes = sortHand(view.hand || [], view.contract);
+  const codes = sortHand(view.hand || [], settings.sort === "suit" ? -1 : view.contract);
   const playable = new Set(
     myTurn && view.phase === "play" ? legalOf(view).filter((a) => a.kind === "play").map((a) => a.card) : [],
   );
@@ -610,12 +900,25 @@ function drawHand(view, myTurn) {
     b.dataset.index = String(i + 1);
     const legal = playable.has(code);
     b.classList.toggle("legal", legal);
+    b.classList.toggle("chosen", legal && app.chosen === code);
     b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
-    b.setAttribute("aria-disabled", String(!legal));
-    b.setAttribute("aria-label", `${i + 1}: ${cardName(code, app.deck, mapping())}`);
+    const dimmed = myTurn && view.phase === "play" && !legal;
+    const name = `${i + 1}: ${cardName(code, app.deck, mapping())}`;
+    b.setAttribute("aria-label", dimmed ? `${name} (${t("not_playable")})` : name);
     b.append(img(code));
     b.addEventListener("click", () => {
-      if (!b.classList.contains("legal") || app.pending) return;
+      if (app.pending) return;
+      if (!b.classList.contains("legal")) {
+        refusedCard(app.msg.view, code);
+        return;
+      }
+      $("refusal").hidden = true;
+      if (settings.twoTap && app.chosen !== code) {
+        app.chosen = code; // the first tap raises the card; the second plays it
+        render();
+        return;
+      }
+      app.chosen = null;
       const action = playFor(app.msg.view, code);
       if (action) act(action);
     });
@@ -691,11 +994,13 @@ function drawSide(view) {
     }),
   );
   // last hand
-  const lh = view.last_hand;
+  const lh = view.deciding || view.last_hand;
   $("last-hand-box").hidden = !lh;
   if (lh) {
-    $("last-hand-title").textContent = t("hand_n", { n: lh.number + 1 });
-    $("last-hand").replaceChildren(breakdownNode(lh, false));
+    const title = view.deciding ? t("deciding_hand", { n: lh.number + 1 }) : t("hand_n", { n: lh.number + 1 });
+    $("last-hand-title").textContent = title;
+    $("last-hand").replaceChildren(breakdownNode(lh, false, title));
+    $("last-hand-box").dataset.deciding = String(Boolean(view.deciding));
   }
   // history
   const hist = view.history || [];
@@ -725,23 +1030,84 @@ function drawSide(view) {
     a.href = download;
     a.setAttribute("download", `chibre-${tableId}.txt`);
   }
+  const sheet = `/api/tables/${encodeURIComponent(tableId)}/sheet?${auth}&lang=${getLang()}&deck=${app.deck}`;
+  for (const a of [$("sheet-link"), $("over-sheet")]) a.href = sheet;
 }
 
 function gameOver(view) {
   if (app.overShown) return;
   app.overShown = true;
+  drawOver(view);
+  const dialog = $("over-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+/** The end dialog: who won, why (the target reached, and where; or the thanks, right or
+ * wrong), the score, the Striche by kind and the deciding hand's breakdown. */
+function drawOver(view) {
   const winner = view.winner;
   const me = mySeat();
   const who = me === null
     ? t("team_wins", { team: teamLabel(winner) })
     : t(winner === (me & 1) ? "we_win" : "they_win");
-  const text = winner >= 0
-    ? `${who} — ${view.totals[0]} : ${view.totals[1]}` +
-      ` · ${t("striche")} ${view.striche[0]} : ${view.striche[1]}`
-    : t("game_over");
-  $("over-text").textContent = text;
-  const dialog = $("over-dialog");
-  if (!dialog.open) dialog.showModal();
+  const order = me === null ? [0, 1] : [me & 1, 1 - (me & 1)];
+  $("over-text").replaceChildren(
+    el("strong", "over-who", who),
+    el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
+  );
+  $("over-reason").textContent = overReason(view.deciding);
+  $("over-rematch").hidden = me === null;
+  const kinds = view.striche_kinds || [{}, {}];
+  const table = el("table", "striche-table");
+  const head = el("tr");
+  head.append(el("th", "", t("striche")), ...order.map((team) => el("th", "", teamLabel(team))));
+  table.append(head);
+  const names = ["sieg", "match", "kontermatsch", "bergpreis", "schneider"];
+  for (const kind of names.filter((k) => order.some((team) => kinds[team]?.[k]))) {
+    const row = el("tr");
+    row.dataset.kind = kind;
+    row.append(el("th", "", t(`strich_${kind}`)), ...order.map((team) => el("td", "", String(kinds[team]?.[kind] || 0))));
+    table.append(row);
+  }
+  const total = el("tr", "total-row");
+  total.append(el("th", "", t("total")), ...order.map((team) => el("td", "", String(view.striche[team]))));
+  table.append(total);
+  $("over-striche").replaceChildren(table);
+  const d = view.deciding;
+  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, t("deciding_hand", { n: d.number + 1 }))] : []));
+}
+
+function overReason(d) {
+  if (!d) return "";
+  const me = mySeat();
+  const teamWord = (team) => (me === null ? teamLabel(team) : t(team === (me & 1) ? "by_us" : "by_them"));
+  if (d.reason === "thanked") {
+    const team = d.seat & 1;
+    const key = d.correct ? "reason_thanked_right" : "reason_thanked_wrong";
+    return t(key, { name: seatName(d.seat), points: d.decided_at[team], target: d.target });
+  }
+  const team = app.msg.view.winner;
+  if (d.complete && app.msg.view.rules?.end_mode === "end_of_hand") {
+    return t("reason_hand", { target: d.target, team: teamWord(team), n: d.number + 1 });
+  }
+  return t("reason_trick", {
+    target: d.target,
+    team: teamWord(team),
+    block: t(d.block),
+    trick: Math.max(1, d.trick + 1),
+    n: d.number + 1,
+  });
+}
+
+/** Bedanken: said only after a confirmation that tells what the team has. */
+function askThanks() {
+  const view = app.msg.view;
+  const team = mySeat() & 1;
+  const points = view.totals[team];
+  const target = view.rules?.target ?? 0;
+  $("thank-text").textContent = t("thank_confirm", { points, target });
+  $("thank-warning").hidden = points >= target;
+  $("thank-dialog").showModal();
 }
 
 function showLastTrick() {
@@ -756,7 +1122,9 @@ function showLastTrick() {
 async function loadInvites() {
   if (!token) return;
   try {
-    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`);
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`, {
+      headers: { "Accept-Language": getLang() },
+    });
     if (!r.ok) return;
     const summary = await r.json();
     app.links = summary.links || null;
@@ -771,7 +1139,8 @@ function drawInvites() {
   if (!links) return;
   const rows = [];
   for (const s of links.seats || []) {
-    rows.push(linkRow(t("invite_for", { n: s.seat + 1 }), s.link));
+    const where = ["seat_you", "seat_right", "seat_partner", "seat_left"][s.seat];
+    rows.push(linkRow(t("invite_for", { seat: t(where) }), s.link));
   }
   if (links.watch) rows.push(linkRow(t("watch_link"), links.watch));
   $("invite-list").replaceChildren(...rows);
@@ -830,6 +1199,9 @@ function main() {
   $("tools").append(
     languageSelect(() => {
       applyI18n();
+      setUpSettings.fill();
+      drawReactions();
+      send({ type: "language", lang: getLang() }); // the server words its refusals in it
       drawInvites();
       render();
       app.replay?.render();
@@ -839,10 +1211,22 @@ function main() {
     b.addEventListener("click", () => setDeckChoice(b.dataset.deck));
   }
   $("last-trick-btn").addEventListener("click", showLastTrick);
-  const openReplay = async () => {
+  setUpSettings();
+  setUpReactions();
+  $("thank-yes").addEventListener("click", () => {
+    $("thank-dialog").close();
+    act({ kind: "thank" });
+  });
+  $("tafel-enlarge").addEventListener("click", () => {
+    $("tafel-big").setAttribute("src", $("tafel").getAttribute("src") || "");
+    $("tafel-dialog").showModal();
+  });
+  openReplay = async () => {
     $("over-dialog").close();
     if (!app.replay) {
-      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record?format=json&${auth}`);
+      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record?format=json&${auth}`, {
+        headers: { "Accept-Language": getLang() }, // a refusal in the page's language
+      });
       const record = await r.json();
       if (!r.ok) {
         toast(record.error || String(r.status), "error");
@@ -866,6 +1250,12 @@ function main() {
     $("rp-next").focus();
   };
   $("replay-btn").addEventListener("click", openReplay);
+  $("over-rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("name-form").addEventListener("submit", saveName);
+  // the countdown of a dropped friend's seat
+  setInterval(() => {
+    if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected)) render();
+  }, 1000);
   $("over-replay").addEventListener("click", openReplay);
   document.addEventListener("keydown", onKey);
   render();
@@ -873,6 +1263,7 @@ function main() {
     toast(t("no_table"), "sticky");
     return;
   }
+  if (token) holdSeat(tableId, `/t/${encodeURIComponent(tableId)}?seat=${encodeURIComponent(token)}`);
   connect();
   loadInvites();
 }
@@ -894,4 +1285,5 @@ function drawTafel(hist, kinds, order) {
   const src = `/api/tafel.svg?${q}`;
   const img = $("tafel");
   if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+  if ($("tafel-dialog").open && $("tafel-big").getAttribute("src") !== src) $("tafel-big").setAttribute("src", src);
 }

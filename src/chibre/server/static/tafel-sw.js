@@ -1,11 +1,11 @@
 // The Jasstafel calculator's service worker (served as /tafel-sw.js, reach /tafel): it keeps
 // the calculator's page and files, so that the page opens where the network does not reach.
 // The page and its files are answered from the cache at once and refreshed from the network
-// behind (a scorer with poor reception waits for nothing); the sheets themselves are never
+// behind (a scorer with poor reception waits for nothing); the words (/api/messages) too; the sheets themselves are never
 // cached here: the page keeps them in IndexedDB (tafel-sync.js) and the API is always asked.
 "use strict";
 
-const CACHE = "chibre-tafel-1";
+const CACHE = "chibre-tafel-2";
 const SUITS = ["D", "H", "S", "C"];
 const FILES = [
   "/tafel",
@@ -14,6 +14,7 @@ const FILES = [
   "/static/tafel.css",
   "/static/style.css",
   "/static/i18n.js",
+  "/api/messages",
   "/static/cards.js",
   "/static/tafel.webmanifest",
   "/static/tafel-icon.svg",
@@ -41,6 +42,7 @@ self.addEventListener("activate", (event) => {
 
 function kept(url) {
   if (url.origin !== self.location.origin) return false;
+  if (url.pathname === "/api/messages") return true; // the words, kept like the page
   return url.pathname === "/tafel" || url.pathname.startsWith("/static/") || url.pathname.startsWith("/cards/");
 }
 

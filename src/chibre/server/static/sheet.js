@@ -1,0 +1,2 @@
+// The game sheet's one button: print it.
+document.getElementById("print")?.addEventListener("click", () => window.print());

@@ -1,0 +1,139 @@
+"""Accessibility, checked by axe-core in a real browser: no serious or critical violation on
+the lobby, the table, the replay and the Jasstafel calculator, in both decks.
+
+axe-core comes from the npm registry: the README's test command installs it into
+``tests/axe/`` when it is missing (nothing is fetched from a CDN); the tests inject it into
+each page. The table's own announcements (labels, roles, live regions) are checked too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from websockets.sync.client import connect
+
+from browser_support import TIMEOUT_MS, watch_csp
+from server_support import create_table, running_server, ws_url
+
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = {"serious", "critical"}
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    assert AXE.is_file(), (
+        f"axe-core is not installed at {AXE}: run the README's test command, which installs "
+        "it from the npm registry (npm install --prefix tests/axe axe-core@4)"
+    )
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("a11y")) as base_url:
+        yield base_url
+
+
+def deck_page(browser: Browser, deck: str) -> Page:
+    """A page whose browser has chosen ``deck``; the policy still watched, but axe (injected
+    by the test, not the site) may run."""
+    context = browser.new_context(
+        locale="en-GB", viewport={"width": 1280, "height": 800}, bypass_csp=True
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    watch_csp(context)
+    context.add_init_script(
+        f"localStorage.setItem('chibre.deck', {json.dumps(deck)});"
+        "localStorage.setItem('chibre.pace', '0');"
+    )
+    return context.new_page()
+
+
+def violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
+    """axe's serious and critical violations on the page as it is now (WCAG 2 A and AA)."""
+    page.evaluate(axe_source)
+    found: list[dict[str, Any]] = page.evaluate(
+        """() => axe.run(document, {runOnly: {type: 'tag',
+                values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+            .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))"""
+    )
+    return [v for v in found if v["impact"] in BLOCKING]
+
+
+def finished_table(server: str) -> dict[str, Any]:
+    made = create_table(server, options={"claim": "thank"})
+    with connect(ws_url(server, made["seats"][0]["link"])) as ws:
+        json.loads(ws.recv())
+        ws.send(json.dumps({"type": "act", "action": {"kind": "thank"}}))
+        while json.loads(ws.recv()).get("table", {}).get("status") != "finished":
+            pass
+    return made
+
+
+DECKS = ["french", "swiss"]
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_the_lobby(browser: Browser, server: str, axe_source: str, deck: str) -> None:
+    page = deck_page(browser, deck)
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    page.select_option("#seat2", "human")
+    page.click("#create")
+    page.locator("#invites li").first.wait_for()
+    assert violations(page, axe_source) == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_the_table(browser: Browser, server: str, axe_source: str, deck: str) -> None:
+    made = create_table(server, seats=["human", "rule", "human", "rule"])
+    page = deck_page(browser, deck)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    assert page.locator("#table").get_attribute("data-deck") == deck
+    assert violations(page, axe_source) == []
+    # announced: the turn and the trick in live regions, every card a named button
+    assert page.locator("#trick[aria-live='polite']").count() == 1
+    assert page.locator("#center-note[aria-live]").count() == 1
+    assert page.locator("#refusal[role='alert']").count() == 1
+    for label in page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.ariaLabel)"):
+        assert label and label[0].isdigit(), label
+    # a friend's table: the invited seat's name bar, the settings dialog
+    friend = deck_page(browser, deck)
+    friend.goto(server + made["seats"][2]["link"])
+    friend.locator("#name-form").wait_for()
+    assert violations(friend, axe_source) == []
+    friend.click("#settings-btn")
+    assert violations(friend, axe_source) == []
+    page.context.close()
+    friend.context.close()
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_the_end_and_the_replay(browser: Browser, server: str, axe_source: str, deck: str) -> None:
+    made = finished_table(server)
+    page = deck_page(browser, deck)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#over-dialog[open]").wait_for()
+    assert violations(page, axe_source) == []
+    page.click("#over-replay")
+    page.locator("#replay:not([hidden])").wait_for()
+    assert violations(page, axe_source) == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_the_tafel(browser: Browser, server: str, axe_source: str, deck: str) -> None:
+    page = deck_page(browser, deck)
+    page.goto(server + "/tafel")
+    page.locator("body").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert violations(page, axe_source) == []
+    page.context.close()

@@ -1,0 +1,511 @@
+"""The table as players coming from the Swiss Jass apps expect it, in a real browser against a
+real server: why a card cannot be played, the hand's summary until "continue", Bedanken with
+a confirmation and an end dialog that says why, names, the rematch, a dropped friend."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from browser_support import new_page, table, take_turn, wait_my_turn_or
+from server_support import create_table, running_server
+
+REASON_WORDS = {
+    "fr": ("demandé", "sous-couper"),
+    "de": ("angespielt", "untertrumpfen"),
+    "en": ("was led", "undertrump"),
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("table")) as base_url:
+        yield base_url
+
+
+def locale(lang: str) -> str:
+    return {"fr": "fr-CH", "de": "de-CH", "en": "en-GB"}[lang]
+
+
+def until_a_card_is_refused(page: Page) -> str:
+    """Play on until this seat holds a card it may not play; returns that card."""
+    for _ in range(60):
+        wait_my_turn_or(page, "t.dataset.status === 'finished'")
+        dimmed = page.locator("#hand .card.dimmed")
+        if dimmed.count():
+            code = dimmed.first.get_attribute("data-card")
+            assert code is not None
+            return code
+        take_turn(page)
+    raise AssertionError("no card was ever refused")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "en"])
+def test_a_refused_card_says_why_in_each_language(browser: Browser, server: str, lang: str) -> None:
+    made = create_table(server)
+    page = new_page(browser, locale=locale(lang))
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    code = until_a_card_is_refused(page)
+    cards = page.locator("#hand .card").count()
+    page.locator(f'#hand .card[data-card="{code}"]').click()
+    refusal = page.locator("#refusal")
+    refusal.wait_for()
+    said = refusal.inner_text()
+    assert any(word in said for word in REASON_WORDS[lang]), said
+    assert page.locator("#hand .card").count() == cards  # nothing was played
+    assert table(page)["myTurn"] == "true"
+    # with the keyboard too: the card's number
+    refusal.evaluate("e => { e.hidden = true; }")
+    index = page.locator(f'#hand .card[data-card="{code}"]').get_attribute("data-index")
+    page.locator("body").focus()
+    page.keyboard.press(str(index))
+    refusal.wait_for()
+    assert any(word in refusal.inner_text() for word in REASON_WORDS[lang])
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def with_settings(page: Page, **chosen: object) -> None:
+    """Keep these settings in the page's browser before it opens the table."""
+    page.context.add_init_script(
+        f"localStorage.setItem('chibre.settings', {json.dumps(json.dumps(chosen))})"
+    )
+
+
+def play_until(page: Page, condition: str, turns: int = 80) -> None:
+    """Take this seat's turns until the JS ``condition`` on ``t`` (#table) holds."""
+    for _ in range(turns):
+        wait_my_turn_or(page, condition)
+        if page.evaluate(
+            f"() => {{ const t = document.getElementById('table'); return {condition}; }}"
+        ):
+            return
+        take_turn(page)
+    raise AssertionError(f"never: {condition}")
+
+
+def test_the_hand_summary_stays_until_continue(browser: Browser, server: str) -> None:
+    made = create_table(server)
+    page = new_page(browser)
+    with_settings(page, summary="click")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "Number(t.dataset.history) >= 1")
+    summary = page.locator("#center .breakdown[data-hand='0']")
+    summary.wait_for()
+    assert page.locator("#continue").inner_text() == "Continue"
+    rows = summary.locator(".total-row td").all_inner_texts()
+    time.sleep(3)  # the computers play on; the page waits for the player
+    assert summary.is_visible()
+    assert table(page)["handNumber"] == "0"
+    page.click("#continue")
+    page.wait_for_function("() => document.getElementById('table').dataset.handNumber === '1'")
+    assert summary.count() == 0
+    assert page.locator("#last-hand .total-row td").all_inner_texts() == rows
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_summary_goes_on_by_itself_after_the_delay_chosen(
+    browser: Browser, server: str
+) -> None:
+    made = create_table(server)
+    page = new_page(browser)
+    with_settings(page, summary="1")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "Number(t.dataset.history) >= 1")
+    started = time.monotonic()
+    page.wait_for_function("() => document.getElementById('table').dataset.handNumber === '1'")
+    assert time.monotonic() - started < 8
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_thanks_is_confirmed_and_the_end_says_why(browser: Browser, server: str) -> None:
+    made = create_table(server, options={"claim": "thank"})
+    page = new_page(browser, locale="de-CH")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.locator("#thank-dialog[open]").wait_for()
+    assert "0 von 1000" in page.locator("#thank-text").inner_text()
+    assert page.locator("#thank-warning").is_visible()  # 0 is not enough
+    page.click("#thank-no")  # changed one's mind: nothing happens
+    time.sleep(0.5)
+    assert table(page)["status"] == "playing"
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    assert "Die Gegner gewinnen" in page.locator("#over-text").inner_text()
+    reason = page.locator("#over-reason").inner_text()
+    assert "Bedankt: Du, mit nur 0 von 1000" in reason and "zu früh" in reason, reason
+    # the Striche by kind: the opponents' win (Sieg) and their Schneider
+    rows = {
+        r.get_attribute("data-kind"): r.locator("td").all_inner_texts()
+        for r in page.locator("#over-striche tr[data-kind]").all()
+    }
+    assert rows["sieg"][1] != "0" and rows["sieg"][0] == "0", rows
+    total = page.locator("#over-striche .total-row td").all_inner_texts()
+    assert int(total[1]) == sum(int(v[1]) for v in rows.values())
+    assert page.locator("#over-hand .breakdown").count() == 1  # the deciding hand
+    assert page.locator("#last-hand-box[data-deciding='true']").count() == 1
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_game_decided_mid_hand_shows_that_hand_and_its_trick(
+    browser: Browser, server: str
+) -> None:
+    made = create_table(server, options={"target": 100, "end_mode": "immediate"})
+    page = new_page(browser)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "t.dataset.status === 'finished'")
+    page.locator("#over-dialog[open]").wait_for()
+    reason = page.locator("#over-reason").inner_text()
+    said = r"Target 100 reached by (your team|the opponents) — \w+, trick (\d) of hand (\d+)\."
+    found = re.search(said, reason)
+    assert found, reason
+    hand = int(found.group(3))
+    shown = page.locator("#over-text .over-score").inner_text()
+    written = [int(x) for x in page.locator("#over-hand .total-row td").all_inner_texts()]
+    mine = [int(x) for x in page.locator("#score .score-row .total").all_inner_texts()]
+    assert shown == f"{mine[0]} : {mine[1]}"
+    assert max(mine) >= 100 and sum(written) <= sum(mine)  # the hand as far as it was written
+    if hand == 1:  # nothing before it: the whole score was written in it
+        assert sorted(written) == sorted(mine)
+    title = page.locator("#last-hand-title").text_content()
+    assert title == f"Hand {hand}, where the game was decided"
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_bubbles_speak_beside_their_seat_and_the_tafel_enlarges(
+    browser: Browser, server: str
+) -> None:
+    made = create_table(server)
+    page = new_page(browser)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    where = """() => {
+        const b = document.querySelector('#seat-left .bubble, #seat-right .bubble');
+        if (!b) return null;
+        const seat = b.closest('.seat');
+        const plate = seat.querySelector('.plate').getBoundingClientRect();
+        const r = b.getBoundingClientRect();
+        return {side: seat.id, b: [r.left, r.top, r.right, r.bottom],
+                p: [plate.left, plate.top, plate.right, plate.bottom]};
+    }"""
+    boxes = None
+    for _ in range(60):
+        boxes = page.evaluate(where)
+        if boxes:
+            break
+        wait_my_turn_or(page, "document.querySelector('#seat-left .bubble, #seat-right .bubble')")
+        boxes = page.evaluate(where)
+        if boxes:
+            break
+        take_turn(page)
+    assert boxes is not None, "no side seat ever spoke"
+    bl, bt, br, bb = boxes["b"]
+    pl, pt, pr, pb = boxes["p"]
+    assert bt < pb + 80 and bb > pt - 80, boxes  # at the height of the seat, not in a corner
+    if boxes["side"] == "seat-left":
+        assert bl >= pl, boxes
+    else:
+        assert br <= pr, boxes
+    play_until(page, "Number(t.dataset.history) >= 1")
+    page.click("#tafel-enlarge")
+    big = page.locator("#tafel-dialog[open] #tafel-big")
+    big.wait_for()
+    page.wait_for_function("() => document.getElementById('tafel-big').naturalWidth > 0")
+    small = page.locator("#tafel").bounding_box()
+    large = big.bounding_box()
+    assert small and large and large["width"] > 1.8 * small["width"], (small, large)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def invite_friend(browser: Browser, server: str, **options: object) -> tuple[Page, Page, str]:
+    """A table of the host (seat 0) with a friend opposite (seat 2) and two computers; both
+    pages at the table. Returns (host, friend, the friend's invitation)."""
+    made = create_table(
+        server, seats=["human", "rule", "human", "rule"], names=["Anna", "Köbi", None, None],
+        options=dict(options),
+    )  # fmt: skip
+    host = new_page(browser)
+    host.goto(server + made["seats"][0]["link"])
+    host.locator("#hand .card").first.wait_for()
+    friend = new_page(browser, locale="de-CH")
+    invite = server + made["seats"][2]["link"]
+    friend.goto(invite)
+    friend.locator("#hand .card").first.wait_for()
+    return host, friend, invite
+
+
+def test_a_friend_names_their_seat_and_everyone_sees_it(browser: Browser, server: str) -> None:
+    host, friend, _ = invite_friend(browser, server)
+    assert host.locator("#seat-right .name").inner_text() == "Köbi"  # named by the host
+    assert host.locator("#name-form").is_hidden()  # the host named themselves in the lobby
+    bar = friend.locator("#name-form")
+    bar.wait_for()
+    # a name too long is refused by the server, in the friend's language, and nothing changes
+    friend.evaluate("document.getElementById('name-input').removeAttribute('maxlength')")
+    friend.fill("#name-input", "B" * 41)
+    friend.click("#name-save")
+    error = friend.locator("#name-error")
+    error.wait_for()
+    assert "höchstens 40 Zeichen" in error.inner_text()
+    assert host.locator("#seat-top .name").inner_text() == "Partner"
+    friend.fill("#name-input", "  Beat  ")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat").wait_for()
+    assert host.locator("#seat-top .name").inner_text() == "Beat"
+    assert friend.locator("#seat-bottom .name").inner_text() == "Beat (Du)"
+    assert friend.locator("#seat-top .name").inner_text() == "Anna"
+    # kept with the seat: a spectator who comes later, and the friend on reopening
+    summary = host.evaluate(
+        "fetch(location.pathname.replace('/t/', '/api/tables/') + '?token=' +"
+        " new URLSearchParams(location.search).get('seat')).then(r => r.json())"
+    )
+    assert [s["name"] for s in summary["seats"]] == ["Anna", "Köbi", "Beat", "rule"]
+    friend.reload()
+    friend.locator("#hand .card").first.wait_for()
+    assert friend.locator("#name-form").is_hidden()
+    # and editable
+    friend.click("#change-name")
+    friend.fill("#name-input", "Beat M.")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat M.").wait_for()
+    assert not host.errors and not friend.errors  # type: ignore[attr-defined]
+
+
+def test_a_rematch_keeps_the_seats_and_both_friends_play_it(browser: Browser, server: str) -> None:
+    host, friend, invite = invite_friend(browser, server, claim="thank")
+    friend.fill("#name-input", "Beat")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat").wait_for()
+    first = host.url
+    host.click("#controls [data-kind='thank']")
+    host.click("#thank-yes")
+    for page in (host, friend):
+        page.locator("#over-dialog[open]").wait_for()
+    friend.click("#over-rematch")
+    for page in (host, friend):
+        page.wait_for_url(lambda url: url != first and url != invite)
+        page.locator("#table[data-status='playing'] #hand .card").first.wait_for()
+    assert host.url.split("?")[1] == first.split("?")[1]  # the same seat, the same link
+    assert friend.url.split("?")[1] == invite.split("?")[1]
+    assert host.locator("#seat-top .name").inner_text() == "Beat"  # names stay too
+    assert table(host)["history"] == "0"  # a new game, a new record
+    # the first game's record is still there under its own table
+    old = first.split("/t/")[1].split("?")[0]
+    token = first.split("seat=")[1]
+    status = host.evaluate(
+        f"fetch('/api/tables/{old}/record?format=json&token={token}').then(r => r.status)"
+    )
+    assert status == 200
+    # and both friends play the second game
+    played = {"host": 0, "friend": 0}
+    deadline = time.monotonic() + 60
+    while min(played.values()) < 2:
+        assert time.monotonic() < deadline, played
+        for who, page in (("host", host), ("friend", friend)):
+            if table(page).get("myTurn") == "true" and take_turn(page):
+                played[who] += 1
+        host.wait_for_timeout(20)
+    assert not host.errors and not friend.errors  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def short_grace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("grace"), "--grace", "4") as base_url:
+        yield base_url
+
+
+def test_a_dropped_friend_is_counted_down_taken_over_and_welcomed_back(
+    browser: Browser, short_grace: str
+) -> None:
+    host, friend, invite = invite_friend(browser, short_grace)
+    friend.fill("#name-input", "Beat")
+    friend.click("#name-save")
+    host.locator("#seat-top .name", has_text="Beat").wait_for()
+    friend.context.close()
+    countdown = host.locator("#seat-top .chip-countdown")
+    countdown.wait_for()
+    assert re.fullmatch(r"computer in [1-4] s", countdown.inner_text()), countdown.inner_text()
+    banner = host.locator("#banner")
+    assert "Beat lost the connection" in banner.inner_text()
+    seconds = [int(countdown.inner_text().split()[2])]
+    host.locator("#banner", has_text="The computer plays for Beat").wait_for(timeout=10_000)
+    assert host.locator("#seat-top .chip-bot").inner_text() == "the computer plays for now"
+    assert countdown.count() == 0
+    assert seconds[0] <= 4
+    back = new_page(browser, locale="de-CH")
+    back.goto(invite)
+    back.locator("#hand .card").first.wait_for()
+    host.locator("#banner", has_text="Beat is back").wait_for()
+    host.locator("#seat-top .dot.on").wait_for()
+    assert not host.errors  # type: ignore[attr-defined]
+
+
+def test_settings_sort_two_taps_large_cards_and_sound(browser: Browser, server: str) -> None:
+    made = create_table(server)
+    page = new_page(browser, width=390, height=844, mobile=True)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    wait_my_turn_or(page, "false")
+    take_turn(page)  # the contract, when it is ours to name
+    page.locator("#table[data-phase='play']").wait_for()
+    assert "alerts" not in table(page)  # no sound by default
+    width = page.locator("#hand .card").first.bounding_box()
+    page.click("#settings-btn")
+    page.check("#set-large")
+    page.check("#set-twoTap")
+    page.check("#set-sound")
+    page.select_option("#set-sort", "suit")
+    page.click("#settings-dialog button.btn-primary")
+    larger = page.locator("#hand .card").first.bounding_box()
+    assert width and larger and larger["width"] > 1.15 * width["width"], (width, larger)
+    boxes = page.eval_on_selector_all(
+        "#hand .card",
+        "cs => cs.map(c => [c.getBoundingClientRect().left, c.getBoundingClientRect().right])",
+    )
+    assert all(left >= 0 and right <= 391 for left, right in boxes), boxes  # all nine fit
+    suits = [
+        c[0] for c in page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    ]
+    order = "SHCD"  # spades, hearts, clubs, diamonds, whatever the trump
+    assert suits == sorted(suits, key=order.index), suits
+    page.reload()  # kept in this browser
+    page.locator("#hand .card").first.wait_for()
+    assert page.evaluate("document.body.classList.contains('large-cards')")
+    wait_my_turn_or(page, "false")
+    assert int(table(page).get("alerts", "0")) >= 1  # "your turn" was signalled
+    card = page.locator("#hand .card.legal").first
+    code = card.get_attribute("data-card")
+    cards = page.locator("#hand .card").count()
+    corner = {"x": 6, "y": 20}  # the cards overlap: tap the corner that shows
+    card.click(position=corner)  # the first tap raises it
+    page.locator(f'#hand .card.chosen[data-card="{code}"]').wait_for()
+    assert page.locator("#hand .card").count() == cards
+    page.locator(f'#hand .card[data-card="{code}"]').click(position=corner)  # the second plays
+    page.wait_for_function(
+        'code => !document.querySelector(`#hand .card[data-card="${code}"]`)', arg=code
+    )
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_quick_reactions_reach_the_table_and_can_be_muted(browser: Browser, server: str) -> None:
+    host, friend, _ = invite_friend(browser, server)
+    friend.fill("#name-input", "Beat")
+    friend.click("#name-save")
+    friend.click("#react-btn")
+    friend.click("#react-menu [data-reaction='well_played']")
+    host.locator("#seat-top .bubble", has_text="Well played!").wait_for()
+    friend.locator("#seat-bottom .bubble", has_text="Gut gespielt!").wait_for()
+    # the host mutes the others' reactions
+    host.click("#settings-btn")
+    host.check("#set-mute")
+    host.click("#settings-dialog button.btn-primary")
+    time.sleep(3)  # the first bubble is gone; the next reaction must not show
+    friend.click("#react-btn")
+    friend.click("#react-menu [data-reaction='thanks']")
+    friend.locator("#seat-bottom .bubble", has_text="Merci!").wait_for()
+    time.sleep(0.5)
+    assert host.locator("#seat-top .bubble").count() == 0
+    assert not host.errors and not friend.errors  # type: ignore[attr-defined]
+
+
+def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: str) -> None:
+    made = create_table(
+        server, seats=["human", "rule", "rule", "rule"],
+        options={"target": 300, "end_mode": "end_of_hand"},
+    )  # fmt: skip
+    page = new_page(browser, locale="de-CH")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "t.dataset.status === 'finished'", turns=200)
+    page.locator("#over-dialog[open]").wait_for()
+    href = page.locator("#over-sheet").get_attribute("href")
+    assert href and "/sheet?" in href
+    page.goto(server + href)
+    assert page.locator("h1").inner_text() == "Spielblatt"
+    hands = page.locator("section.hand").count()
+    history = page.locator("section.hand .tricks tbody tr").count()
+    assert hands >= 1 and history == 9 * hands  # every trick of every hand (end of hand)
+    assert page.locator("section.hand .tricks td.won").count() == history
+    running = page.locator("section.hand .running").last.locator("td").all_inner_texts()
+    result = page.locator("section.result p").inner_text()
+    assert f"{running[0]} : {running[1]}" in result
+    assert page.locator("section.result .total td").count() == 2
+    assert page.locator("#print").is_visible()
+    page.emulate_media(media="print")
+    assert page.locator("#print").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, server: str) -> None:
+    from chibre.notation import record_from_json
+    from chibre.server.history import SeatGame, figures
+    from chibre.server.store import SeatInfo, StoredTable
+
+    lost = create_table(server, options={"claim": "thank"})
+    played = create_table(server, options={"target": 300, "end_mode": "end_of_hand"})
+    page = new_page(browser)
+    page.goto(server + lost["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    page.goto(server + played["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "t.dataset.status === 'finished'", turns=200)
+    # the figures the server keeps for this seat, counted here from the game's own record
+    token = played["seats"][0]["link"].split("seat=")[1]
+    url = f"{server}/api/tables/{played['table']}/record?format=json&token={token}"
+    with urllib.request.urlopen(url) as r:
+        game, _ = record_from_json(r.read().decode()).replay()
+    infos = tuple(SeatInfo("human" if s == 0 else "rule", "") for s in range(4))
+    stored = StoredTable(played["table"], game.rules, infos, "")
+    expected = figures([SeatGame(stored, game, 0)])
+    assert expected["hands"] >= 1
+
+    page.goto(server + "/")
+    box = page.locator("#recent-box")
+    box.wait_for()
+    rows = page.locator("#recent li")
+    assert rows.count() == 2
+    newest = rows.first
+    assert newest.get_attribute("data-table") == played["table"]
+    assert ("won" if game.winner == 0 else "lost") in newest.inner_text()
+    assert f"{game.totals[0]} : {game.totals[1]}" in newest.inner_text()
+    assert "with rule-based" in newest.inner_text()  # the partner, a computer
+    assert "lost 0 : 0" in rows.nth(1).inner_text()
+    assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
+    newest.locator("a").click()  # a past game opens at its replay
+    page.locator("#replay:not([hidden])").wait_for()
+    page.goto(server + "/")
+    page.locator("#recent li").first.wait_for()
+
+    def figure(key: str) -> str:
+        return page.locator(f"#figures [data-figure='{key}']").inner_text()
+
+    won_games = int(game.winner == 0)
+    assert figure("fig_games") == f"{won_games} of 2"
+    assert figure("fig_hands") == f"{expected['hands_won']} of {expected['hands']}"
+    assert float(figure("fig_average")) == expected["average"]
+    assert figure("fig_matches") == str(expected["matches"])
+    assert float(figure("fig_chooser")) == expected["chooser_average"]
+    # a token this browser does not hold opens nothing: the server leaves it out
+    status = page.evaluate(
+        """table => fetch('/api/history', {
+            method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({seats: [{table, token: 'not-a-token'}]}),
+        }).then(r => r.json()).then(j => j.games.length)""",
+        played["table"],
+    )
+    assert status == 0
+    assert not page.errors  # type: ignore[attr-defined]
