@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from browser_support import artifacts, new_page, take_turn
 from server_support import free_port, http_json, start_server, stop_server
+from tafel_support import enter_hand, hand_rows
 from test_tournament_server import recompute
 
 ARGS = ("--grace", "3", "--bot-delay", "0", "--deal-delay", "0.2")
@@ -167,18 +168,6 @@ def play_round_from_table(pages: dict[str, Page], links: dict[str, str]) -> None
         time.sleep(0.05)
 
 
-def write_hand(page: Page, **fields: str) -> None:
-    """Write a hand on the calculator's page (its own form: docs of the calculator)."""
-    for name, value in fields.items():
-        selector = "#" + name.replace("_", "-")
-        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
-            page.select_option(selector, value)
-        else:
-            page.fill(selector, value)
-    page.click("#submit")
-    expect(page.locator("#submit")).to_be_enabled()
-
-
 def test_a_round_with_real_cards_on_two_phones(browser: Browser, served: dict[str, Any]) -> None:
     base = served["base"]
     status, t = http_json(
@@ -204,14 +193,14 @@ def test_a_round_with_real_cards_on_two_phones(browser: Browser, served: dict[st
     expect(cards.first.locator(".short-link")).to_have_text(sheets[0] or "")
 
     # a scorer at each table enters the hands on a phone
-    for link, points in zip(sheets, ("120", "60"), strict=True):
+    for link, points in zip(sheets, (120, 60), strict=True):
         phone = new_page(browser, width=390, height=844, mobile=True)
         phone.on("dialog", lambda d: d.accept())
         phone.goto(base + str(link))
         phone.locator("#total0").wait_for()
         for hands in range(1, 6):
-            write_hand(phone, contract="H", chooser="0", points=points, points_team="0")
-            expect(phone.locator("#hands tbody tr")).to_have_count(hands)
+            enter_hand(phone, "H", chooser=0, team=0, points=points)
+            expect(hand_rows(phone)).to_have_count(hands)
             time.sleep(1.1)  # the tournament sees each hand
             if organiser_state(base, organiser)["rounds"][0]["tables"][sheets.index(link)]["done"]:
                 break
