@@ -406,11 +406,13 @@ async def play_hands(
 
     async def play(client: Client) -> None:
         acted = -1
-        kind = ""
+        declarations = 0  # sent and not yet refused
         while True:
             frame = await client.recv()
-            if frame["type"] == "error" and kind == "declare" and frame["code"] == "illegal":
+            if frame["type"] == "error" and declarations and frame["code"] == "illegal":
+                declarations -= 1
                 continue  # a declaration out of turn can come too late: the next card was played
+                # (its refusal may arrive after this seat has acted again on a newer state)
             if frame["type"] == "error" and frame["code"] == "not_your_turn":
                 continue  # a second card sent on a state that another seat's declaration made
                 # before the first card was taken: the table refuses it, as it must
@@ -421,7 +423,7 @@ async def play_hands(
             if legal and frame["seq"] != acted:
                 acted = frame["seq"]
                 action = rng.choice(legal)
-                kind = action["kind"]
+                declarations += action["kind"] == "declare"
                 await client.act(action)
 
     await asyncio.gather(*(play(c) for c in [*clients, watcher]))
