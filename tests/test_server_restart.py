@@ -195,9 +195,13 @@ def test_a_finished_game_keeps_its_record_across_a_restart(tmp_path: Path) -> No
     assert status == 200 and summary["finished"] and summary["winner"] == game.winner
 
 
-async def to_act_of(base: str, link: str) -> Frame:
+async def to_act_of(base: str, link: str, seat: int) -> Frame:
+    """The table's state once ``seat`` is to act (the computers' moves before it made)."""
     async with websockets.connect(ws_url(base, link)) as ws:
-        return await recv_state(ws)
+        while True:
+            frame = await recv_state(ws)
+            if frame["view"]["to_act"] == seat:
+                return frame
 
 
 def test_an_unreadable_table_is_left_out_and_the_others_are_restored(tmp_path: Path) -> None:
@@ -206,7 +210,7 @@ def test_an_unreadable_table_is_left_out_and_the_others_are_restored(tmp_path: P
     try:
         damaged = create_table(base, ["human", "rule", "rule", "rule"])
         kept = create_table(base, ["human", "rule", "rule", "rule"])
-        before = asyncio.run(to_act_of(base, kept["watch"]))
+        before = asyncio.run(to_act_of(base, kept["watch"], 0))
     finally:
         stop_server(process)
     with sqlite3.connect(db) as c:  # the first deal of one table is damaged
@@ -216,7 +220,7 @@ def test_an_unreadable_table_is_left_out_and_the_others_are_restored(tmp_path: P
         )
     process, base = start_server(db)
     try:
-        after = asyncio.run(to_act_of(base, kept["watch"]))
+        after = asyncio.run(to_act_of(base, kept["watch"], 0))
         token = kept["seats"][0]["link"].partition("=")[2]
         status, summary = http_json(base, f"/api/tables/{kept['table']}?token={token}")
         damaged_token = damaged["seats"][0]["link"].partition("=")[2]
@@ -260,7 +264,7 @@ def test_after_a_restart_a_seat_whose_player_never_came_keeps_waiting(tmp_path: 
     process, base = start_server(db, "--grace", "0.2")
     try:
         time.sleep(1.0)  # far longer than the grace period and the computers' moves
-        frame = asyncio.run(to_act_of(base, t["watch"]))
+        frame = asyncio.run(to_act_of(base, t["watch"], 2))
     finally:
         stop_server(process)
     seats = frame["table"]["seats"]
