@@ -163,11 +163,14 @@ def test_an_unwatched_computer_table_is_put_to_rest_and_wakes_when_opened(tmp_pa
     process, base = start_server(db, "--unwatched-rest", "1")
     try:
         table = create_table(base, ["rule"] * 4)
-        time.sleep(2.5)
-        with sqlite3.connect(db) as c:
-            state = c.execute(
-                "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
-            ).fetchone()[0]
+        deadline = time.monotonic() + 30  # a second unwatched, then the next sweep
+        state = None
+        while state != 2 and time.monotonic() < deadline:
+            time.sleep(0.25)
+            with sqlite3.connect(db) as c:
+                state = c.execute(
+                    "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
+                ).fetchone()[0]
 
         async def watch() -> int:
             async with websockets.connect(ws_url(base, table["watch"])) as ws:
