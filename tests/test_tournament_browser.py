@@ -4,6 +4,7 @@ between two hands), and a round with real cards entered on two phones."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import time
@@ -19,6 +20,9 @@ from browser_support import artifacts, new_page, take_turn
 from server_support import free_port, http_json, start_server, stop_server
 from tafel_support import enter_hand, hand_rows
 from test_tournament_server import recompute
+
+LOCALE = Path(__file__).resolve().parent.parent / "src" / "chibre" / "locale"
+LANGS = ("en", "fr", "de")
 
 ARGS = ("--grace", "3", "--bot-delay", "0", "--deal-delay", "0.2")
 
@@ -243,18 +247,13 @@ def test_a_round_with_real_cards_on_two_phones(browser: Browser, served: dict[st
 def test_every_tournament_string_exists_in_french_german_and_english() -> None:
     from test_browser import STATIC
 
-    text = (STATIC / "tournament_i18n.js").read_text()
-    blocks = re.split(r"^  (en|fr|de): \{$", text, flags=re.M)
-    keys = {
-        lang: set(re.findall(r"^    (\w+):", body.split("\n  },")[0], flags=re.M))
-        for lang, body in zip(blocks[1::2], blocks[2::2], strict=True)
-    }
-    assert set(keys) == {"en", "fr", "de"} and keys["en"] == keys["fr"] == keys["de"]
+    keys = {lang: set(json.loads((LOCALE / f"{lang}.json").read_text())) for lang in LANGS}
+    assert keys["en"] == keys["fr"] == keys["de"]
     used: set[str] = set()
     for name in ("tournament.html", "tournament.js"):
         page = (STATIC / name).read_text()
-        used |= set(re.findall(r'data-tt(?:-placeholder)?="(\w+)"', page))
-        used |= set(re.findall(r'\btt\(\s*"(\w+)"', page))
+        used |= set(re.findall(r'data-i18n(?:-placeholder)?="(tour_\w+)"', page))
+        used |= set(re.findall(r'\bt\(\s*"(tour_\w+)"', page))
         assert not re.search(r"https?://", page), name
     used |= {"tour_by_organiser", "tour_by_scorer", "tour_final", "tour_standings"}
     assert used <= keys["en"], f"missing strings: {used - keys['en']}"

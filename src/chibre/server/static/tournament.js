@@ -3,8 +3,7 @@
 // (which sends the player to their seat when a round opens), with ?code= the join form and
 // what spectators see. The state is asked for again every POLL ms: the standings are live.
 
-import { applyI18n, languageSelect } from "./i18n.js";
-import { applyTournamentI18n, tt } from "./tournament_i18n.js";
+import { applyI18n, languageSelect, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL = 1500;
@@ -27,7 +26,7 @@ function el(tag, attrs = {}, ...children) {
 
 function say(message) {
   $("message").hidden = !message;
-  $("message").textContent = message ? tt("tour_error", { message }) : "";
+  $("message").textContent = message ? t("tour_error", { message }) : "";
 }
 
 async function api(path, body, method) {
@@ -49,10 +48,6 @@ function qr(link) {
 
 function applyAll() {
   applyI18n();
-  applyTournamentI18n();
-  for (const e of document.querySelectorAll("[data-tt-placeholder]")) {
-    e.placeholder = tt(e.dataset.ttPlaceholder);
-  }
 }
 
 // --- creating ----------------------------------------------------------------------------
@@ -92,14 +87,14 @@ async function showCreate() {
 
 function entryItem(state, entry) {
   const who = entry.members.join(" & ");
-  const kind = entry.kind === "human" ? "" : ` — ${tt("tour_computer", { level: entry.kind })}`;
+  const kind = entry.kind === "human" ? "" : ` — ${t("tour_computer", { level: entry.kind })}`;
   const notes = [];
-  if (entry.status === "withdrawn") notes.push(tt("tour_withdrawn"));
-  if (entry.since > 1) notes.push(tt("tour_late", { n: entry.since }));
+  if (entry.status === "withdrawn") notes.push(t("tour_withdrawn"));
+  if (entry.since > 1) notes.push(t("tour_late", { n: entry.since }));
   const li = el("li", { "data-entry": entry.id }, who + kind + (notes.length ? ` (${notes.join(", ")})` : ""));
   if (state.role === "organiser") {
     const act = (label, path, method) => {
-      const b = el("button", { class: "btn btn-small", type: "button" }, tt(label));
+      const b = el("button", { class: "btn btn-small", type: "button" }, t(label));
       b.addEventListener("click", () => change(`/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method));
       return b;
     };
@@ -122,24 +117,24 @@ async function change(path, method, body) {
 
 function tableCard(state, table) {
   const card = el("div", { class: "table-card", "data-table": String(table.table) });
-  const status = table.done ? tt("tour_over") : tt("tour_playing");
-  const kind = table.kind === "cards" ? tt("tour_cards") : tt("tour_online");
-  card.append(el("h4", {}, `${tt("tour_table", { n: table.table })} · ${kind} · ${status}`));
+  const status = table.done ? t("tour_over") : t("tour_playing");
+  const kind = table.kind === "cards" ? t("tour_cards") : t("tour_online");
+  card.append(el("h4", {}, `${t("tour_table", { n: table.table })} · ${kind} · ${status}`));
   const teams = [0, 1].map((team) => {
     const names = [table.seats[team], table.seats[team + 2]].map((s) => {
-      const span = el("span", { class: `tour-seat${s.flagged ? " flagged" : ""}${s.computer ? " computer" : ""}`, "data-seat": String(s.seat) }, s.filler ? tt("tour_computer_seat") : s.name);
-      if (s.flagged) span.title = tt("tour_replaced");
+      const span = el("span", { class: `tour-seat${s.flagged ? " flagged" : ""}${s.computer ? " computer" : ""}`, "data-seat": String(s.seat) }, s.filler ? t("tour_computer_seat") : s.name);
+      if (s.flagged) span.title = t("tour_replaced");
       return span;
     });
-    const flags = [table.seats[team], table.seats[team + 2]].some((s) => s.flagged) ? ` ⚑ ${tt("tour_replaced")}` : "";
+    const flags = [table.seats[team], table.seats[team + 2]].some((s) => s.flagged) ? ` ⚑ ${t("tour_replaced")}` : "";
     return el("p", { class: "team" }, names[0], " & ", names[1], ` — ${table.totals[team]}`, flags);
   });
-  card.append(...teams, el("p", {}, tt("tour_hands", { n: table.hands })));
-  if (table.watch) card.append(el("a", { href: table.watch, class: "no-print" }, tt("tour_watch")));
-  if (table.sheet) card.append(el("p", {}, el("a", { href: table.sheet }, tt("tour_sheet")), " ", qr(table.sheet), el("span", { class: "short-link" }, table.sheet)));
+  card.append(...teams, el("p", {}, t("tour_hands", { n: table.hands })));
+  if (table.watch) card.append(el("a", { href: table.watch, class: "no-print" }, t("tour_watch")));
+  if (table.sheet) card.append(el("p", {}, el("a", { href: table.sheet }, t("tour_sheet")), " ", qr(table.sheet), el("span", { class: "short-link" }, table.sheet)));
   if (table.deals) {
-    const seed = table.deals.seed ? ` · ${tt("tour_seed")} ${table.deals.seed}` : "";
-    card.append(el("p", { class: "deals" }, `${tt("tour_deals")}: ${table.deals.commitment}${seed}`));
+    const seed = table.deals.seed ? ` · ${t("tour_seed")} ${table.deals.seed}` : "";
+    card.append(el("p", { class: "deals" }, `${t("tour_deals")}: ${table.deals.commitment}${seed}`));
   }
   return card;
 }
@@ -154,7 +149,7 @@ function standingsTable(state) {
     const you = state.you && state.you.entry === s.entrant;
     return el("tr", { class: you ? "me" : "", "data-entrant": s.entrant }, ...cells.map((c) => el("td", {}, String(c))));
   });
-  return [el("tr", {}, ...head.map((h) => el("th", {}, tt(h)))), ...rows];
+  return [el("tr", {}, ...head.map((h) => el("th", {}, t(h)))), ...rows];
 }
 
 function render(state) {
@@ -182,12 +177,12 @@ function render(state) {
   $("rounds").replaceChildren(
     ...state.rounds.map((r) =>
       el("div", { class: "round panel-box", "data-round": String(r.round) },
-        el("h3", {}, tt("tour_round", { n: r.round })),
+        el("h3", {}, t("tour_round", { n: r.round })),
         el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table))),
       ),
     ),
   );
-  $("standings-title").textContent = tt(state.finished ? "tour_final" : "tour_standings");
+  $("standings-title").textContent = t(state.finished ? "tour_final" : "tour_standings");
   $("live-note").hidden = state.finished;
   $("standings").replaceChildren(...standingsTable(state));
   $("exports").hidden = !organiser;
@@ -199,9 +194,9 @@ function render(state) {
     $("audit-box").hidden = !state.audit.length;
     $("audit").replaceChildren(
       ...state.audit.map((a) => {
-        const who = tt(a.who === "organiser" ? "tour_by_organiser" : "tour_by_scorer");
+        const who = t(a.who === "organiser" ? "tour_by_organiser" : "tour_by_scorer");
         const when = new Date(a.at * 1000).toLocaleTimeString();
-        const what = `${tt("tour_round", { n: a.round })}, ${tt("tour_table", { n: a.table })}: #${a.hands.join(", #")} → ${a.totals.join(":")}`;
+        const what = `${t("tour_round", { n: a.round })}, ${t("tour_table", { n: a.table })}: #${a.hands.join(", #")} → ${a.totals.join(":")}`;
         return el("li", { "data-who": a.who }, `${when} · ${who} · ${what}${a.reason ? ` (${a.reason})` : ""}`);
       }),
     );
@@ -215,12 +210,12 @@ function showYou(state) {
   $("you-name").textContent = state.you.name;
   const where = state.you.table;
   if (!where || where.done) {
-    $("you-table").replaceChildren(tt("tour_wait"));
+    $("you-table").replaceChildren(t("tour_wait"));
     return;
   }
-  const text = tt("tour_your_table", { round: where.round, table: where.table, seat: where.seat + 1 });
+  const text = t("tour_your_table", { round: where.round, table: where.table, seat: where.seat + 1 });
   const go = where.link || where.sheet;
-  $("you-table").replaceChildren(text, " ", go ? el("a", { href: go, id: "your-seat" }, tt(where.link ? "tour_play" : "tour_sheet")) : "");
+  $("you-table").replaceChildren(text, " ", go ? el("a", { href: go, id: "your-seat" }, t(where.link ? "tour_play" : "tour_sheet")) : "");
   const sent = `chibre.tournament.${id}.sent`;
   if (where.link && sessionStorage.getItem(sent) !== String(where.round)) {
     sessionStorage.setItem(sent, String(where.round));
@@ -240,9 +235,9 @@ function wire() {
   $("next-round").addEventListener("click", () => change(`/api/tournaments/${id}/rounds?${query}`, "POST", {}));
   $("print").addEventListener("click", () => window.print());
   const add = $("add-form");
-  add.kind.replaceChildren(el("option", { value: "human" }, tt("tour_human")));
+  add.kind.replaceChildren(el("option", { value: "human" }, t("tour_human")));
   api("/api/players").then(({ players }) =>
-    add.kind.append(...players.map((p) => el("option", { value: p }, tt("tour_computer", { level: p })))),
+    add.kind.append(...players.map((p) => el("option", { value: p }, t("tour_computer", { level: p })))),
   );
   add.addEventListener("submit", (event) => {
     event.preventDefault();
