@@ -97,7 +97,7 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
 
     # correct hand 1: Nous made 120, not 98 → (120 + 50 + 20) × 2 = 380, Eux 74
     press(hand_rows(page).first.locator("button.edit"))
-    expect(page.locator("#form-title")).to_have_text("Runde 1 korrigieren")
+    expect(page.locator("#form-title")).to_have_text("Spiel 1 korrigieren")
     expect(page.locator("#points0")).to_have_text("98")
     expect(page.locator("#points1")).to_have_text("59")
     expect(page.locator("#contracts [aria-checked=true]")).to_have_attribute("data-contract", "S")
@@ -245,7 +245,7 @@ def test_the_sheet_asks_the_schneider_it_cannot_tell(browser: Browser, server: s
     expect(page.locator("#total1")).to_have_text("744")
     enter_hand(page, "U", team=0, points=57)
     expect(page.locator("#error")).to_have_text(
-        "Diese Runde beendet das Spiel: unten angeben, ob die Verlierer noch unter der Hälfte "
+        "Dieses Spiel beendet die Partie: unten angeben, ob die Verlierer noch unter der Hälfte "
         "waren (Schneider)."
     )
     expect(page.locator("#moments")).to_have_attribute("open", "")

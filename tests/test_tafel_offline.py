@@ -157,9 +157,9 @@ def test_two_phones_offline_end_with_every_hand_in_order_and_the_conflict_shown(
     moved = second.locator("#conflicts li.moved")
     expect(moved).to_have_count(1)
     expect(moved).to_contain_text("auf einem anderen Gerät geändert")
-    expect(moved).to_contain_text("als Runde 2 geschriebene Runde ist Runde 3")
+    expect(moved).to_contain_text("als Spiel 2 geschriebene Spiel ist Spiel 3")
     changed = second.locator("#conflicts li.changed")
-    expect(changed).to_contain_text("Runde 1 wurde inzwischen auf einem anderen Gerät geändert")
+    expect(changed).to_contain_text("Spiel 1 wurde inzwischen auf einem anderen Gerät geändert")
     expect(hand_rows(second)).to_have_count(4)
     # the correction is not lost: written as a new hand, or set aside, as the scorer says
     press(changed.locator("button.rewrite"))

@@ -84,9 +84,9 @@ def test_twelve_hands_fit_and_every_row_can_be_tapped(
         correct.scroll_into_view_if_needed()
         assert correct.evaluate(HIT), f"the correction of hand {n} is covered or cut off"
         press(correct)
-        expect(page.locator("#form-title")).to_have_text(f"Runde {n} korrigieren")
+        expect(page.locator("#form-title")).to_have_text(f"Spiel {n} korrigieren")
         press(page.locator("#cancel"))
-        expect(page.locator("#form-title")).to_have_text("Nächste Runde")
+        expect(page.locator("#form-title")).to_have_text("Nächstes Spiel")
     for left in range(12, 0, -1):  # and every row can be struck, the last first
         delete = hand_rows(page).nth(left - 1).locator("button.delete")
         delete.scroll_into_view_if_needed()
@@ -193,7 +193,7 @@ RAW = ["published", "immediate", "end_of_hand", "stoeck,weis,tricks", "none (1",
 @pytest.mark.parametrize(
     ("locale", "words", "foreign"),
     [
-        ("de-CH", ["Schieber", "Runde", "veröffentlicht"], ["Spiel 1", "Chibre"]),
+        ("de-CH", ["Schieber", "Spiel", "veröffentlicht"], ["Runde", "Chibre"]),
         ("fr-CH", ["Chibre", "donne", "publié"], ["Stöck, Weis, Stich", "Runde"]),
         ("en-GB", ["Chibre", "hand", "published (1 1 2 2 3 3)"], ["Runde", "Donne"]),
     ],
