@@ -8,6 +8,7 @@ import asyncio
 import json
 import sqlite3
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from chibre.jass_challenge import (
 from chibre.observation import Observation
 from chibre.play import legal_cards
 from chibre.server.store import Store
-from server_support import running_server
+from server_support import http_json, running_server
 
 DATA = Path(__file__).resolve().parent / "data"
 TIMEOUT = 20
@@ -261,11 +262,39 @@ def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the table stopped when its bots left"
             time.sleep(0.2)
         log = (tmp_path / "chibre.log").read_text()
-    game = stored_game(tmp_path / "chibre.sqlite").replay()
+        stored = stored_game(tmp_path / "chibre.sqlite")
+        token = stored.seats[0].token
+        record = http_json(base, f"/api/tables/{stored.id}/record?format=json&token={token}")
+        with urllib.request.urlopen(
+            f"{base}/api/tables/{stored.id}/record?token={token}", timeout=10
+        ) as r:
+            text = r.read().decode()
+    game = stored.replay()
     assert max(game.totals) >= 2500
     # the incidents are logged: the late answer, then the bot that left
     assert "(seat " in log and "no answer within 0.3 s; rule played Play(card=" in log
     assert "left; rule plays seat" in log
+    # and each is in the stored record, with its seat: the garbage and the foreign card of the
+    # chooser, the partner's push back, the fourth's late answer, and every bot leaving (the
+    # first one, then the others when the test closed their sockets)
+    said = [(seat, i.kind) for seat, info in enumerate(stored.seats) for i in info.incidents]
+    kinds = sorted({k for _, k in said})
+    assert kinds == ["garbage", "gone", "illegal", "late"], said
+    assert sorted(s for s, k in said if k == "gone") == [0, 1, 2, 3]
+    assert [k for _, k in said].count("late") == 1 and [k for _, k in said].count("garbage") == 1
+    assert [k for _, k in said].count("illegal") >= 2  # the foreign card, the push back
+    for info in stored.seats:
+        for i in info.incidents:
+            assert 0 < i.at < len(stored.entries) and i.detail and i.seconds >= 0
+            if i.kind == "late":
+                assert i.seconds >= 0.3 and "rule played" in i.detail
+    status, document = record
+    assert status == 200 and len(document["incidents"]) == len(said)
+    assert [d["at"] for d in document["incidents"]] == sorted(
+        d["at"] for d in document["incidents"]
+    )
+    assert {(d["seat"], d["kind"]) for d in document["incidents"]} == set(said)
+    assert text.count("# incident: seat ") == len(said)
 
 
 # --- the client against a recorded conversation ----------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -261,3 +262,57 @@ def test_chibre_bot_seats_the_kits_service_at_a_table_of_our_server(
             base, f"/api/tables/{answer['table']}?token={link.split('seat=')[1]}"
         )
         assert status == 200 and summary["finished"]
+
+
+def test_a_misbehaving_kit_bot_at_a_table_leaves_its_incidents_in_the_record(
+    theirs: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, db=db) as base:
+        answer = create_table(base, ["human", "human", "rule", "rule"], options={"target": 300})
+        links = [base + answer["seats"][s]["link"] for s in (0, 1)]
+        bots = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "chibre.cli",
+                    "bot",
+                    link,
+                    "--quiet",
+                    "--player",
+                    f"jasskit-http:{theirs}/{name}",
+                ],
+                env=server_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for link, name in zip(links, ("first", "broken"), strict=True)
+        ]
+        for bot in bots:
+            out, err = bot.communicate(timeout=180)
+            assert bot.returncode == 0, err
+            assert "game over: team" in out and "0 refused" in out  # the fallback was legal
+        token = links[0].split("seat=")[1]
+        status, record = http_json(
+            base, f"/api/tables/{answer['table']}/record?format=json&token={token}"
+        )
+    assert status == 200
+    with sqlite3.connect(db) as c:
+        (seats,) = c.execute("SELECT seats FROM game_tables").fetchone()
+        entries = c.execute("SELECT COUNT(*) FROM game_entries").fetchone()[0]
+    stored = json.loads(seats)
+    first, broken = stored[0].get("incidents", []), stored[1].get("incidents", [])
+    assert "incidents" not in stored[2] and "incidents" not in stored[3]  # our own players
+    assert first and {i["kind"] for i in first} == {"illegal"}
+    assert all("is not legal now" in i["detail"] for i in first)
+    assert broken and {i["kind"] for i in broken} == {"refused"}
+    assert all("answered 500" in i["detail"] for i in broken)
+    for i in first + broken:
+        assert 0 < i["at"] < entries and i["seconds"] >= 0
+    # the broken bot failed every decision: one incident for each move of its seat
+    moves = sum(len([a for a in h["actions"] if a["seat"] == 1]) for h in record["hands"])
+    assert len(broken) == moves
+    assert {(d["seat"], d["kind"]) for d in record["incidents"]} == {(0, "illegal"), (1, "refused")}
+    assert len(record["incidents"]) == len(first) + len(broken)

@@ -10,6 +10,8 @@ thread (a search player may think for seconds without stalling the connection) a
 sent. A dropped connection is opened again with the same token (the seat is kept for the
 server's grace period), with a growing pause between tries; a refused token ends it. An action
 the server refuses is logged and replaced by the first legal action, so the seat never stalls.
+A foreign player's incidents (``chibre.remote.Incident``: its fallback decided) are told to the
+table (``{"type": "incident"}``), which keeps them in the game's record.
 """
 
 from __future__ import annotations
@@ -120,6 +122,7 @@ class SeatResult:
     decisions: int = 0
     connections: int = 0
     refusals: list[tuple[str, str]] = field(default_factory=list)
+    reported: int = 0  # the player's incidents told to the table
 
     @property
     def finished(self) -> bool:
@@ -204,8 +207,24 @@ async def _play_connection(
         observation = observation_from_view(view, rules)
         acted_at = frame["seq"]
         action = await asyncio.to_thread(player.act, observation)
+        await _report(ws, player, result)
         await _act(ws, action, result)
     return rules
+
+
+async def _report(ws: Any, player: Player, result: SeatResult) -> None:
+    """The incidents of a foreign player (``chibre.remote``) since the last decision, told to
+    the table before the fallback's action, so that its record keeps them."""
+    incidents = getattr(player, "incidents", ())
+    for incident in incidents[result.reported :]:
+        report = {
+            "type": "incident",
+            "kind": incident.kind,
+            "detail": incident.detail[:200],
+            "seconds": round(incident.seconds, 3),
+        }
+        await ws.send(json.dumps(report))
+    result.reported = len(incidents)
 
 
 async def _act(ws: Any, action: Action, result: SeatResult) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -29,7 +30,7 @@ from chibre import i18n
 from chibre.bots import TABLE_PLAYERS
 from chibre.bots.levels import DESCRIPTIONS
 from chibre.cards import SUIT_MAPPINGS, card_code
-from chibre.notation import format_record, record_to_json
+from chibre.notation import format_record, record_to_dict
 from chibre.rules import PRESETS, Rules
 from chibre.server import gamesheet, history, qr, sheets, tournaments
 from chibre.server.http import (
@@ -203,16 +204,25 @@ async def table_record(
     if not table.game.is_over:
         return error(403, i18n.text(_lang(request), "error.record_later"))
     record = table.game.record
+    incidents = table.incidents()  # a foreign bot's failed decisions (docs/protocols.md)
     _tables(request).release(table)
     name = f"chibre-{table.id}"
     if fmt == "json":
+        document = record_to_dict(record)
+        if incidents:
+            document["incidents"] = incidents
         return Response(
-            record_to_json(record),
+            json.dumps(document, ensure_ascii=False),
             media_type="application/json",
             headers={"Content-Disposition": f'inline; filename="{name}.json"'},
         )
+    notes = "".join(
+        f"# incident: seat {i['seat']} {i['kind']} at entry {i['at']} after "
+        f"{i['seconds']:.2f} s: {i['detail']}\n"
+        for i in incidents
+    )
     return PlainTextResponse(
-        format_record(record),
+        format_record(record) + notes,
         headers={"Content-Disposition": f'inline; filename="{name}.txt"'},
     )
 

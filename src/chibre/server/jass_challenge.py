@@ -15,8 +15,10 @@ A foreign bot never blocks a table. A push after a push is rejected (REJECT_TRUM
 REQUEST_TRUMPF true again); an illegal card is rejected (REJECT_CARD, then the same
 REQUEST_CARD); anything else it should not have sent is answered BAD_MESSAGE. Each request has
 a time limit (``Settings.jass_challenge_limit``): past it, or at once after the bot
-disconnected, our ``rule`` player decides for the seat. Every such incident is logged (logger
-``chibre.server``) and kept in ``Session.incidents``; the table's record shows the moves.
+disconnected, our ``rule`` player decides for the seat. Every such incident — ``late``,
+``gone``, ``illegal`` (a rejected card or push back), ``garbage`` (a BAD_MESSAGE) — is logged
+(logger ``chibre.server``) and kept in the table's record (``Table.note_incident``), beside the
+moves.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import asyncio
 import itertools
 import json
 import logging
+import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +48,7 @@ from chibre.jass_challenge import (
     mode_from_jc,
     mode_to_jc,
 )
+from chibre.notation import format_action
 from chibre.server.lobby import InvalidTable
 from chibre.server.models import TableRequest
 from chibre.server.protocol import MAX_FRAME, ProtocolError
@@ -87,7 +91,6 @@ class Session:
     name: str
     members: list[Member] = field(default_factory=list)
     table: Table | None = None
-    incidents: list[str] = field(default_factory=list)
 
     def team_size(self, team: int) -> int:
         return sum(1 for m in self.members if m.seat % 2 == team)
@@ -173,6 +176,7 @@ class SeatBridge:
         self.bad = 0
         self.view: dict[str, Any] = {}
         self.asked = -1  # the seq of the request the bot owes an answer to
+        self.asked_at = 0.0  # when it was asked (monotonic)
         self.deadline: asyncio.TimerHandle | None = None
         self.trick: list[int] = []
         self.factor = 1
@@ -277,7 +281,16 @@ class SeatBridge:
         if self.deadline is not None:
             self.deadline.cancel()
         loop = asyncio.get_running_loop()
+        self.asked_at = time.monotonic()
         self.deadline = loop.call_later(self.limit, self.decide_for_it, self.asked, "late")
+
+    def note(self, kind: str, detail: str) -> None:
+        """An incident of this seat, into the table's record."""
+        waited = time.monotonic() - self.asked_at if self.asked >= 0 else 0.0
+        try:
+            self.table.note_incident(self.seat, kind, detail, waited)
+        except Exception:  # the record keeps the moves whatever happens to a note
+            log.exception("table %s: an incident of seat %d was not kept", self.table.id, self.seat)
 
     def decide_for_it(self, seq: int, why: str) -> None:
         """Past the time limit (or the bot is gone): ``rule`` plays the seat's move."""
@@ -287,13 +300,13 @@ class SeatBridge:
         if observation.to_act != self.seat:
             return
         action = self.fallback.act(observation)
-        incident = (
-            f"{self.member.name} (seat {self.seat}): "
-            f"{'no answer within ' + format(self.limit, 'g') + ' s' if why == 'late' else why}"
-            f"; rule played {action!r}"
-        )
-        self.session.incidents.append(incident)
-        log.warning("jass challenge %r: %s", self.session.name, incident)
+        said = f"no answer within {self.limit:g} s" if why == "late" else why
+        log.warning(
+            "jass challenge %r: %s (seat %d): %s; rule played %r",
+            self.session.name, self.member.name, self.seat, said, action,
+        )  # fmt: skip
+        if why == "late":  # a bot that left is noted once, when it leaves
+            self.note("late", f"{said}; rule played {format_action(action, self.seat)}")
         if not self._apply(action):
             loop = asyncio.get_running_loop()
             self.deadline = loop.call_later(1.0, self.decide_for_it, seq, why)
@@ -339,6 +352,7 @@ class SeatBridge:
                     raise BadFrame("CHOOSE_TRUMPF without a REQUEST_TRUMPF")
                 action: Action = mode_from_jc(data)
                 if isinstance(action, Chibre) and v["chibres"] > 0:
+                    self.note("illegal", "pushed back after a push (REJECT_TRUMPF)")
                     await self.send(frame("REJECT_TRUMPF", dict(SCHIEBE)))
                     await self.send(frame("REQUEST_TRUMPF", True))
                     return
@@ -352,6 +366,8 @@ class SeatBridge:
                 self.table.act(self.seat, action)
             except ProtocolError:  # the rules refuse it: reject and ask again
                 if isinstance(action, Play):
+                    code = format_action(action, self.seat)
+                    self.note("illegal", f"{code} is not legal now (REJECT_CARD)")
                     await self.send(frame("REJECT_CARD", data))
                     await self.send(frame("REQUEST_CARD", [card_to_jc(c) for c in self._trick()]))
                     return
@@ -363,8 +379,13 @@ class SeatBridge:
                 self.deadline.cancel()
                 self.deadline = None
         except BadFrame as e:
-            self.bad += 1
-            await self.send(frame("BAD_MESSAGE", str(e)))
+            await self.refuse(str(e))
+
+    async def refuse(self, why: str) -> None:
+        """A message it should not have sent: BAD_MESSAGE, and the incident noted."""
+        self.bad += 1
+        self.note("garbage", f"BAD_MESSAGE: {why}")
+        await self.send(frame("BAD_MESSAGE", why))
 
 
 # --- the socket ------------------------------------------------------------------------------
@@ -465,8 +486,7 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
                 await ws.send_text(frame("BAD_MESSAGE", "the game has not started"))
                 continue
             if kind is None:
-                bridge.bad += 1
-                await bridge.send(frame("BAD_MESSAGE", data))
+                await bridge.refuse(data)
             else:
                 await bridge.receive(kind, data)
             if bridge.bad > MAX_BAD:
@@ -534,5 +554,5 @@ async def _left(lobby: Lobby, session: Session, member: Member) -> None:
     log.warning(
         "jass challenge %r: %s left; rule plays seat %d", session.name, member.name, member.seat
     )
-    session.incidents.append(f"{member.name} (seat {member.seat}) left the game")
+    bridge.note("gone", f"{member.name} left the game; rule plays the seat")
     await session.broadcast(frame("ERROR", f"Player {member.name} left the game!"))

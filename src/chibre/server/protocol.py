@@ -225,7 +225,22 @@ class React(_Message):
     reaction: Annotated[str, Field(max_length=40), AfterValidator(_reaction)]
 
 
-Message = Act | Ping | Rename | Rematch | Language | React
+INCIDENT_KINDS = ("late", "gone", "illegal", "garbage", "refused", "unreachable")
+"""What can go wrong with a foreign bot's decision (docs/protocols.md, "Incidents")."""
+
+
+class Report(_Message):
+    """``{"type": "incident", "kind": "late", "detail": "…", "seconds": 10.0}``: the program
+    holding a seat says that the foreign bot it seats did not decide in time or legally and
+    that its fallback played instead; kept in the table's record (``Table.note_incident``)."""
+
+    type: Literal["incident"]
+    kind: Literal[INCIDENT_KINDS]  # type: ignore[valid-type]
+    detail: Annotated[str, Field(max_length=200)] = ""
+    seconds: Annotated[float, Field(ge=0, le=86400)] = 0.0
+
+
+Message = Act | Ping | Rename | Rematch | Language | React | Report
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 _MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
 _ACTION: TypeAdapter[PlayAction | ChooseAction | ChibreAction | DeclareAction | ThankAction] = (
@@ -233,7 +248,7 @@ _ACTION: TypeAdapter[PlayAction | ChooseAction | ChibreAction | DeclareAction | 
 )
 
 _KINDS = "choose, chibre, play, declare or thank"
-_TYPES = "act, ping, name, rematch, language or react"
+_TYPES = "act, ping, name, rematch, language, react or incident"
 
 
 def _refused(e: ValidationError, what: str) -> ProtocolError:

@@ -43,26 +43,68 @@ class StoreUnavailable(ChibreError):
 
 
 @dataclass(frozen=True)
+class SeatIncident:
+    """A decision a foreign bot at the seat did not make in time or legally, and that the
+    fallback made for it (docs/protocols.md, "Incidents"): ``kind`` (``late``, ``gone``,
+    ``illegal``, ``garbage``, ``refused``, ``unreachable``), a sentence, how long the bot took,
+    and ``at``, the record's length when it happened (the move it concerns is entry ``at``)."""
+
+    kind: str
+    detail: str
+    seconds: float
+    at: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "detail": self.detail, "seconds": self.seconds, "at": self.at}
+
+    @classmethod
+    def from_json(cls, d: object) -> SeatIncident | None:
+        if not isinstance(d, dict):
+            return None
+        seconds, at = d.get("seconds", 0.0), d.get("at", 0)
+        return cls(
+            str(d.get("kind", "")),
+            str(d.get("detail", "")),
+            float(seconds) if isinstance(seconds, int | float) else 0.0,
+            at if isinstance(at, int) else 0,
+        )
+
+
+@dataclass(frozen=True)
 class SeatInfo:
-    """A seat as created: ``kind`` is "human" or a computer level; humans have a token."""
+    """A seat as created: ``kind`` is "human" or a computer level; humans have a token. The
+    ``incidents`` of a foreign bot that held the seat are kept with it (in the seats' JSON,
+    only when there are some)."""
 
     kind: str
     name: str
     token: str | None = None
     seed: int = 0
+    incidents: tuple[SeatIncident, ...] = ()
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "name": self.name, "token": self.token, "seed": self.seed}
+        d: dict[str, object] = {
+            "kind": self.kind,
+            "name": self.name,
+            "token": self.token,
+            "seed": self.seed,
+        }
+        if self.incidents:
+            d["incidents"] = [i.to_json() for i in self.incidents]
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, object]) -> SeatInfo:
         token = d.get("token")
         seed = d.get("seed", 0)
+        said = d.get("incidents", [])
+        incidents = [SeatIncident.from_json(i) for i in said] if isinstance(said, list) else []
         return cls(
             str(d["kind"]),
             str(d["name"]),
             token if isinstance(token, str) else None,
             seed if isinstance(seed, int) else 0,
+            tuple(i for i in incidents if i is not None),
         )
 
 

@@ -44,10 +44,11 @@ from chibre.server.protocol import (
     React,
     Rematch,
     Rename,
+    Report,
     event_to_json,
     read_message,
 )
-from chibre.server.store import SeatInfo, Store, StoredTable, StoreUnavailable
+from chibre.server.store import SeatIncident, SeatInfo, Store, StoredTable, StoreUnavailable
 from chibre.server.thinking import FAST_PLAYERS, Thinkers, fallback, load_player
 from chibre.server.views import ViewCache
 from chibre.tournament.fairdeal import DealSource, new_seed
@@ -100,6 +101,10 @@ REST_SWEEP = 30.0
 ACTIVITY_STEP = 3600.0
 """How far a table's last use may be from what the store keeps of it, in seconds (rests are
 counted in days)."""
+MAX_INCIDENTS = 500
+"""Incidents a seat's record keeps (a bot that fails every decision of a long game stays under)."""
+MAX_DETAIL = 200
+"""Characters kept of an incident's sentence."""
 REACTION_GAP = 1.5
 """Seconds between two quick reactions of one seat."""
 MAX_REPLIES = 32
@@ -447,6 +452,8 @@ class Table:
                 raise refusal("spectator")
             if isinstance(message, Rename):
                 self.rename(conn.seat, message.name)
+            elif isinstance(message, Report):
+                self.note_incident(conn.seat, message.kind, message.detail, message.seconds)
             elif isinstance(message, Rematch):
                 self.start_rematch()
             else:
@@ -476,6 +483,29 @@ class Table:
         s.info = info
         self.stored.seats = seats
         self._seats_changed()
+
+    def note_incident(self, seat: int, kind: str, detail: str, seconds: float) -> None:
+        """Keep in the record that a foreign bot at ``seat`` failed a decision and the fallback
+        made it (``MAX_INCIDENTS`` a seat; a store that refuses it loses only the note)."""
+        s = self.seats[seat]
+        if len(s.info.incidents) >= MAX_INCIDENTS:
+            return
+        incident = SeatIncident(kind, detail[:MAX_DETAIL], round(seconds, 3), self.seq)
+        info = dataclasses.replace(s.info, incidents=(*s.info.incidents, incident))
+        seats = tuple(info if n == seat else x.info for n, x in enumerate(self.seats))
+        try:
+            self.store.rename(self.id, seats)
+        except StoreUnavailable:
+            log.exception("table %s: an incident of seat %d was not stored", self.id, seat)
+            return
+        s.info = info
+        self.stored.seats = seats
+
+    def incidents(self) -> list[dict[str, object]]:
+        """Every seat's incidents, in the order they happened (the record's ``incidents``)."""
+        found = [(i, s.number) for s in self.seats for i in s.info.incidents]
+        found.sort(key=lambda f: f[0].at)
+        return [{"seat": seat, **i.to_json()} for i, seat in found]
 
     def react(self, seat: int, reaction: str) -> None:
         """A quick reaction of a seat, sent to every connection (not stored); one per seat

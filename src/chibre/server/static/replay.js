@@ -109,6 +109,14 @@ export class Replay {
     return { hand, held, contract, contractSeat, trick, leader, last, winner, won };
   }
 
+  /** The record's incidents (a foreign bot's decision the fallback made) of the move shown:
+   * each names the record's entry `at` it concerns (a hand's deal is one entry, then its moves). */
+  incidents() {
+    let start = 0;
+    for (let h = 0; h < this.hand; h++) start += 1 + this.moves(h);
+    return (this.record.incidents ?? []).filter((i) => i.at - start === this.move);
+  }
+
   render() {
     if (!this.record.hands.length) return;
     const deck = this.hooks.deck();
@@ -173,6 +181,13 @@ export class Replay {
     }
     note.append(el("div", "", p.last));
     note.append(el("div", "", `${t("tricks")}: ${p.won[0]} : ${p.won[1]}`));
+    for (const i of this.incidents()) {
+      const kind = t(`protocols.kind.${i.kind}`);
+      const said = t("protocols.incident", { name: this.hooks.seatName(i.seat), kind, seconds: i.seconds.toFixed(1) });
+      const line = el("div", "rp-incident", said);
+      line.title = i.detail;
+      note.append(line);
+    }
     const points = this.hooks.history()[this.hand];
     if (this.move === this.moves() && points) note.append(el("strong", "", `${points[0]} : ${points[1]}`));
   }
