@@ -196,8 +196,11 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_chibre_arena_seats_the_kits_own_service(theirs: str) -> None:
-    # one second a move: strong's budget, and the kit bot's limit (ample for a random agent)
-    done = arena("strong", f"jasskit-http:{theirs}/random", "--deals", "1", "--time-per-move", "1")
+    # strong thinks 0.1 s a move; the kit bot has 1 s (ample for a random agent)
+    done = arena(
+        "strong", f"jasskit-http:{theirs}/random", "--deals", "1",
+        "--time-per-move", "0.1", "--foreign-limit", "1",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     # 1 deal played twice: the kit's bot holds two seats for 9 cards each, and a contract or a
     # push when it chooses
@@ -211,7 +214,7 @@ def test_chibre_arena_seats_the_kits_own_service(theirs: str) -> None:
 
 
 def test_a_late_bot_gets_the_fallback_and_it_is_reported(theirs: str) -> None:
-    done = arena("rule", f"jasskit-http:{theirs}/slow", "--deals", "1", "--time-per-move", "0.2")
+    done = arena("rule", f"jasskit-http:{theirs}/slow", "--deals", "1", "--foreign-limit", "0.2")
     assert done.returncode == 0, done.stderr
     found = re.search(
         r"foreign decisions: (\d+), time limit 0\.2 s a move; "
@@ -316,3 +319,31 @@ def test_a_misbehaving_kit_bot_at_a_table_leaves_its_incidents_in_the_record(
     assert len(broken) == moves
     assert {(d["seat"], d["kind"]) for d in record["incidents"]} == {(0, "illegal"), (1, "refused")}
     assert len(record["incidents"]) == len(first) + len(broken)
+
+
+def test_chibre_tournament_seats_kit_bots_and_writes_their_incidents(
+    theirs: str, tmp_path: Path
+) -> None:
+    players = f"jasskit-http:{theirs}/broken,rule,jasskit-http:{theirs}/random,rule"
+    done = subprocess.run(
+        [sys.executable, "-m", "chibre.cli", "tournament", "--format", "round-robin",
+         "--players", players, "--rounds", "1", "--hands", "2", "--foreign-limit", "5",
+         "--out", str(tmp_path)],
+        env=server_env(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "foreign players' decisions replaced by rule:" in done.stdout
+    records = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("round-*.json"))]
+    assert records
+    for record in records:
+        seats = record["tournament"]["seats"]
+        broken = [
+            s for s, who in enumerate(seats) if who.startswith(f"jasskit-http:{theirs}/broken")
+        ]
+        moves = [a for h in record["hands"] for a in h["actions"] if a["seat"] in broken]
+        incidents = record.get("incidents", [])
+        # every decision of the broken bot is an incident of its seat; the random bot has none
+        assert len(incidents) == len(moves) > 0
+        assert {(i["seat"] in broken, i["kind"]) for i in incidents} == {(True, "refused")}
+        entries = sum(1 + len(h["actions"]) for h in record["hands"])
+        assert all(0 < i["at"] < entries and i["seconds"] >= 0 for i in incidents)

@@ -8,6 +8,7 @@ from random import Random
 import pytest
 from jass.game.game_observation import GameObservation
 
+from chibre.arena import accepts_budget, build_player, duplicate
 from chibre.bots import make_player
 from chibre.bots.jasskit_agents import observation_from_jasskit, observation_to_jasskit
 from chibre.deal import deal_cards
@@ -91,3 +92,16 @@ def test_specs_name_foreign_players() -> None:
             make_remote(bad)
     rule = make_player("chibre.bots.rule:RulePlayer", 4)
     assert rule.act(kit_hand_observations(1)[0]) is not None
+
+
+def test_our_budget_and_the_foreign_limit_are_two_settings() -> None:
+    foreign = build_player("jasskit-http:http://127.0.0.1:5000/random", 0, 0.25, 3.0)
+    assert isinstance(foreign, JasskitHttpPlayer) and foreign.time_limit == 3.0
+    default = build_player("jasskit-http:http://127.0.0.1:5000/random", 0, 0.25)
+    assert isinstance(default, JasskitHttpPlayer) and default.time_limit == 10.0
+    strong, plain = build_player("strong", 0, 0.25, 3.0), build_player("strong", 0)
+    assert strong.level != plain.level  # the budget scaled ours; the limit did not touch it
+    assert strong.level == build_player("strong", 0, 0.25).level
+    assert not accepts_budget("jasskit-http:http://127.0.0.1:5000/random")
+    with pytest.raises(ChibreError, match="--foreign-limit must be a positive"):
+        duplicate("rule", "random", deals=1, jobs=1, foreign_limit=0)

@@ -45,7 +45,6 @@ from chibre.options import add_set_argument, read_settings
 from chibre.options import rules_from as preset_rules
 from chibre.remote import (
     DEFAULT_TIME_LIMIT,
-    JASSKIT_HTTP,
     Incident,
     JasskitHttpPlayer,
     is_spec,
@@ -161,9 +160,10 @@ class ArenaResult:
 
 
 def accepts_budget(name: str) -> bool:
-    """Whether the player called ``name`` takes a ``time_per_move`` budget."""
+    """Whether the player called ``name`` takes a ``time_per_move`` budget (a foreign player
+    takes a time limit instead: ``foreign_limit``)."""
     if is_spec(name):
-        return name.startswith(JASSKIT_HTTP)
+        return False
     module, cls, _ = PLAYERS[name]
     try:
         factory = getattr(import_module(module), cls)
@@ -172,11 +172,14 @@ def accepts_budget(name: str) -> bool:
     return "time_per_move" in inspect.signature(factory).parameters
 
 
-def build_player(name: str, seed: int, time_per_move: float | None = None) -> Player:
-    """The player ``name`` with ``seed``, given the time budget when it takes one (a foreign
-    player of ``chibre.remote``: its per-move time limit)."""
+def build_player(
+    name: str, seed: int, time_per_move: float | None = None, foreign_limit: float | None = None
+) -> Player:
+    """The player ``name`` with ``seed``: one of ours given the thinking budget
+    ``time_per_move`` when it takes one, a foreign player of ``chibre.remote`` the time limit
+    ``foreign_limit`` (``DEFAULT_TIME_LIMIT`` when ``None``)."""
     if is_spec(name):
-        return make_remote(name, seed, time_per_move)
+        return make_remote(name, seed, foreign_limit)
     if name not in PLAYERS:
         raise ChibreError(f"no player {name!r}: choose one of {', '.join(PLAYERS)}")
     module, cls, kwargs = PLAYERS[name]
@@ -254,6 +257,7 @@ def play_deal(
     index: int,
     rules: Rules = STRENGTH_RULES,
     time_per_move: float | None = None,
+    foreign_limit: float | None = None,
 ) -> DealResult:
     """Deal ``index`` of ``seed`` played twice, A on team 0 then on team 1."""
     deal = _deal_of(seed, index)
@@ -264,8 +268,8 @@ def play_deal(
     incidents: list[Incident] = []
     asked = 0
     for play in (0, 1):
-        pa = build_player(a, pseed, time_per_move)
-        pb = build_player(b, pseed, time_per_move)
+        pa = build_player(a, pseed, time_per_move, foreign_limit)
+        pb = build_player(b, pseed, time_per_move, foreign_limit)
         game = Game(hand_rules)
         game.apply(deal)
         _play_out(game, _seats(pa, pb, play), _seats(a, b, play), one_hand=True)
@@ -288,6 +292,7 @@ def play_game_pair(
     index: int,
     rules: Rules = STRENGTH_RULES,
     time_per_move: float | None = None,
+    foreign_limit: float | None = None,
 ) -> GameResult:
     """Game ``index`` of ``seed`` played to the target twice from the same seeded deals."""
     pseed = _player_seed(seed, index, "game")
@@ -295,8 +300,8 @@ def play_game_pair(
     hands: list[int] = []
     for play in (0, 1):
         rng = Random(f"{seed}:game:{index}")
-        pa = build_player(a, pseed, time_per_move)
-        pb = build_player(b, pseed, time_per_move)
+        pa = build_player(a, pseed, time_per_move, foreign_limit)
+        pb = build_player(b, pseed, time_per_move, foreign_limit)
         game = Game(rules)
         players, names = _seats(pa, pb, play), _seats(a, b, play)
         while not game.is_over:
@@ -310,10 +315,12 @@ def play_game_pair(
 # --- the match -------------------------------------------------------------------------------
 
 
-def _chunk(task: tuple[str, str, str, int, int, int, Rules, float | None]) -> list[Any]:
-    kind, a, b, seed, start, stop, rules, budget = task
+def _chunk(
+    task: tuple[str, str, str, int, int, int, Rules, float | None, float | None],
+) -> list[Any]:
+    kind, a, b, seed, start, stop, rules, budget, limit = task
     play = play_deal if kind == "deal" else play_game_pair
-    return [play(a, b, seed, i, rules, budget) for i in range(start, stop)]
+    return [play(a, b, seed, i, rules, budget, limit) for i in range(start, stop)]
 
 
 def _split(n: int, parts: int) -> list[tuple[int, int]]:
@@ -324,11 +331,19 @@ def _split(n: int, parts: int) -> list[tuple[int, int]]:
 
 
 def _run_all(
-    kind: str, a: str, b: str, seed: int, n: int, rules: Rules, jobs: int, budget: float | None
+    kind: str,
+    a: str,
+    b: str,
+    seed: int,
+    n: int,
+    rules: Rules,
+    jobs: int,
+    budget: float | None,
+    limit: float | None = None,
 ) -> list[Any]:
     """Play items ``0 .. n - 1`` of ``kind`` ("deal" or "game"), split over ``jobs``
     processes; the results in order, whatever the split."""
-    tasks = [(kind, a, b, seed, lo, hi, rules, budget) for lo, hi in _split(n, 8 * jobs)]
+    tasks = [(kind, a, b, seed, lo, hi, rules, budget, limit) for lo, hi in _split(n, 8 * jobs)]
     if jobs <= 1 or len(tasks) <= 1:
         chunks = [_chunk(t) for t in tasks]
     else:
@@ -348,19 +363,26 @@ def duplicate(
     jobs: int = 2,
     games: int = 0,
     time_per_move: float | None = None,
+    foreign_limit: float | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals (and ``games`` duplicate games) between the players
-    named ``a`` and ``b``; the same result for a seed whatever ``jobs`` is."""
+    named ``a`` and ``b`` (``time_per_move``: our players' thinking budget; ``foreign_limit``:
+    a foreign player's time limit); the same result for a seed whatever ``jobs`` is."""
     if deals < 0 or games < 0:
         raise ChibreError("the numbers of deals and games cannot be negative")
     if time_per_move is not None and not time_per_move > 0:
         raise ChibreError(
             f"--time-per-move must be a positive number of seconds, not {time_per_move}"
         )
+    if foreign_limit is not None and not foreign_limit > 0:
+        raise ChibreError(
+            f"--foreign-limit must be a positive number of seconds, not {foreign_limit}"
+        )
     for name in (a, b):
-        build_player(name, 0, time_per_move)  # an unknown or missing player fails first
-    dealt = _run_all("deal", a, b, seed, deals, rules, jobs, time_per_move)
-    played = _run_all("game", a, b, seed, games, rules, jobs, time_per_move) if games else []
+        build_player(name, 0, time_per_move, foreign_limit)  # an unknown player fails first
+    budget, limit = time_per_move, foreign_limit
+    dealt = _run_all("deal", a, b, seed, deals, rules, jobs, budget, limit)
+    played = _run_all("game", a, b, seed, games, rules, jobs, budget, limit) if games else []
     return ArenaResult(a, b, seed, rules, tuple(dealt), tuple(played))
 
 
@@ -390,7 +412,14 @@ def add_parser(sub: Any) -> None:
         "--time-per-move",
         type=float,
         metavar="T",
-        help="seconds per decision, for players that take a budget",
+        help="seconds per decision: the thinking budget of our players that take one",
+    )
+    p.add_argument(
+        "--foreign-limit",
+        type=float,
+        metavar="T",
+        help=f"seconds a foreign player (jasskit-http:) has for a decision before rule plays "
+        f"instead (default {DEFAULT_TIME_LIMIT:g})",
     )
     p.add_argument(
         "--games",
@@ -448,12 +477,18 @@ def run(args: argparse.Namespace) -> int:
         for name in (args.a, args.b):
             if not accepts_budget(name):
                 print(f"note: {name} takes no time budget; --time-per-move does not apply to it")
+    limit = args.foreign_limit
+    if limit is not None and not limit > 0:
+        print("chibre arena: --foreign-limit must be a positive number of seconds", file=sys.stderr)
+        return 2
     print(
         f"duplicate {args.a} vs {args.b}: {args.deals} deals, each played twice, seed {args.seed}, "
         f"{args.jobs} job{'s' if args.jobs != 1 else ''}; {_describe_rules(rules, args.rules)}"
     )
     start = time.perf_counter()
-    result = duplicate(args.a, args.b, args.deals, args.seed, rules, args.jobs, args.games, budget)
+    result = duplicate(
+        args.a, args.b, args.deals, args.seed, rules, args.jobs, args.games, budget, limit
+    )
     wall = time.perf_counter() - start
     n = 2 * len(result.deals)
     print(
@@ -467,18 +502,18 @@ def run(args: argparse.Namespace) -> int:
             f"games to {rules.target}: {args.a} won {won_a} of {total} "
             f"({100 * won_a / total:.1f}%), {args.b} won {won_b}"
         )
-    _report_remote(result, budget)
+    _report_remote(result, limit)
     print(result.summary())
     return 0
 
 
-def _report_remote(result: ArenaResult, budget: float | None) -> None:
+def _report_remote(result: ArenaResult, foreign_limit: float | None) -> None:
     """The foreign players' decisions, time limit and incidents (each replaced by ``rule``)."""
     asked = sum(d.remote_decisions for d in result.deals)
     if not asked:
         return
     incidents = [i for d in result.deals for i in d.incidents]
-    limit = DEFAULT_TIME_LIMIT if budget is None else budget
+    limit = DEFAULT_TIME_LIMIT if foreign_limit is None else foreign_limit
     kinds: dict[str, int] = {}
     for i in incidents:
         kinds[i.kind] = kinds.get(i.kind, 0) + 1

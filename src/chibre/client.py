@@ -256,17 +256,32 @@ def add_parser(sub: Any) -> None:
     p.add_argument("link", metavar="URL", help="the seat's invitation link")
     p.add_argument("--player", default="rule", help="a player name or spec (default rule)")
     p.add_argument("--seed", type=int, default=0, help="the player's seed (default 0)")
+    p.add_argument(
+        "--time-per-move",
+        type=float,
+        metavar="T",
+        help="seconds per decision: the thinking budget of our players that take one",
+    )
+    p.add_argument(
+        "--foreign-limit",
+        type=float,
+        metavar="T",
+        help="seconds a jasskit-http: player has for a decision before rule plays instead (10)",
+    )
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from chibre.bots import make_player
+    from chibre.arena import build_player
 
-    try:
-        player = make_player(args.player, args.seed)
-    except ValueError as e:
-        raise ChibreError(str(e)) from None
+    for option, value in (
+        ("--time-per-move", args.time_per_move),
+        ("--foreign-limit", args.foreign_limit),
+    ):
+        if value is not None and not value > 0:
+            raise ChibreError(f"{option} must be a positive number of seconds, not {value:g}")
+    player = build_player(args.player, args.seed, args.time_per_move, args.foreign_limit)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
 
     def show(frame: dict[str, Any]) -> None:

@@ -181,7 +181,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the players' seed (0)")
     p.add_argument(
         "--time-per-move", type=float, metavar="T",
-        help="seconds per decision, for players that take a budget (the kit allows 10)",
+        help="seconds per decision: the thinking budget of our players that take one (the "
+        "kit allows 10)",
+    )  # fmt: skip
+    p.add_argument(
+        "--foreign-limit", type=float, metavar="T",
+        help="seconds a served jasskit-http: player has before rule answers instead (10)",
     )  # fmt: skip
     p.add_argument(
         "--allowed-host", action="append", default=[], metavar="NAME",
@@ -190,8 +195,15 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def players_from(specs: list[str], seed: int, time_per_move: float | None) -> dict[str, Player]:
-    """``[NAME=]SPEC`` → the players, by name; ``ChibreError`` for a bad one."""
+def players_from(
+    specs: list[str],
+    seed: int,
+    time_per_move: float | None,
+    foreign_limit: float | None = None,
+) -> dict[str, Player]:
+    """``[NAME=]SPEC`` → the players, by name (ours given the thinking budget
+    ``time_per_move``, a foreign one the time limit ``foreign_limit``); ``ChibreError`` for a
+    bad one."""
     from chibre.arena import build_player
 
     players: dict[str, Player] = {}
@@ -201,14 +213,20 @@ def players_from(specs: list[str], seed: int, time_per_move: float | None) -> di
         name = name or spec.rsplit(":", 1)[-1].rsplit("/", 1)[-1].lower()
         if not name.replace("-", "").replace("_", "").isalnum() or name in players:
             raise ChibreError(f"--player {given!r}: give each player a distinct plain name")
-        players[name] = build_player(spec, seed, time_per_move)
+        players[name] = build_player(spec, seed, time_per_move, foreign_limit)
     return players
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    players = players_from(args.player, args.seed, args.time_per_move)
+    for option, value in (
+        ("--time-per-move", args.time_per_move),
+        ("--foreign-limit", args.foreign_limit),
+    ):
+        if value is not None and not value > 0:
+            raise ChibreError(f"{option} must be a positive number of seconds, not {value:g}")
+    players = players_from(args.player, args.seed, args.time_per_move, args.foreign_limit)
     try:
         site = SitePolicy.for_server(args.host, args.allowed_host)
     except InvalidSiteName as e:

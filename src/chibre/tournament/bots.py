@@ -29,6 +29,7 @@ from chibre.errors import ChibreError
 from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_record, record_to_dict
 from chibre.options import add_set_argument, rules_from
+from chibre.remote import Incident, is_spec
 from chibre.rules import PRESETS, Rules
 from chibre.tournament import COMPUTER, TournamentError
 from chibre.tournament.duplicate import TablePlay, compare, is_turned
@@ -45,11 +46,15 @@ class Played:
     table: TableDraw
     game: Game
     deals: DealSource
+    incidents: list[dict[str, Any]] = field(default_factory=list)  # a foreign player's
 
     def record(self, names: Mapping[str, str]) -> dict[str, Any]:
-        """The game's JSON record with the revealed deal seed and where it was played."""
+        """The game's JSON record with the revealed deal seed, where it was played, and the
+        incidents of its foreign players (docs/protocols.md, "Incidents")."""
         out = record_to_dict(self.game.record)
         out["deals"] = self.deals.to_dict(reveal=True)
+        if self.incidents:
+            out["incidents"] = self.incidents
         out["tournament"] = {
             "round": self.round,
             "table": self.table.number,
@@ -92,11 +97,16 @@ def play_table(
     options: Options,
     deals: DealSource,
     seed: str,
+    foreign_limit: float | None = None,
+    incidents: list[dict[str, Any]] | None = None,
 ) -> Game:
-    """Play one table's game: seat occupants by their level, ``computer`` in computer seats."""
+    """Play one table's game: seat occupants by their level (or a foreign player's spec,
+    given ``foreign_limit`` a move), ``computer`` in computer seats; the foreign players'
+    incidents are added to ``incidents``."""
     kinds = [computer if p == COMPUTER else levels[p] for p in table.seats]
     players: list[Player] = [
-        build_player(kind, int(_digest(f"{seed}:{s}")[:8], 16)) for s, kind in enumerate(kinds)
+        build_player(kind, int(_digest(f"{seed}:{s}")[:8], 16), None, foreign_limit)
+        for s, kind in enumerate(kinds)
     ]
     game = Game(options.table_rules(rules))
     while not game_done(game, options):
@@ -105,7 +115,12 @@ def play_table(
             game.apply(deals.next_deal(game))
             continue
         assert seat is not None
+        had = len(getattr(players[seat], "incidents", ()))
         action = players[seat].act(game.observation(seat))
+        for i in getattr(players[seat], "incidents", ())[had:]:
+            if incidents is not None:
+                at = len(game.record.entries)
+                incidents.append({"seat": seat, **_incident(i), "at": at})
         try:
             game.apply(action, seat)
         except ChibreError as e:
@@ -117,17 +132,23 @@ def play_table(
     return game
 
 
+def _incident(i: Incident) -> dict[str, Any]:
+    return {"kind": i.kind, "detail": i.detail[:200], "seconds": round(i.seconds, 3)}
+
+
 def run_tournament(
     levels: Sequence[str],
     options: Options,
     rules: Rules,
     seed: int = 0,
     computer: str = "rule",
+    foreign_limit: float | None = None,
 ) -> Result:
     """Play a tournament of the computer players ``levels`` (one per player; teams are
-    consecutive pairs)."""
+    consecutive pairs; a foreign player's spec of ``chibre.remote`` has ``foreign_limit``
+    seconds a move)."""
     for level in {*levels, computer}:
-        if level not in PLAYERS:
+        if level not in PLAYERS and not is_spec(level):
             raise TournamentError(f"no player {level!r}: choose one of {', '.join(PLAYERS)}")
     players = [f"{level}-{n}" for n, level in enumerate(levels, 1)]
     level_of = dict(zip(players, levels, strict=True))
@@ -151,10 +172,12 @@ def run_tournament(
             deals = DealSource(
                 _digest(f"{seed}:deals:{where}"), options.duplicate and is_turned(table.number)
             )
+            noted: list[dict[str, Any]] = []
+            where = f"{seed}:{number}:{table.number}"
             game = play_table(
-                table, level_of, computer, rules, options, deals, f"{seed}:{number}:{table.number}"
+                table, level_of, computer, rules, options, deals, where, foreign_limit, noted
             )
-            result.played.append(Played(number, table, game, deals))
+            result.played.append(Played(number, table, game, deals, noted))
             result.outcomes.append(outcome_of(game, table, number, options))
             plays.append(
                 TablePlay(table.number, table.sides, [h.score().totals for h in game.hands])
@@ -208,6 +231,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rules", choices=sorted(PRESETS), default="geneve-500")
     add_set_argument(p)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--foreign-limit",
+        type=float,
+        metavar="T",
+        help="seconds a foreign player (jasskit-http:) has for a decision (default 10)",
+    )
     p.add_argument("--out", metavar="DIR", help="write every game's record and the standings")
     p.set_defaults(func=run)
 
@@ -222,8 +251,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = Options(args.format, args.rounds, args.hands, args.scoring, args.duplicate)
         rules = rules_from(args.rules, args.set)
+        if args.foreign_limit is not None and not args.foreign_limit > 0:
+            raise TournamentError("--foreign-limit must be a positive number of seconds")
         result = run_tournament(
-            _levels(args.players, args.level), options, rules, args.seed, args.computer
+            _levels(args.players, args.level),
+            options,
+            rules,
+            args.seed,
+            args.computer,
+            args.foreign_limit,
         )
     except TournamentError as e:
         print(f"chibre tournament: {e}", file=sys.stderr)
@@ -246,6 +282,10 @@ def run(args: argparse.Namespace) -> int:
             f"hands, deals {played.deals.commitment[:19]}…"
         )
     print(format_standings(result.standings(), options))
+    noted = [i for played in result.played for i in played.incidents]
+    if noted:
+        kinds = sorted({i["kind"] for i in noted})
+        print(f"foreign players' decisions replaced by rule: {len(noted)} ({', '.join(kinds)})")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
