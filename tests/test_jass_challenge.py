@@ -297,6 +297,62 @@ def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
     assert text.count("# incident: seat ") == len(said)
 
 
+# --- the endpoint against a recorded conversation --------------------------------------------
+
+
+async def replay_recorded_table(url: str, steps: list[dict[str, Any]]) -> list[list[str]]:
+    """Four bots, each following its own steps of the recording: what it sends is sent, what it
+    hears must be the recorded frame, in order. Each joins once the one before has joined.
+    The types each bot heard."""
+    joined = [asyncio.Event() for _ in range(4)]
+    heard: list[list[str]] = [[] for _ in range(4)]
+
+    async def bot(n: int) -> None:
+        if n:
+            await asyncio.wait_for(joined[n - 1].wait(), TIMEOUT)
+        async with websockets.connect(url) as ws:
+            for k, step in enumerate(s for s in steps if s["bot"] == n):
+                if step["dir"] == "C>S":
+                    raw = step.get("raw")
+                    await ws.send(raw if raw is not None else json.dumps(
+                        {"type": step["type"], "data": step["data"]}
+                    ))  # fmt: skip
+                    continue
+                got = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+                expected = {"type": step["type"], "data": step.get("data")}
+                assert {"type": got["type"], "data": got.get("data")} == expected, (n, k, got)
+                heard[n].append(got["type"])
+                if (
+                    got["type"] == "BROADCAST_SESSION_JOINED"
+                    and got["data"]["player"]["seatId"] == n
+                ):
+                    joined[n].set()
+
+    await asyncio.gather(*(bot(n) for n in range(4)))
+    return heard
+
+
+def test_the_endpoint_follows_a_recorded_conversation(tmp_path: Path) -> None:
+    recording = json.loads((DATA / "jass_challenge_table.json").read_text())
+    steps = recording["steps"]
+    seed = recording["seed"]
+    with running_server(tmp_path, "--jass-challenge-seed", seed) as base:
+        url = base.replace("http://", "ws://") + "/"
+        heard = asyncio.run(asyncio.wait_for(replay_recorded_table(url, steps), 120))
+        stored = stored_game(tmp_path / "chibre.sqlite")
+    # every server frame of the recording was heard, in order, by the bot it was for
+    assert [len(h) for h in heard] == [
+        sum(1 for s in steps if s["bot"] == n and s["dir"] == "S>C") for n in range(4)
+    ]
+    for kind in ("REJECT_TRUMPF", "REJECT_CARD", "BAD_MESSAGE", "BROADCAST_GAME_FINISHED"):
+        assert any(kind in h for h in heard), kind
+    assert all(h.count("BROADCAST_STICH") == 9 and h.count("DEAL_CARDS") == 2 for h in heard)
+    # the game was dealt from the recording's seed, and the rejected moves left incidents
+    assert stored.deals is not None and stored.deals.seed == seed
+    said = sorted((seat, i.kind) for seat, info in enumerate(stored.seats) for i in info.incidents)
+    assert ("garbage" in {k for _, k in said}) and [k for _, k in said].count("illegal") == 3
+
+
 # --- the client against a recorded conversation ----------------------------------------------
 
 

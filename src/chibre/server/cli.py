@@ -53,6 +53,12 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _seed(text: str) -> str:
+    if not 0 < len(text) <= 128:
+        raise argparse.ArgumentTypeError("a deal seed is text of 1 to 128 characters")
+    return text
+
+
 def _host(text: str) -> str:
     try:
         return allowed_host(text)
@@ -100,6 +106,11 @@ def add_parser(sub: Any) -> None:
         "--jass-challenge-limit", type=_seconds, default=Settings.jass_challenge_limit,
         help="seconds a Jass Challenge bot may take to answer; then rule plays its move "
         f"({Settings.jass_challenge_limit:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--jass-challenge-seed", type=_seed, metavar="SEED",
+        help="deal every Jass Challenge session's game from SEED, as a tournament deals "
+        "(each session the same cards; default: shuffled)",
     )  # fmt: skip
     p.add_argument(
         "--allowed-host", action="append", default=[], type=_host, metavar="NAME",
@@ -195,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         grace=args.grace,
         think_limit=args.think_limit,
         jass_challenge_limit=args.jass_challenge_limit,
+        jass_challenge_seed=args.jass_challenge_seed,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
         unwatched_rest=args.unwatched_rest,

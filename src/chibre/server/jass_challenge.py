@@ -55,6 +55,7 @@ from chibre.server.protocol import MAX_FRAME, ProtocolError
 from chibre.server.quota import Quota
 from chibre.server.store import StoreUnavailable
 from chibre.server.tables import Connection, Table, Tables, TooManyTables
+from chibre.tournament.fairdeal import DealSource
 
 log = logging.getLogger("chibre.server")
 
@@ -156,7 +157,8 @@ class Lobby:
         request = TableRequest.model_validate(
             {"options": JC_OPTIONS, "seats": ["human"] * 4, "names": names}
         )
-        table = self.tables.create(request)
+        seed = self.tables.settings.jass_challenge_seed
+        table = self.tables.create(request, None if seed is None else DealSource(seed))
         session.table = table
         log.info("jass challenge session %r plays at table %s", session.name, table.id)
         return table

@@ -68,6 +68,9 @@ class Settings:
     """How long a search player may think; then ``rule`` plays the seat."""
     jass_challenge_limit: float = 10.0
     """How long a Jass Challenge bot may take to answer a request; then ``rule`` plays."""
+    jass_challenge_seed: str | None = None
+    """Deals every Jass Challenge session's game from this seed (``fairdeal``): each session
+    the same cards, a match that can be played again; ``None``: each deal shuffled."""
     max_open_tables: int = 1000
     """Unfinished tables in play at once; a new one past this is refused (503)."""
     tables_per_minute: int = 10
