@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -18,6 +20,7 @@ import websockets
 from chibre.actions import Action, Chibre, Choose, Play
 from chibre.bots import make_player
 from chibre.cards import cards_of
+from chibre.glicko import Rating, update
 from chibre.jass_challenge import (
     JC_RULES,
     BadFrame,
@@ -31,7 +34,7 @@ from chibre.jass_challenge import (
 from chibre.observation import Observation
 from chibre.play import legal_cards
 from chibre.server.store import Store
-from server_support import http_json, running_server
+from server_support import http_json, running_server, server_env
 
 DATA = Path(__file__).resolve().parent / "data"
 TIMEOUT = 20
@@ -434,4 +437,135 @@ def test_new_sessions_count_against_the_table_quota(tmp_path: Path) -> None:
         url = base.replace("http://", "ws://") + "/jass-challenge"
         said = asyncio.run(asyncio.wait_for(two_sessions(url), 60))
     assert said[0].startswith("at most 1 new tables a minute: try again in")
-    assert "AUTOJOIN, CREATE_NEW or JOIN_EXISTING" in said[1]
+    assert "AUTOJOIN, CREATE_NEW, JOIN_EXISTING or SPECTATOR" in said[1]
+
+
+# --- tournaments and spectators --------------------------------------------------------------
+
+
+def test_glicko2_gives_the_papers_example() -> None:
+    # Glickman's worked example: 1500 (RD 200) beats 1400 (30), loses to 1550 (100) and 1700
+    # (300) in one period
+    games = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
+    after = update(Rating(1500, 200, 0.06), games)
+    assert round(after.rating, 2) == 1464.05 and round(after.deviation, 2) == 151.52
+    assert abs(after.volatility - 0.05999) < 1e-5
+    idle = update(Rating(1500, 200, 0.06), [])
+    assert idle.rating == 1500 and idle.deviation > 200
+
+
+async def watch(url: str, session: str) -> Any:
+    """A spectator of ``session`` (tried until the session exists)."""
+    for _ in range(200):
+        ws = await websockets.connect(url)
+        spectator = Bot(ws, "watcher")
+        await spectator.recv("REQUEST_PLAYER_NAME")
+        await spectator.send("CHOOSE_PLAYER_NAME", "watcher")
+        await spectator.recv("REQUEST_SESSION_CHOICE")
+        await spectator.send(
+            "CHOOSE_SESSION", {"sessionChoice": "SPECTATOR", "sessionName": session}
+        )
+        try:
+            got = json.loads(await asyncio.wait_for(ws.recv(), 0.3))
+        except TimeoutError:
+            return spectator  # no complaint: it watches
+        if got["type"] != "BAD_MESSAGE":
+            spectator.inbox.append(got)  # it watches, and has heard this already
+            return spectator
+        assert "to watch" in got["data"], got
+        await ws.close()
+        await asyncio.sleep(0.05)
+    raise AssertionError("the session never opened")
+
+
+async def tournament(url: str) -> tuple[list[Any], list[dict[str, Any]], int | None]:
+    names = ["alpha", "beta", "gamma"]
+    clients = [
+        ChallengeClient(make_player("rule", n), names[n // 2], "cup", "TOURNAMENT")
+        for n in range(6)
+    ]
+    first = asyncio.create_task(play_challenge(url, clients[0]))
+    spectator = await watch(url, "cup")
+    rest = [asyncio.create_task(play_challenge(url, c)) for c in clients[1:]]
+    heard: list[dict[str, Any]] = list(spectator.inbox)
+    while True:  # every client joined: the spectator starts the tournament
+        got = json.loads(await asyncio.wait_for(spectator.ws.recv(), TIMEOUT))
+        heard.append(got)
+        if got["type"] == "BROADCAST_SESSION_JOINED" and len(got["data"]["playersInSession"]) == 6:
+            break
+    await spectator.send("START_TOURNAMENT")
+    code = None
+    try:
+        while True:
+            heard.append(json.loads(await asyncio.wait_for(spectator.ws.recv(), 120)))
+    except websockets.ConnectionClosed as e:
+        code = e.rcvd.code if e.rcvd else None
+    results = await asyncio.gather(first, *rest)
+    return results, heard, code
+
+
+def test_a_tournament_of_three_bots_with_a_spectator(tmp_path: Path) -> None:
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/"
+        results, heard, code = asyncio.run(asyncio.wait_for(tournament(url), 400))
+    kinds = [h["type"] for h in heard]
+    # the spectator hears the public frames, never a hand or a request
+    assert not {"DEAL_CARDS", "REQUEST_TRUMPF", "REQUEST_CARD", "REJECT_CARD"} & set(kinds)
+    assert kinds.count("BROADCAST_TOURNAMENT_STARTED") == 1 and code == 1000
+    assert kinds.count("BROADCAST_TEAMS") == kinds.count("BROADCAST_WINNER_TEAM") == 3
+    assert kinds.count("BROADCAST_TOURNAMENT_RANKING_TABLE") == 3
+    assert kinds.count("PLAYED_CARDS") == 4 * kinds.count("BROADCAST_STICH") > 0
+    started = next(h["data"] for h in heard if h["type"] == "BROADCAST_TOURNAMENT_STARTED")
+    assert started == {"players": ["alpha", "beta", "gamma"]}
+    table = [h["data"] for h in heard if h["type"] == "BROADCAST_TOURNAMENT_RANKING_TABLE"][-1]
+    pairs = [(r["player1"], r["player2"]) for r in table["pairingResults"]]
+    assert pairs == [("alpha", "beta"), ("alpha", "gamma"), ("beta", "gamma")]
+    won = {n: 0 for n in ("alpha", "beta", "gamma")}
+    for r in table["pairingResults"]:
+        won[r["player1"] if r["firstPlayerWon"] else r["player2"]] += 1
+        assert max(r["points"]) >= 2500
+    ranking = table["ranking"]
+    assert [r["rank"] for r in ranking] == [1, 2, 3]
+    assert [r["rating"] for r in ranking] == sorted((r["rating"] for r in ranking), reverse=True)
+    assert won[ranking[0]["playerName"]] >= won[ranking[-1]["playerName"]]
+    # each bot's two clients played the two pairings it was in, one seat of its team each
+    assert sorted(r.games for r in results) == [2] * 6
+    assert all(r.bad_messages == [] and r.ranking == table for r in results)
+    with sqlite3.connect(tmp_path / "chibre.sqlite") as c:
+        finished = c.execute("SELECT COUNT(*) FROM game_tables WHERE finished = 1").fetchone()[0]
+    assert finished == 3
+
+
+def test_chibre_jass_challenge_enters_a_tournament_as_two_clients(tmp_path: Path) -> None:
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/"
+        bots = [
+            subprocess.Popen(
+                [sys.executable, "-m", "chibre.cli", "jass-challenge", url, "--tournament",
+                 "--session", "duel", "--name", name, "--player", "rule"],
+                env=server_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )
+            for name in ("left", "right")
+        ]  # fmt: skip
+
+        async def start() -> list[str]:
+            spectator = await watch(url, "duel")
+            kinds: list[str] = [f["type"] for f in spectator.inbox]
+            await spectator.send("START_TOURNAMENT")  # asked again until all four are in
+            while "BROADCAST_TOURNAMENT_RANKING_TABLE" not in kinds:
+                try:
+                    got = json.loads(await asyncio.wait_for(spectator.ws.recv(), 0.2))
+                except TimeoutError:
+                    if "BROADCAST_TOURNAMENT_STARTED" not in kinds:
+                        await spectator.send("START_TOURNAMENT")
+                    continue
+                kinds.append(got["type"])
+            return kinds
+
+        kinds = asyncio.run(asyncio.wait_for(start(), 200))
+        outs = [b.communicate(timeout=60) for b in bots]
+    assert "BROADCAST_WINNER_TEAM" in kinds
+    for bot, (out, err) in zip(bots, outs, strict=True):
+        assert bot.returncode == 0, err
+        assert out.count(" game(s), the last ") == 2  # both clients, one game each
+        assert "1. " in out and "2. " in out  # the ranking

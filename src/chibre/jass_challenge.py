@@ -395,15 +395,33 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise ChibreError(str(e)) from None
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    kind = "TOURNAMENT" if args.tournament else "SINGLE_GAME"
-    client = ChallengeClient(player, args.name, args.session, kind, args.team, args.games)
-    result = asyncio.run(play_challenge(args.url, client))
-    if result.winner is None:
-        print(f"the server closed the game before its end: {result.errors or 'no reason'}")
-        return 1
-    print(
-        f"seat {result.seat}: {'won' if result.won else 'lost'} — {result.winner['name']} "
-        f"{result.winner.get('points')} points; {result.decisions} decisions, "
-        f"{result.rejected} rejected"
-    )
+    if not args.tournament:
+        client = ChallengeClient(
+            player, args.name, args.session, "SINGLE_GAME", args.team, args.games
+        )
+        results = [asyncio.run(play_challenge(args.url, client))]
+    else:  # a tournament's bot is two clients under one name, both seats of a team
+        partner = make_player(args.player, args.seed + 1)
+        clients = [
+            ChallengeClient(p, args.name, args.session, "TOURNAMENT", args.team, args.games)
+            for p in (player, partner)
+        ]
+
+        async def both() -> list[ChallengeResult]:
+            return list(await asyncio.gather(*(play_challenge(args.url, c) for c in clients)))
+
+        results = asyncio.run(both())
+    for result in results:
+        if result.winner is None:
+            print(f"the server closed the game before its end: {result.errors or 'no reason'}")
+            return 1
+        last = "won" if result.won else "lost"
+        print(
+            f"seat {result.seat}: {result.games} game(s), the last {last}"
+            f" — {result.winner['name']} {result.winner.get('points')} points; "
+            f"{result.decisions} decisions, {result.rejected} rejected"
+        )
+    if results[0].ranking is not None:
+        for line in results[0].ranking.get("ranking", []):
+            print(f"{line.get('rank')}. {line.get('playerName')} {line.get('rating')}")
     return 0

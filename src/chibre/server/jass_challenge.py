@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chibre.actions import Action, Chibre, Choose, Play
 from chibre.bots import make_player
 from chibre.cards import parse_card
+from chibre.glicko import Rating, update
 from chibre.jass_challenge import (
     JC_OPTIONS,
     SCHIEBE,
@@ -66,13 +67,21 @@ MAX_SESSIONS = 100
 """Sessions waiting for players at once."""
 MAX_BAD = 50
 """Bad messages a bot may send before it is disconnected (its seat goes on without it)."""
+MAX_ENTRANTS = 8
+"""Bots (each two clients under one name) in a tournament."""
+TOURNAMENT_LIMIT = 0.5
+"""Seconds a bot has for a request in a tournament (the protocol's 500 ms)."""
+MAX_SPECTATORS = 20
+"""Spectators of one session."""
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
+SINGLE_GAME, TOURNAMENT = "SINGLE_GAME", "TOURNAMENT"
 
 
 @dataclass
 class Member:
-    """A bot in a session."""
+    """A bot's client in a session; ``seat`` is its seat in the game it plays now (in a
+    tournament, before its first game: its number in the session)."""
 
     id: int
     name: str
@@ -80,6 +89,7 @@ class Member:
     socket: WebSocket
     bridge: SeatBridge | None = None
     bad: int = 0  # messages refused before the game started
+    gone: bool = False  # its socket ended
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "seatId": self.seat, "name": self.name}
@@ -87,29 +97,66 @@ class Member:
 
 @dataclass
 class Session:
-    """A Jass Challenge session: up to four bots, then a table."""
+    """A Jass Challenge session: four bots and then a table, or a tournament of bots (two
+    clients under one name each) playing each pairing at a table of its own."""
 
     name: str
+    kind: str = SINGLE_GAME
     members: list[Member] = field(default_factory=list)
+    spectators: list[WebSocket] = field(default_factory=list)
     table: Table | None = None
+    seated: list[Member] = field(default_factory=list)  # the game's four, by seat
+    started: bool = False
+    ratings: dict[str, Rating] = field(default_factory=dict)
+    results: list[dict[str, Any]] = field(default_factory=list)  # a tournament's pairings
 
     def team_size(self, team: int) -> int:
         return sum(1 for m in self.members if m.seat % 2 == team)
 
+    def entrants(self) -> list[str]:
+        """A tournament's bots: the names that hold two clients, in the order they came."""
+        names = [m.name for m in self.members]
+        return [n for i, n in enumerate(names) if names.index(n) == i and names.count(n) == 2]
+
     async def broadcast(self, text: str) -> None:
         for m in list(self.members):
-            if m.bridge is None or not m.bridge.gone:
+            if not m.gone:
                 with suppress(Exception):
                     await m.socket.send_text(text)
+        await self.show(text)
+
+    async def show(self, text: str) -> None:
+        """A public frame to the spectators."""
+        for ws in list(self.spectators):
+            with suppress(Exception):
+                await ws.send_text(text)
+
+    def ranking(self) -> dict[str, Any]:
+        """BROADCAST_TOURNAMENT_RANKING_TABLE: the entrants by Glicko-2 rating, the pairings."""
+        order = sorted(self.ratings.items(), key=lambda kv: -kv[1].rating)
+        return {
+            "ranking": [
+                {
+                    "rank": n,
+                    "playerName": name,
+                    "rating": round(r.rating, 1),
+                    "deviation": round(r.deviation, 1),
+                }
+                for n, (name, r) in enumerate(order, 1)
+            ],
+            "pairingResults": self.results,
+        }
 
 
 class Lobby:
-    """The sessions of the endpoint: open ones (waiting for players) by name."""
+    """The sessions of the endpoint: open ones (waiting for players) by name, and every one
+    still going (``live``: for spectators)."""
 
     def __init__(self, tables: Tables, limit: float) -> None:
         self.tables = tables
         self.limit = limit
         self.open: dict[str, Session] = {}
+        self.live: dict[str, Session] = {}
         self.ids = itertools.count(1)
         self.names = itertools.count(1)
 
@@ -119,41 +166,62 @@ class Lobby:
             raise BadFrame("CHOOSE_SESSION takes an object such as {sessionChoice: AUTOJOIN}")
         how = choice.get("sessionChoice")
         name = choice.get("sessionName")
-        if choice.get("sessionType", "SINGLE_GAME") != "SINGLE_GAME":
-            raise BadFrame("this server plays single games (sessionType SINGLE_GAME)")
+        kind = choice.get("sessionType", SINGLE_GAME)
+        if kind not in (SINGLE_GAME, TOURNAMENT):
+            raise BadFrame("sessionType is SINGLE_GAME or TOURNAMENT")
         if how == "AUTOJOIN":
-            if self.open:
-                return next(iter(self.open.values()))
-            name = f"chibre {next(self.names)}"
+            found = [x for x in self.open.values() if x.kind == SINGLE_GAME]
+            if found:
+                return found[0]
+            name, kind = f"chibre {next(self.names)}", SINGLE_GAME
         elif how == "JOIN_EXISTING":
             if name not in self.open:
                 raise BadFrame(f"no open session {str(name)[:NAME_LENGTH]!r}")
             return self.open[name]
         elif how != "CREATE_NEW":
-            raise BadFrame("sessionChoice is AUTOJOIN, CREATE_NEW or JOIN_EXISTING")
+            raise BadFrame("sessionChoice is AUTOJOIN, CREATE_NEW, JOIN_EXISTING or SPECTATOR")
         if not isinstance(name, str) or not 0 < len(name) <= NAME_LENGTH:
             raise BadFrame(f"a session's name is 1 to {NAME_LENGTH} characters")
         if name in self.open:
             return self.open[name]
+        if name in self.live:
+            raise BadFrame(f"the session {name!r} has started: choose another name")
         if len(self.open) >= MAX_SESSIONS:
             raise BadFrame("too many sessions are waiting for players: try again later")
-        self.open[name] = Session(name)
+        self.open[name] = self.live[name] = Session(name, kind)
         return self.open[name]
 
+    def watch(self, choice: dict[str, Any]) -> Session:
+        """The session a spectator asks for (by name, else the first one going)."""
+        name = choice.get("sessionName")
+        session = self.live.get(name) if name else next(iter(self.live.values()), None)
+        if session is None:
+            raise BadFrame(f"no session {str(name)[:NAME_LENGTH]!r} to watch")
+        if len(session.spectators) >= MAX_SPECTATORS:
+            raise BadFrame("that session has as many spectators as it takes")
+        return session
+
     def join(self, session: Session, name: str, ws: WebSocket, team: Any) -> Member:
+        if session.kind == TOURNAMENT:
+            if [m.name for m in session.members].count(name) >= 2:
+                raise BadFrame(f"{name!r} has its two clients in this tournament already")
+            if len({m.name for m in session.members} | {name}) > MAX_ENTRANTS:
+                raise BadFrame(f"a tournament takes {MAX_ENTRANTS} bots at most")
+            member = Member(next(self.ids), name, len(session.members), ws)
+            session.members.append(member)
+            return member
         if team not in (0, 1) or session.team_size(team) >= 2:
             team = 0 if session.team_size(0) <= session.team_size(1) else 1
         member = Member(next(self.ids), name, 2 * session.team_size(team) + team, ws)
         session.members.append(member)
         if len(session.members) == 4:  # full: nobody else joins while it starts
             self.open.pop(session.name, None)
+            session.seated = sorted(session.members, key=lambda m: m.seat)
         return member
 
     def start(self, session: Session) -> Table:
-        """The four bots are there: the table, with the protocol's rules."""
-        names = [""] * 4
-        for m in session.members:
-            names[m.seat] = m.name
+        """The game's four bots are seated: the table, with the protocol's rules."""
+        names = [m.name for m in session.seated]
         request = TableRequest.model_validate(
             {"options": JC_OPTIONS, "seats": ["human"] * 4, "names": names}
         )
@@ -162,6 +230,9 @@ class Lobby:
         session.table = table
         log.info("jass challenge session %r plays at table %s", session.name, table.id)
         return table
+
+    def limit_of(self, session: Session) -> float:
+        return min(self.limit, TOURNAMENT_LIMIT) if session.kind == TOURNAMENT else self.limit
 
 
 class SeatBridge:
@@ -173,8 +244,8 @@ class SeatBridge:
         self.member = member
         self.table = table
         self.seat = member.seat
-        self.limit = lobby.limit
-        self.gone = False
+        self.limit = lobby.limit_of(session)
+        self.gone = member.gone  # a tournament's bot that left plays no more
         self.bad = 0
         self.view: dict[str, Any] = {}
         self.asked = -1  # the seq of the request the bot owes an answer to
@@ -201,6 +272,8 @@ class SeatBridge:
         for event in events:
             for out in self.told(event):
                 await self.send(out)
+                if self.seat == 0 and event["type"] != "HandStarted":  # public: seat 0 tells
+                    await self.session.show(out)
         self.view = state["view"]
         v = self.view
         if v["phase"] == "over":
@@ -265,7 +338,7 @@ class SeatBridge:
         ]
 
     def _member(self, seat: int) -> Member | None:
-        return next((m for m in self.session.members if m.seat == seat), None)
+        return next((m for m in self.session.seated if m.seat == seat), None)
 
     async def request(self) -> None:
         v = self.view
@@ -416,8 +489,9 @@ async def _read(ws: WebSocket, timeout: float | None = None) -> tuple[Any, Any] 
     return d["type"], d.get("data")
 
 
-async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Member] | None:
-    """Name and session; ``None`` when the bot left (or never answered) before a seat."""
+async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Member | None] | None:
+    """Name and session: the bot's seat (``None`` for a spectator); ``None`` when it left (or
+    never answered) before."""
     await ws.send_text(frame("REQUEST_PLAYER_NAME"))
     name: str | None = None
     bad = 0
@@ -441,23 +515,30 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
         try:
             if kind != "CHOOSE_SESSION":
                 raise BadFrame("expected CHOOSE_SESSION")
+            if isinstance(data, dict) and (
+                data.get("sessionChoice") == "SPECTATOR" or data.get("asSpectator") is True
+            ):
+                session = lobby.watch(data)
+                session.spectators.append(ws)
+                return session, None
             session = lobby.choose(data)
             if not session.members:  # a new session is a new table: the table quota
                 wait = quota.allow(ws.client.host if ws.client else "?")
                 if wait is not None:
                     lobby.open.pop(session.name, None)
+                    lobby.live.pop(session.name, None)
                     raise BadFrame(
                         f"at most {quota.per_minute} new tables a minute: try again in {wait:.0f} s"
                     )
+            member = lobby.join(session, name, ws, data.get("chosenTeamIndex"))
         except BadFrame as e:
             await ws.send_text(frame("BAD_MESSAGE", str(e)))
             continue
-        team = data.get("chosenTeamIndex")
-        return session, lobby.join(session, name, ws, team)
+        return session, member
 
 
 async def jass_challenge_socket(ws: WebSocket) -> None:
-    """One bot of the Jass Challenge protocol."""
+    """One bot (or spectator) of the Jass Challenge protocol."""
     await ws.accept()
     lobby: Lobby = ws.app.state.jass_challenge
     seated = await _hello(ws, lobby, ws.app.state.table_quota)
@@ -466,13 +547,16 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
             await ws.close(CLOSE_NORMAL)
         return
     session, member = seated
+    if member is None:
+        await _watch(ws, lobby, session)
+        return
     joined = {
         "sessionName": session.name,
         "player": member.as_json(),
         "playersInSession": [m.as_json() for m in session.members],
     }
     await session.broadcast(frame("BROADCAST_SESSION_JOINED", joined))
-    if len(session.members) == 4:
+    if session.kind == SINGLE_GAME and len(session.members) == 4:
         await _start(lobby, session)
     try:
         while True:
@@ -480,12 +564,15 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
             if got is None:
                 break
             kind, data = got
+            if kind == "START_TOURNAMENT":
+                await _start_tournament(ws, lobby, session)
+                continue
             bridge = member.bridge
-            if bridge is None:
+            if bridge is None or bridge.done.is_set():
                 member.bad += 1
                 if member.bad > MAX_BAD:
                     break
-                await ws.send_text(frame("BAD_MESSAGE", "the game has not started"))
+                await ws.send_text(frame("BAD_MESSAGE", "no game of yours has started"))
                 continue
             if kind is None:
                 await bridge.refuse(data)
@@ -495,17 +582,32 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
                 with suppress(Exception):
                     await ws.close(CLOSE_POLICY)
                 break
-            if bridge.done.is_set():
+            if bridge.done.is_set() and session.kind == SINGLE_GAME:
                 break
     finally:
         await _left(lobby, session, member)
 
 
-async def _start(lobby: Lobby, session: Session) -> None:
+async def _watch(ws: WebSocket, lobby: Lobby, session: Session) -> None:
+    """A spectator: it hears the session's public frames (never a bot's cards or requests)
+    until the session ends; it may start a tournament."""
+    try:
+        while (got := await _read(ws)) is not None:
+            if got[0] == "START_TOURNAMENT":
+                await _start_tournament(ws, lobby, session)
+            else:
+                await ws.send_text(frame("BAD_MESSAGE", "a spectator only watches"))
+    finally:
+        with suppress(ValueError):
+            session.spectators.remove(ws)
+
+
+async def _start(lobby: Lobby, session: Session) -> Table | None:
+    """The session's four (``session.seated``) sit down: the table, a bridge for each."""
     teams = [
         {
             "name": TEAM_NAMES[t],
-            "players": [m.as_json() for m in session.members if m.seat % 2 == t],
+            "players": [m.as_json() for m in session.seated if m.seat % 2 == t],
         }
         for t in (0, 1)
     ]
@@ -513,21 +615,27 @@ async def _start(lobby: Lobby, session: Session) -> None:
         table = lobby.start(session)
     except (InvalidTable, TooManyTables, StoreUnavailable) as e:
         await session.broadcast(frame("ERROR", f"the game could not start: {e}"))
-        for m in session.members:
-            with suppress(Exception):
-                await m.socket.close(CLOSE_NORMAL)
-        return
-    await session.broadcast(frame("BROADCAST_TEAMS", teams))
-    for m in sorted(session.members, key=lambda m: m.seat):
+        await _close_all(lobby, session)
+        return None
+    for m in session.seated:
+        with suppress(Exception):
+            if not m.gone:
+                await m.socket.send_text(frame("BROADCAST_TEAMS", teams))
+    await session.show(frame("BROADCAST_TEAMS", teams))
+    for m in session.seated:
         m.bridge = SeatBridge(lobby, session, m, table)
-    for m in session.members:
+        if m.gone:
+            m.bridge.note("gone", f"{m.name} left the tournament before this game; rule plays")
+    for m in session.seated:
         assert m.bridge is not None
         m.bridge.conn = table.join(m.seat, m.bridge.on_state)
         asyncio.get_running_loop().create_task(_pump(m.bridge))
+    return table
 
 
 async def _pump(bridge: SeatBridge) -> None:
-    """Our seat's connection, until the game is over; then the socket closes (1000)."""
+    """Our seat's connection, until the game is over; then a single game's socket closes
+    (1000)."""
     conn = bridge.conn
     assert conn is not None
     pump = asyncio.create_task(conn.pump())
@@ -536,20 +644,91 @@ async def _pump(bridge: SeatBridge) -> None:
     pump.cancel()
     bridge.table.leave(conn)
     bridge.lobby.tables.release(bridge.table)
-    with suppress(Exception):
-        await bridge.member.socket.close(CLOSE_NORMAL)
+    if bridge.session.kind == SINGLE_GAME:
+        with suppress(Exception):
+            await bridge.member.socket.close(CLOSE_NORMAL)
+        if bridge.seat == 0:  # the spectators heard the last frame from this seat
+            await _close_all(bridge.lobby, bridge.session, bots=False)
+
+
+async def _close_all(lobby: Lobby, session: Session, bots: bool = True) -> None:
+    """The session is over: every socket closes (1000; ``bots``: the bots' too)."""
+    lobby.open.pop(session.name, None)
+    lobby.live.pop(session.name, None)
+    sockets = [m.socket for m in session.members] if bots else []
+    for ws in [*sockets, *session.spectators]:
+        with suppress(Exception):
+            await ws.close(CLOSE_NORMAL)
+
+
+async def _start_tournament(ws: WebSocket, lobby: Lobby, session: Session) -> None:
+    """START_TOURNAMENT: once two bots hold both their clients, the round robin begins."""
+    if session.kind != TOURNAMENT or session.started:
+        await ws.send_text(frame("BAD_MESSAGE", "no tournament of this session waits to start"))
+        return
+    entrants = session.entrants()
+    if len(entrants) < 2:
+        await ws.send_text(frame("BAD_MESSAGE", "a tournament starts with two bots of two clients"))
+        return
+    session.started = True
+    lobby.open.pop(session.name, None)
+    session.ratings = {name: Rating() for name in entrants}
+    asyncio.get_running_loop().create_task(_tournament(lobby, session, entrants))
+
+
+async def _tournament(lobby: Lobby, session: Session, entrants: list[str]) -> None:
+    """Every pairing of the bots plays a game (the first named holds seats 0 and 2); after each,
+    the Glicko-2 ranking. A bot that missed a deadline in a game loses that pairing."""
+    await session.broadcast(frame("BROADCAST_TOURNAMENT_STARTED", {"players": entrants}))
+    for first, second in itertools.combinations(entrants, 2):
+        a = [m for m in session.members if m.name == first]
+        b = [m for m in session.members if m.name == second]
+        for seat, m in enumerate((a[0], b[0], a[1], b[1])):
+            m.seat = seat
+        session.seated = [a[0], b[0], a[1], b[1]]
+        table = await _start(lobby, session)
+        if table is None:
+            return
+        await asyncio.gather(*(m.bridge.done.wait() for m in session.seated if m.bridge))
+        late = {
+            s.number % 2 for s in table.seats if any(i.kind == "late" for i in s.info.incidents)
+        }
+        winner = table.game.winner
+        if len(late) == 1:  # a missed deadline loses the pairing
+            winner = 1 - next(iter(late))
+        first_won = winner == 0
+        session.results.append(
+            {
+                "player1": first,
+                "player2": second,
+                "firstPlayerWon": first_won,
+                "points": list(table.game.totals),
+                "table": table.id,
+            }
+        )
+        ra, rb = session.ratings[first], session.ratings[second]
+        session.ratings[first] = update(ra, [(rb, 1.0 if first_won else 0.0)])
+        session.ratings[second] = update(rb, [(ra, 0.0 if first_won else 1.0)])
+        await session.broadcast(frame("BROADCAST_TOURNAMENT_RANKING_TABLE", session.ranking()))
+        for m in session.seated:
+            m.bridge = None
+    log.info("jass challenge tournament %r is over", session.name)
+    await _close_all(lobby, session)
 
 
 async def _left(lobby: Lobby, session: Session, member: Member) -> None:
-    """A bot's socket ended: before the game it leaves the session; during it, ``rule``
-    plays its seat from now on and the others are told."""
-    if member.bridge is None:
-        if session.table is None and member in session.members:
+    """A bot's socket ended: before its game it leaves the session; during it, ``rule``
+    plays its seat from now on (in a tournament, in its later games too) and the others are
+    told."""
+    member.gone = True
+    bridge = member.bridge
+    if bridge is None:
+        if not session.started and session.table is None and member in session.members:
             session.members.remove(member)
             if not session.members:
                 lobby.open.pop(session.name, None)
+                lobby.live.pop(session.name, None)
         return
-    bridge = member.bridge
     if bridge.done.is_set():
         return
     bridge.leave()
