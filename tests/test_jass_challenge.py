@@ -34,7 +34,7 @@ from chibre.jass_challenge import (
 from chibre.observation import Observation
 from chibre.play import legal_cards
 from chibre.server.store import Store
-from server_support import http_json, running_server, server_env
+from server_support import create_table, http_json, running_server, server_env
 
 DATA = Path(__file__).resolve().parent / "data"
 TIMEOUT = 20
@@ -569,3 +569,64 @@ def test_chibre_jass_challenge_enters_a_tournament_as_two_clients(tmp_path: Path
         assert bot.returncode == 0, err
         assert out.count(" game(s), the last ") == 2  # both clients, one game each
         assert "1. " in out and "2. " in out  # the ranking
+
+
+# --- a seat of one of our tables -------------------------------------------------------------
+
+
+async def refused_link(url: str, link: str) -> str:
+    bot = Bot(await websockets.connect(url), "bot")
+    await bot.recv("REQUEST_PLAYER_NAME")
+    await bot.send("CHOOSE_PLAYER_NAME", "bot")
+    await bot.recv("REQUEST_SESSION_CHOICE")
+    await bot.send("CHOOSE_SESSION", {"sessionChoice": "JOIN_EXISTING", "sessionName": link})
+    said: str = await bot.recv("BAD_MESSAGE")
+    await bot.ws.close()
+    return said
+
+
+def test_a_bot_takes_a_seat_of_our_table_by_its_link(tmp_path: Path) -> None:
+    options = {"weis": False, "stoeck": False, "target": 300}
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/"
+        answer = create_table(base, ["human", "rule", "human", "random"], options=options)
+        links = [base + answer["seats"][s]["link"] for s in (0, 2)]
+        players = [Watching("rule", s) for s in (0, 2)]
+        clients = [
+            ChallengeClient(p, "kit", session=link) for p, link in zip(players, links, strict=True)
+        ]
+
+        async def both() -> list[Any]:
+            return list(await asyncio.gather(*(play_challenge(url, c) for c in clients)))
+
+        results = asyncio.run(asyncio.wait_for(both(), 120))
+        weis = create_table(base, ["human", "rule", "rule", "rule"])  # romand: weis and stöck
+        said = [
+            asyncio.run(refused_link(url, base + weis["seats"][0]["link"])),
+            asyncio.run(refused_link(url, links[0].replace("seat=", "seat=x"))),
+        ]
+    store = Store(tmp_path / "chibre.sqlite")
+    try:
+        stored = store.load(answer["table"])
+    finally:
+        store.close()
+    assert stored is not None
+    game = stored.replay()
+    assert "weis or stöck" in said[0] and "opens no seat" in said[1]
+    assert game.is_over and [r.seat for r in results] == [0, 2]
+    for r, p in zip(results, players, strict=True):
+        incidents = [i for x in stored.seats for i in x.incidents]
+        assert r.bad_messages == [] and r.errors == [] and r.rejected == 0, incidents
+        assert r.won == (game.winner == 0) and len(p.seen) == r.decisions > 5
+        # every decision of the seat was its bot's, each from the seat's own view
+        replay = type(game)(stored.rules)
+        asked = []
+        for s, action in stored.entries:
+            if s == r.seat:
+                asked.append(replay.observation(r.seat))
+            replay.apply(action, None if s < 0 else s)
+        assert len(asked) == r.decisions
+        for theirs, ours in zip(p.seen, asked, strict=True):
+            assert (theirs.hand, theirs.trick, theirs.tricks, theirs.contract) == (
+                ours.hand, ours.trick, ours.tricks, ours.contract,
+            )  # fmt: skip

@@ -27,6 +27,7 @@ import asyncio
 import itertools
 import json
 import logging
+import re
 import time
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -75,7 +76,9 @@ MAX_SPECTATORS = 20
 """Spectators of one session."""
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
-SINGLE_GAME, TOURNAMENT = "SINGLE_GAME", "TOURNAMENT"
+SINGLE_GAME, TOURNAMENT, SEAT = "SINGLE_GAME", "TOURNAMENT", "SEAT"
+SEAT_LINK = re.compile(r"/t/([A-Za-z0-9_-]{1,64})\?seat=([A-Za-z0-9_-]{1,128})$")
+"""A seat's invitation link (``…/t/ID?seat=TOKEN``) given as the session's name: that seat."""
 
 
 @dataclass
@@ -191,11 +194,36 @@ class Lobby:
         self.open[name] = self.live[name] = Session(name, kind)
         return self.open[name]
 
+    def take_seat(self, link: str, name: str, ws: WebSocket) -> tuple[Session, Member]:
+        """A seat of one of our tables, by its invitation link: a session of one bot."""
+        found = SEAT_LINK.search(link)
+        table = self.tables.get(found.group(1)) if found else None
+        seat = table.seat_of(found.group(2)) if table is not None and found else None
+        if table is None or seat is None:
+            raise BadFrame("that seat link opens no seat of this server")
+        why = None
+        if table.game.is_over:
+            why = "that table's game is over"
+        elif table.game.rules.weis or table.game.rules.stoeck:
+            why = "that table plays weis or stöck, which this protocol cannot carry"
+        elif f"{table.id}:{seat}" in self.live:
+            why = "a bot of this protocol holds that seat already"
+        if why is not None:
+            self.tables.release(table)
+            raise BadFrame(why)
+        session = Session(f"{table.id}:{seat}", SEAT, table=table)
+        member = Member(next(self.ids), name, seat, ws)
+        session.members.append(member)
+        session.seated = [member]
+        self.live[session.name] = session
+        return session, member
+
     def watch(self, choice: dict[str, Any]) -> Session:
         """The session a spectator asks for (by name, else the first one going)."""
         name = choice.get("sessionName")
-        session = self.live.get(name) if name else next(iter(self.live.values()), None)
-        if session is None:
+        going = [x for x in self.live.values() if x.kind != SEAT]
+        session = self.live.get(name) if name else next(iter(going), None)
+        if session is None or session.kind == SEAT:
             raise BadFrame(f"no session {str(name)[:NAME_LENGTH]!r} to watch")
         if len(session.spectators) >= MAX_SPECTATORS:
             raise BadFrame("that session has as many spectators as it takes")
@@ -268,7 +296,7 @@ class SeatBridge:
             return
         events = state["events"]
         if not self.view and state["view"]["hand_number"] >= 0:  # dealt before it joined
-            events = [{"type": "HandStarted", "number": state["view"]["hand_number"]}]
+            events = self.so_far(state["view"])
         for event in events:
             for out in self.told(event):
                 await self.send(out)
@@ -283,6 +311,23 @@ class SeatBridge:
             self.asked = state["seq"]
             self.arm()
             await self.request()
+
+    def so_far(self, v: dict[str, Any]) -> list[dict[str, Any]]:
+        """The events of the hand until now, from the seat's VIEW (a seat link's table may
+        have played on before its bot came): the deal, the contract, the tricks."""
+        points = v.get("hand_points") or [0, 0]
+        self.totals = [v["totals"][0] - points[0], v["totals"][1] - points[1]]
+        events: list[dict[str, Any]] = [{"type": "HandStarted", "number": v["hand_number"]}]
+        if v["chibres"] > 0:
+            events.append({"type": "Chibred"})
+        if v["contract"] >= 0:
+            events.append(
+                {"type": "ContractNamed", "contract": v["contract"], "factor": v["factor"]}
+            )
+        for t in v["tricks"]:
+            events += [{"type": "CardPlayed", "card": c} for c in t["cards"]]
+            events.append({"type": "TrickTaken", "winner": t["winner"], "points": t["points"]})
+        return events + [{"type": "CardPlayed", "card": c} for c in v["trick"]]
 
     def told(self, e: dict[str, Any]) -> list[str]:
         """The protocol's frames for one of our events."""
@@ -304,8 +349,8 @@ class SeatBridge:
             self.round[winner % 2] += e["points"] * self.factor
             member = self._member(winner)
             stich = {
-                "name": member.name if member else f"seat {winner}",
-                "id": member.id if member else winner,
+                "name": self._name(winner),
+                "id": member.id if member else -1 - winner,
                 "seatId": winner,
                 "playedCards": [card_to_jc(c) for c in self.trick],
                 "teams": self.teams(),
@@ -339,6 +384,10 @@ class SeatBridge:
 
     def _member(self, seat: int) -> Member | None:
         return next((m for m in self.session.seated if m.seat == seat), None)
+
+    def _name(self, seat: int) -> str:
+        member = self._member(seat)
+        return member.name if member else self.table.seats[seat].info.name or f"seat {seat + 1}"
 
     async def request(self) -> None:
         v = self.view
@@ -521,6 +570,9 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
                 session = lobby.watch(data)
                 session.spectators.append(ws)
                 return session, None
+            link = data.get("sessionName") if isinstance(data, dict) else None
+            if isinstance(link, str) and SEAT_LINK.search(link):
+                return lobby.take_seat(link, name, ws)
             session = lobby.choose(data)
             if not session.members:  # a new session is a new table: the table quota
                 wait = quota.allow(ws.client.host if ws.client else "?")
@@ -556,7 +608,7 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
         "playersInSession": [m.as_json() for m in session.members],
     }
     await session.broadcast(frame("BROADCAST_SESSION_JOINED", joined))
-    if session.kind == SINGLE_GAME and len(session.members) == 4:
+    if (session.kind == SINGLE_GAME and len(session.members) == 4) or session.kind == SEAT:
         await _start(lobby, session)
     try:
         while True:
@@ -582,7 +634,7 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
                 with suppress(Exception):
                     await ws.close(CLOSE_POLICY)
                 break
-            if bridge.done.is_set() and session.kind == SINGLE_GAME:
+            if bridge.done.is_set() and session.kind != TOURNAMENT:
                 break
     finally:
         await _left(lobby, session, member)
@@ -603,20 +655,18 @@ async def _watch(ws: WebSocket, lobby: Lobby, session: Session) -> None:
 
 
 async def _start(lobby: Lobby, session: Session) -> Table | None:
-    """The session's four (``session.seated``) sit down: the table, a bridge for each."""
-    teams = [
-        {
-            "name": TEAM_NAMES[t],
-            "players": [m.as_json() for m in session.seated if m.seat % 2 == t],
-        }
-        for t in (0, 1)
-    ]
+    """The session's bots (``session.seated``) sit down: the table (a new one, or the seat
+    link's), a bridge for each."""
     try:
-        table = lobby.start(session)
+        table = session.table if session.kind == SEAT and session.table else lobby.start(session)
     except (InvalidTable, TooManyTables, StoreUnavailable) as e:
         await session.broadcast(frame("ERROR", f"the game could not start: {e}"))
         await _close_all(lobby, session)
         return None
+    teams = [
+        {"name": TEAM_NAMES[t], "players": [_player(session, table, s) for s in (t, t + 2)]}
+        for t in (0, 1)
+    ]
     for m in session.seated:
         with suppress(Exception):
             if not m.gone:
@@ -633,6 +683,15 @@ async def _start(lobby: Lobby, session: Session) -> Table | None:
     return table
 
 
+def _player(session: Session, table: Table, seat: int) -> dict[str, Any]:
+    """A seat in BROADCAST_TEAMS: its bot, or (at a seat link's table) who sits there."""
+    member = next((m for m in session.seated if m.seat == seat), None)
+    if member is not None:
+        return member.as_json()
+    info = table.seats[seat].info
+    return {"id": -1 - seat, "seatId": seat, "name": info.name or f"seat {seat + 1}"}
+
+
 async def _pump(bridge: SeatBridge) -> None:
     """Our seat's connection, until the game is over; then a single game's socket closes
     (1000)."""
@@ -644,10 +703,10 @@ async def _pump(bridge: SeatBridge) -> None:
     pump.cancel()
     bridge.table.leave(conn)
     bridge.lobby.tables.release(bridge.table)
-    if bridge.session.kind == SINGLE_GAME:
+    if bridge.session.kind != TOURNAMENT:
         with suppress(Exception):
             await bridge.member.socket.close(CLOSE_NORMAL)
-        if bridge.seat == 0:  # the spectators heard the last frame from this seat
+        if bridge.seat == 0 or bridge.session.kind == SEAT:  # its last frames went out
             await _close_all(bridge.lobby, bridge.session, bots=False)
 
 
