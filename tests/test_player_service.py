@@ -22,7 +22,9 @@ import pytest
 from jass.agents.agent_by_network import AgentByNetwork
 from jass.agents.agent_random_schieber import AgentRandomSchieber
 from jass.arena.arena import Arena
+from playwright.sync_api import Browser
 
+from browser_support import artifacts, new_page
 from chibre.actions import Play
 from chibre.bots import make_player
 from chibre.cards import parse_card
@@ -267,8 +269,19 @@ def test_chibre_bot_seats_the_kits_service_at_a_table_of_our_server(
         assert status == 200 and summary["finished"]
 
 
+def move_of(record: dict[str, Any], at: int) -> tuple[int, int]:
+    """The hand and the replay's move that show the record's entry ``at`` (each hand's deal
+    is an entry, then its actions)."""
+    start = 0
+    for h, hand in enumerate(record["hands"]):
+        if at <= start + len(hand["actions"]):
+            return h, at - start
+        start += 1 + len(hand["actions"])
+    raise AssertionError(f"no entry {at}")
+
+
 def test_a_misbehaving_kit_bot_at_a_table_leaves_its_incidents_in_the_record(
-    theirs: str, tmp_path: Path
+    theirs: str, tmp_path: Path, browser: Browser
 ) -> None:
     db = tmp_path / "chibre.sqlite"
     with running_server(tmp_path, db=db) as base:
@@ -301,6 +314,27 @@ def test_a_misbehaving_kit_bot_at_a_table_leaves_its_incidents_in_the_record(
         status, record = http_json(
             base, f"/api/tables/{answer['table']}/record?format=json&token={token}"
         )
+        # the replay shows each incident at its move: the broken bot's first, at its seat
+        page = new_page(browser)
+        page.goto(links[1] + "&replay=1")
+        replay = page.locator("#replay")
+        replay.wait_for()
+        refused = next(i for i in record["incidents"] if i["seat"] == 1)
+        hand, move = move_of(record, refused["at"])
+        page.select_option("#rp-hand", str(hand))
+        page.locator("body").focus()
+        for _ in range(move):
+            page.keyboard.press("ArrowRight")
+        assert replay.get_attribute("data-move") == str(move)
+        shown = page.locator("#rp-note .rp-incident").all_inner_texts()
+        assert any("a refused request" in t and "the fallback decided" in t for t in shown), shown
+        page.screenshot(path=artifacts() / "replay-incident.png")
+        page.keyboard.press("ArrowLeft")
+        assert all(
+            "a refused request" not in t for t in page.locator(".rp-incident").all_inner_texts()
+        )
+        assert not page.errors  # type: ignore[attr-defined]
+        page.close()
     assert status == 200
     with sqlite3.connect(db) as c:
         (seats,) = c.execute("SELECT seats FROM game_tables").fetchone()
