@@ -262,7 +262,10 @@ def test_chibre_bot_seats_the_kits_service_at_a_table_of_our_server(
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert "game over: team" in done.stdout and "0 refused" in done.stdout
-        assert "rule plays instead" not in done.stderr  # every decision was the kit bot's
+        # every decision was the kit bot's, but for a card our rules refuse (the kit's random
+        # agent may undertrump where the kit's own rules let it)
+        replaced = [line for line in done.stderr.splitlines() if "rule plays instead" in line]
+        assert all(": illegal (" in line for line in replaced), replaced
         status, summary = http_json(
             base, f"/api/tables/{answer['table']}?token={link.split('seat=')[1]}"
         )
@@ -298,6 +301,8 @@ def test_a_misbehaving_kit_bot_at_a_table_leaves_its_incidents_in_the_record(
                     "--quiet",
                     "--player",
                     f"jasskit-http:{theirs}/{name}",
+                    "--foreign-limit",
+                    "5",
                 ],
                 env=server_env(),
                 stdout=subprocess.PIPE,
