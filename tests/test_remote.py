@@ -16,6 +16,7 @@ from chibre.errors import ChibreError, NotationError
 from chibre.game import Game
 from chibre.jasskit import RULES, observation_from_json, observation_to_json
 from chibre.observation import Observation
+from chibre.player_service import players_from
 from chibre.remote import JasskitHttpPlayer, is_spec, make_remote
 
 
@@ -105,3 +106,5 @@ def test_our_budget_and_the_foreign_limit_are_two_settings() -> None:
     assert not accepts_budget("jasskit-http:http://127.0.0.1:5000/random")
     with pytest.raises(ChibreError, match="--foreign-limit must be a positive"):
         duplicate("rule", "random", deals=1, jobs=1, foreign_limit=0)
+    served = players_from(["kit=jasskit-http:http://127.0.0.1:5000/random", "rule"], 0, 0.2, 3.0)
+    assert isinstance(served["kit"], JasskitHttpPlayer) and served["kit"].time_limit == 3.0
