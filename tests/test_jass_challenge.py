@@ -630,3 +630,35 @@ def test_a_bot_takes_a_seat_of_our_table_by_its_link(tmp_path: Path) -> None:
             assert (theirs.hand, theirs.trick, theirs.tricks, theirs.contract) == (
                 ours.hand, ours.trick, ours.tricks, ours.contract,
             )  # fmt: skip
+
+
+async def leave_and_come_back(url: str, link: str) -> Any:
+    bot = Bot(await websockets.connect(url), "first")
+    await bot.recv("REQUEST_PLAYER_NAME")
+    await bot.send("CHOOSE_PLAYER_NAME", "first")
+    await bot.recv("REQUEST_SESSION_CHOICE")
+    await bot.send("CHOOSE_SESSION", {"sessionChoice": "JOIN_EXISTING", "sessionName": link})
+    while json.loads(await asyncio.wait_for(bot.ws.recv(), TIMEOUT))["type"] not in (
+        "REQUEST_TRUMPF", "REQUEST_CARD",
+    ):  # fmt: skip
+        pass
+    await bot.ws.close()  # asked, and gone: the seat is the table's again
+    await asyncio.sleep(0.2)
+    return await play_challenge(url, ChallengeClient(make_player("rule"), "second", session=link))
+
+
+def test_a_bot_that_left_a_seat_gives_it_back(tmp_path: Path) -> None:
+    options = {"weis": False, "stoeck": False, "target": 300}
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/"
+        answer = create_table(base, ["human", "rule", "rule", "rule"], options=options)
+        link = base + answer["seats"][0]["link"]
+        result = asyncio.run(asyncio.wait_for(leave_and_come_back(url, link), 120))
+    store = Store(tmp_path / "chibre.sqlite")
+    try:
+        stored = store.load(answer["table"])
+    finally:
+        store.close()
+    assert stored is not None and stored.replay().is_over
+    assert result.winner is not None and result.bad_messages == [] and result.decisions > 5
+    assert [i.kind for i in stored.seats[0].incidents] == ["gone"]

@@ -790,6 +790,13 @@ async def _left(lobby: Lobby, session: Session, member: Member) -> None:
         return
     if bridge.done.is_set():
         return
+    if session.kind == SEAT:  # our table's seat is free again: its grace period, then rule
+        bridge.note("gone", f"{member.name} left the seat")
+        bridge.asked = -1
+        if bridge.deadline is not None:
+            bridge.deadline.cancel()
+        bridge.done.set()
+        return
     bridge.leave()
     log.warning(
         "jass challenge %r: %s left; rule plays seat %d", session.name, member.name, member.seat
