@@ -104,8 +104,8 @@ REST_SWEEP = 30.0
 ACTIVITY_STEP = 3600.0
 """How far a table's last use may be from what the store keeps of it, in seconds (rests are
 counted in days)."""
-MAX_INCIDENTS = 500
-"""Incidents a seat's record keeps (a bot that fails every decision of a long game stays under)."""
+MAX_INCIDENTS = 250
+"""Incidents a seat's record keeps (every decision of a long game fits; a flood does not)."""
 MAX_DETAIL = 200
 """Characters kept of an incident's sentence."""
 REACTION_GAP = 1.5
