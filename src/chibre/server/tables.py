@@ -32,7 +32,7 @@ from chibre.actions import Action, Declare, Play, Thank
 from chibre.bots import Player
 from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
-from chibre.game import CHANCE, Game
+from chibre.game import CHANCE
 from chibre.play import why_illegal
 from chibre.server.lobby import HUMAN, table_request
 from chibre.server.models import MAX_NAME, TableRequest, _printable
@@ -47,7 +47,7 @@ from chibre.server.protocol import (
     event_to_json,
     read_message,
 )
-from chibre.server.store import SeatInfo, Store, StoredTable, StoreUnavailable
+from chibre.server.store import SeatInfo, Store, StoredTable, StoreUnavailable, TableTerms
 from chibre.server.thinking import FAST_PLAYERS, Thinkers, fallback, load_player
 from chibre.server.views import ViewCache
 from chibre.tournament.fairdeal import DealSource, new_seed
@@ -210,7 +210,12 @@ class Table:
         self.id = stored.id
         self.stored = stored
         self.store = store
+        terms = stored.terms
+        if terms is not None and terms.grace is not None:  # a tournament's own grace
+            settings = dataclasses.replace(settings, grace=terms.grace)
         self.settings = settings
+        self.move_limit = terms.move if terms is not None else 0.0
+        """Seconds a player has for a move; then the computer makes it for them (0: none)."""
         self.thinkers = thinkers
         self.game = stored.replay()
         self.seats = [Seat(n, info, bot=info.kind != HUMAN) for n, info in enumerate(stored.seats)]
@@ -230,6 +235,8 @@ class Table:
         self.rematch: Callable[[Table], Table] | None = None
         """Opens the rematch (set by ``Tables``)."""
         self._reacted: dict[int, float] = {}  # when each seat last reacted (monotonic)
+        self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
+        """What a tournament adds to the table's summary (set by ``Tables``)."""
 
     # --- reading -------------------------------------------------------------------------
 
@@ -326,6 +333,12 @@ class Table:
         }
         if self.stored.deals is not None:  # the seed once the game is over
             out["deals"] = self.stored.deals.to_dict(reveal=game.is_over)
+        if self.stored.terms is not None:
+            out["passe"] = self.stored.terms.hands
+            out["move_limit"] = self.move_limit
+            out["grace"] = self.settings.grace
+        if self.about is not None:  # a tournament's table: its tournament, shared deals
+            out.update(self.about(self, seat))
         if seat == 0:
             out["links"] = {
                 "seats": [
@@ -586,6 +599,24 @@ class Table:
             self._pending = loop.call_later(self.settings.deal_delay, self._due, seq)
         elif self.seats[to_act].bot and not self._thinking:
             self._pending = loop.call_later(self.settings.bot_delay, self._due, seq)
+        elif self.move_limit > 0 and not self._thinking:
+            self._pending = loop.call_later(self.move_limit, self._too_long, seq)
+
+    def _too_long(self, seq: int) -> None:
+        """A player let the move's time limit pass: the computer makes this move for them
+        (the seat stays theirs)."""
+        self._pending = None
+        to_act = self.game.current_player
+        if seq != self.seq or to_act is None or to_act == CHANCE or self.seats[to_act].bot:
+            return
+        seat = self.seats[to_act]
+        player = seat.computer() or load_player("rule", seat.info.seed)
+        try:
+            action = player.act(self.game.observation(to_act))
+        except Exception:
+            self._failed(seat)
+            return
+        self._computer_moves(seq, to_act, action, stand_in=True)
 
     def _due(self, seq: int) -> None:
         self._pending = None
@@ -650,11 +681,13 @@ class Table:
         seat.fall_back()
         self.schedule()
 
-    def _computer_moves(self, seq: int, seat: int, action: Action) -> None:
-        """A computer's decision, applied if the moment and the seat's player are unchanged;
-        if the store refuses it, the seat decides again a second later."""
+    def _computer_moves(self, seq: int, seat: int, action: Action, stand_in: bool = False) -> None:
+        """A computer's decision, applied if the moment and the seat's player are unchanged
+        (``stand_in``: made for a player out of time); if the store refuses it, the seat
+        decides again a second later."""
         try:
-            if seq == self.seq and self.seats[seat].bot and self.game.current_player == seat:
+            playing = self.seats[seat].bot or stand_in
+            if seq == self.seq and playing and self.game.current_player == seat:
                 try:
                     self.act(seat, action)
                     return
@@ -685,6 +718,8 @@ class Tables:
         self._noted: dict[str, float] = {}  # the activity last kept in the store, by table
         self.damaged: set[str] = set()
         """Tables that were damaged and could not be restored (kept in the store)."""
+        self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
+        """What the tournaments add to a table's summary (``Table.about``)."""
 
     @property
     def playing(self) -> int:
@@ -761,6 +796,7 @@ class Tables:
                 return None
             table = Table(stored, self.store, self.settings, self.thinkers)
             table.rematch = self.rematch
+            table.about = self.about
             if table.game.is_over:
                 table.next = self.store.next_game(table_id)
         except StoreUnavailable as e:
@@ -799,13 +835,20 @@ class Tables:
             table.close()
             del self.tables[table.id]
 
-    def create(self, request: TableRequest, deals: DealSource | None = None) -> Table:
+    def create(
+        self,
+        request: TableRequest,
+        deals: DealSource | None = None,
+        terms: TableTerms | None = None,
+    ) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
-        request is not right. ``deals``: its committed deals (a tournament's table)."""
+        request is not right. ``deals``: its committed deals, ``terms``: its Passe and time
+        limits (a tournament's table)."""
         stored = table_request(request)
         if deals is None and request.fair_deals:
             deals = DealSource(new_seed())
         stored.deals = deals
+        stored.terms = terms
         return self._open(stored)
 
     def rematch(self, table: Table) -> Table:
@@ -833,7 +876,7 @@ class Tables:
                 "may: try again later"
             )
         deals = stored.deals
-        game = Game(stored.rules)
+        game = stored.new_game()
         if deals is None:
             game.deal(SystemRandom())
         else:
@@ -842,6 +885,7 @@ class Tables:
         self.store.create(stored)
         table = Table(stored, self.store, self.settings, self.thinkers)
         table.rematch = self.rematch
+        table.about = self.about
         self.tables[stored.id] = table
         table.schedule()
         return table
