@@ -162,6 +162,8 @@ const app = {
   announceWeis: true,
   declareStoeck: true,
   overShown: false,
+  fair: null, // the table's summary: its committed deals, its tournament
+  fairLoading: false,
   ws: null,
   retry: 0,
   closedForGood: false,
@@ -578,6 +580,7 @@ function render() {
   drawControls(view, myTurn);
   drawHand(view, myTurn);
   drawSide(view);
+  if (msg.table.status === "finished" && app.fair && !app.fair.finished && !app.fairLoading) loadDeals();
   if (msg.table.status === "finished" && !app.holdTimer) {
     if (REVIEW && !app.overShown) {
       app.overShown = true; // straight to the replay of the past game
@@ -941,7 +944,8 @@ function drawSide(view) {
     total.dataset.total = String(view.totals[team]);
     const bar = el("div", "bar");
     const fill = el("div", "fill");
-    fill.style.width = `${Math.min(100, (100 * view.totals[team]) / (rules.target || 1000))}%`;
+    const goal = app.fair?.passe ? 157 * app.fair.passe : rules.target || 1000;
+    fill.style.width = `${Math.min(100, (100 * view.totals[team]) / goal)}%`;
     bar.append(fill);
     row.append(label, total, bar);
     if ((view.striche || [])[team]) {
@@ -949,7 +953,8 @@ function drawSide(view) {
     }
     score.append(row);
   }
-  score.append(el("div", "target", t("of_target", { n: rules.target ?? "" })));
+  const passe = app.fair?.passe; // a Passe of a fixed number of hands has no target
+  score.append(el("div", "target", passe ? t("tour_passe_hands", { n: passe }) : t("of_target", { n: rules.target ?? "" })));
   // contract
   const c = $("contract");
   c.replaceChildren();
@@ -1047,15 +1052,18 @@ function gameOver(view) {
 function drawOver(view) {
   const winner = view.winner;
   const me = mySeat();
-  const who = me === null
-    ? t("team_wins", { team: teamLabel(winner) })
-    : t(winner === (me & 1) ? "we_win" : "they_win");
+  const passe = winner < 0; // a Passe of a fixed number of hands: no winner, the points count
+  const who = passe
+    ? t("tour_passe_over", { n: (view.deciding?.number ?? 0) + 1 })
+    : me === null
+      ? t("team_wins", { team: teamLabel(winner) })
+      : t(winner === (me & 1) ? "we_win" : "they_win");
   const order = me === null ? [0, 1] : [me & 1, 1 - (me & 1)];
   $("over-text").replaceChildren(
     el("strong", "over-who", who),
     el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
   );
-  $("over-reason").textContent = overReason(view.deciding);
+  $("over-reason").textContent = passe ? "" : overReason(view.deciding);
   $("over-rematch").hidden = me === null;
   const kinds = view.striche_kinds || [{}, {}];
   const table = el("table", "striche-table");
@@ -1134,6 +1142,52 @@ async function loadInvites() {
   }
 }
 
+/** A table that committed to its deals (a tournament's, or fair deals asked for): the
+ * commitment shown from before the first card, the seed once revealed (a duplicate round's
+ * when all its tables are over: asked again until then), and the way back to the tournament. */
+async function loadDeals() {
+  app.fairLoading = true;
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`, {
+      headers: { "Accept-Language": getLang() },
+    });
+    if (!r.ok) return;
+    app.fair = await r.json();
+    drawDeals();
+    render();
+    if (app.fair.finished && app.fair.deals && !app.fair.deals.seed) setTimeout(loadDeals, 3000);
+  } catch (e) {
+    /* shown once the table answers */
+  } finally {
+    app.fairLoading = false;
+  }
+}
+
+function drawDeals() {
+  const s = app.fair;
+  if (!s) return;
+  const lines = [];
+  if (s.deals) {
+    lines.push(el("p", "deals-commitment", t("tour_table_deals", { commitment: s.deals.commitment })));
+    if (s.deals.seed) lines.push(el("p", "deals-seed", t("tour_table_seed", { seed: s.deals.seed })));
+    else if (s.finished) lines.push(el("p", "deals-seed", t("tour_table_seed_later")));
+  }
+  const tour = s.tournament;
+  const back = tour ? t("tour_back", { name: tour.name, round: tour.round, table: tour.table }) : "";
+  if (tour) {
+    const a = el("a", "tour-back", back);
+    a.href = tour.link;
+    lines.push(a);
+  }
+  $("deals-box").replaceChildren(...lines);
+  $("deals-box").hidden = lines.length === 0;
+  $("over-tournament").hidden = !tour;
+  if (tour) {
+    $("over-tournament").href = tour.link;
+    $("over-tournament").textContent = back;
+  }
+}
+
 function drawInvites() {
   const links = app.links;
   if (!links) return;
@@ -1203,6 +1257,7 @@ function main() {
       drawReactions();
       send({ type: "language", lang: getLang() }); // the server words its refusals in it
       drawInvites();
+      drawDeals();
       render();
       app.replay?.render();
     }),
@@ -1266,6 +1321,7 @@ function main() {
   if (token) holdSeat(tableId, `/t/${encodeURIComponent(tableId)}?seat=${encodeURIComponent(token)}`);
   connect();
   loadInvites();
+  loadDeals();
 }
 
 main();
