@@ -381,6 +381,8 @@ class Tournaments:
         self.sheets = SheetStore(db_path)
         self.tables = tables
         tables.about = self.about
+        for table in tables.tables.values():  # restored before the tournaments were read
+            table.about = self.about
         self._task: asyncio.Task[None] | None = None
         self._finished: set[str] = set()
 
