@@ -76,12 +76,15 @@ def test_an_evening_of_eight_online(browser: Browser, served: dict[str, Any]) ->
     # the organiser's grace: long enough for a page to find its seat after a restart (the
     # server's is 3 s), short enough to replace the player who leaves
     form.locator("input[name=grace]").fill("8")
+    form.locator("select[name=first_chooser]").select_option("right_of_dealer")
     form.locator("button[type=submit]").click()
     organiser.wait_for_url(re.compile(r"/tournament/.+\?key="))
     expect(organiser.locator("#title")).to_have_text("Mardi au Café")
     expect(organiser.locator("#terms")).to_have_text(
         "A game to 300 at every table · a player away for 8 s is replaced by the computer"
     )
+    created = organiser_state(base, organiser)
+    assert created["rules"]["first_chooser"] == "right_of_dealer" and created["grace"] == 8
     join = organiser.locator("#join-link").get_attribute("href")
     assert join and "code=" in join
     add = organiser.locator("#add-form")

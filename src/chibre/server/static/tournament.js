@@ -78,6 +78,7 @@ async function showCreate() {
       move_limit: Number(form.move_limit.value),
     };
     if (form.grace.value) body.grace = Number(form.grace.value);
+    if (form.first_chooser.value) body.options.first_chooser = form.first_chooser.value;
     try {
       const made = await api("/api/tournaments", body);
       location.href = made.organiser;
