@@ -527,7 +527,11 @@ def test_the_organisers_time_limits(tmp_path: Path) -> None:
         _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
         assert (summary["grace"], summary["move_limit"]) == (1, 1.5)
         assert summary["tournament"]["link"].startswith(f"/tournament/{t['id']}?player=")
-        with ws_connect(ws_url(base, link), max_queue=None):  # seated, and never moves
+        with ws_connect(ws_url(base, link), max_queue=None) as ws:  # seated, never moves
+            # every state says when the computer makes the move awaited from a player
+            frame = json.loads(ws.recv(timeout=10))
+            until = frame["table"]["move_until"]
+            assert until is None or until - time.time() <= 1.5
             # the three players who never came are replaced after the tournament's 1 s
             end = time.monotonic() + 30
             while sum(seat["flagged"] for seat in table["seats"]) < 3:
@@ -541,6 +545,12 @@ def test_the_organisers_time_limits(tmp_path: Path) -> None:
                 time.sleep(0.2)
             seat = state(base, t)["rounds"][0]["tables"][0]["seats"][0]
             assert seat["connected"] and not seat["flagged"]
+            timed = []
+            while len(timed) < 3:  # the computer players move at once: no limit for them
+                frame = json.loads(ws.recv(timeout=10))
+                if frame.get("type") == "state" and frame["view"].get("to_act") == 0:
+                    timed.append(frame["table"]["move_until"])
+            assert all(isinstance(u, float) for u in timed), timed
             _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
             assert summary["seats"][0]["bot"] is False
         process.send_signal(signal.SIGKILL)

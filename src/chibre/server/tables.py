@@ -216,6 +216,8 @@ class Table:
         self.settings = settings
         self.move_limit = terms.move if terms is not None else 0.0
         """Seconds a player has for a move; then the computer makes it for them (0: none)."""
+        self.move_until: float | None = None
+        """When the computer makes the move awaited now (wall clock), under a move limit."""
         self.thinkers = thinkers
         self.game = stored.replay()
         self.seats = [Seat(n, info, bot=info.kind != HUMAN) for n, info in enumerate(stored.seats)]
@@ -294,6 +296,7 @@ class Table:
                     "seats": self.seats_json(),
                     "status": self.status,
                     "next": self.next,
+                    **({"move_until": self.move_until} if self.move_limit else {}),
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
@@ -589,6 +592,9 @@ class Table:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
+        if self.move_until is not None:
+            self.move_until = None
+            self._table_json = None
         game = self.game
         to_act = game.current_player
         if to_act is None or self.unattended:
@@ -601,6 +607,8 @@ class Table:
             self._pending = loop.call_later(self.settings.bot_delay, self._due, seq)
         elif self.move_limit > 0 and not self._thinking:
             self._pending = loop.call_later(self.move_limit, self._too_long, seq)
+            self.move_until = time.time() + self.move_limit
+            self._table_json = None
 
     def _too_long(self, seq: int) -> None:
         """A player let the move's time limit pass: the computer makes this move for them

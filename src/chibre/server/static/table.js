@@ -617,8 +617,10 @@ function drawSeat(seat, view, info) {
       dot.setAttribute("role", "img");
       dot.setAttribute("aria-label", dot.title);
       plate.append(dot);
-      if (!info.connected && info.grace_until) {
-        const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(info.grace_until) }));
+      const moveUntil = app.msg?.table?.move_until; // a tournament's limit for this move
+      const until = !info.connected && info.grace_until ? info.grace_until : view.to_act === seat ? moveUntil : null;
+      if (until) {
+        const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(until) }));
         left.setAttribute("role", "timer");
         plate.append(left);
       }
@@ -1309,7 +1311,7 @@ function main() {
   $("name-form").addEventListener("submit", saveName);
   // the countdown of a dropped friend's seat
   setInterval(() => {
-    if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected)) render();
+    if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected) || app.msg?.table?.move_until) render();
   }, 1000);
   $("over-replay").addEventListener("click", openReplay);
   document.addEventListener("keydown", onKey);
