@@ -583,7 +583,8 @@ class Tournaments:
         if request.duplicate and request.real_tables:
             raise TournamentError(
                 "duplicate rounds are played online: the same deals cannot be dealt at a table "
-                "with real cards (real_tables must be 0)"
+                "with real cards (real_tables must be 0)",
+                "real_tables",
             )
         t = Tournament(
             secrets.token_urlsafe(6),
@@ -890,7 +891,7 @@ def _refusal(e: Exception) -> Response:
     if isinstance(e, StoreUnavailable):
         log.exception("the tournaments' store refused a request")
         return error(503, "the tournament could not be read or saved: try again in a moment")
-    return error(400, str(e))
+    return error(400, str(e), getattr(e, "field", None))
 
 
 def router() -> APIRouter:

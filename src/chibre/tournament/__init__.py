@@ -19,7 +19,12 @@ from chibre.errors import ChibreError
 
 
 class TournamentError(ChibreError, ValueError):
-    """A tournament step that cannot be done as asked (the message says why)."""
+    """A tournament step that cannot be done as asked (the message says why; ``field``: the
+    option refused, when one is)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 COMPUTER = ""

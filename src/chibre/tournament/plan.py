@@ -38,19 +38,25 @@ class Options:
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
-            raise TournamentError(f"format is one of {', '.join(FORMATS)}, not {self.format!r}")
+            raise TournamentError(
+                f"format is one of {', '.join(FORMATS)}, not {self.format!r}", "format"
+            )
         if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise TournamentError(f"rounds: from 1 to {MAX_ROUNDS}, not {self.rounds}")
+            raise TournamentError(f"rounds: from 1 to {MAX_ROUNDS}, not {self.rounds}", "rounds")
         if not 0 <= self.hands <= MAX_HANDS:
             raise TournamentError(
                 f"hands: 0 (a game to the target) to {MAX_HANDS}, not {self.hands}"
             )
         if self.scoring not in SCORINGS:
-            raise TournamentError(f"scoring is {' or '.join(SCORINGS)}, not {self.scoring!r}")
+            raise TournamentError(
+                f"scoring is {' or '.join(SCORINGS)}, not {self.scoring!r}", "scoring"
+            )
         if self.duplicate and not self.hands:
-            raise TournamentError("duplicate rounds are a Passe: give the number of hands")
+            raise TournamentError("duplicate rounds are a Passe: give the number of hands", "hands")
         if self.scoring == "striche" and self.hands:
-            raise TournamentError("a Passe of a fixed number of hands counts points, not Striche")
+            raise TournamentError(
+                "a Passe of a fixed number of hands counts points, not Striche", "scoring"
+            )
 
     @property
     def tie_breaks(self) -> tuple[str, ...]:
