@@ -448,6 +448,9 @@ def test_a_duplicate_passe_online(tmp_path: Path) -> None:
                 tables = rnd["tables"]
                 if not all(table["done"] for table in tables):  # a shared seed waits
                     assert all("seed" not in table["deals"] for table in tables)
+                    watched = state(base, t, code=t["code"])["rounds"][rnd["round"] - 1]
+                    if not all(table["done"] for table in watched["tables"]):  # still so
+                        assert all("watch" not in table for table in watched["tables"])
             time.sleep(0.05)
         assert s["hands"] == 3 and s["duplicate"] is True
         for rnd in s["rounds"]:

@@ -753,6 +753,7 @@ class Tournaments:
         organiser = role == "organiser"
         mine = you[1].id if you else None
         rounds: list[dict[str, Any]] = []
+        playing = {p.round for p in played if not p.done}
         for p in played:
             if len(rounds) < p.round:
                 rounds.append({"round": p.round, "tables": []})
@@ -783,6 +784,8 @@ class Tournaments:
                 "turned": t.request.duplicate and is_turned(p.draw.number),
                 **{k: v for k, v in p.info.items() if k in ("watch", "deals", "damaged")},
             }
+            if t.terms.shared and p.round in playing and not organiser:
+                table.pop("watch", None)  # watching one table would show another's cards
             at_table = mine is not None and mine in p.draw.seats
             if "sheet" in p.info and (organiser or at_table):
                 table["sheet"] = p.info["sheet"]
