@@ -334,10 +334,12 @@ class Table:
             "hands": len(game.hands),
             "created": self.stored.created,
         }
-        if self.stored.deals is not None:  # the seed once the game is over
-            out["deals"] = self.stored.deals.to_dict(reveal=game.is_over)
-        if self.stored.terms is not None:
-            out["passe"] = self.stored.terms.hands
+        terms = self.stored.terms
+        if self.stored.deals is not None:  # the seed once the game is over (a shared one:
+            shared = terms is not None and terms.shared  # once the tournament says so)
+            out["deals"] = self.stored.deals.to_dict(reveal=game.is_over and not shared)
+        if terms is not None:
+            out["passe"] = terms.hands
             out["move_limit"] = self.move_limit
             out["grace"] = self.settings.grace
         if self.about is not None:  # a tournament's table: its tournament, shared deals

@@ -550,6 +550,13 @@ class Tournaments:
         """What a table's summary says of its tournament: the link back to it (the player's
         own page for a player's seat, the join link otherwise), the round and the table, and
         the deals as the tournament reveals them (a shared seed once the round is over)."""
+        try:
+            return self._about(table, seat)
+        except (StoreUnavailable, ChibreError):  # the table's own summary is answered all the same
+            log.exception("the tournament of table %s could not be read", table.id)
+            return {}
+
+    def _about(self, table: Table, seat: int | None) -> dict[str, Any]:
         found = self.store.table_of(table.id)
         t = self.store.load(found[0]) if found is not None else None
         if found is None or t is None:
