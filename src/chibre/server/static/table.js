@@ -1004,7 +1004,8 @@ function drawSide(view) {
   const lh = view.deciding || view.last_hand;
   $("last-hand-box").hidden = !lh;
   if (lh) {
-    const title = view.deciding ? t("deciding_hand", { n: lh.number + 1 }) : t("hand_n", { n: lh.number + 1 });
+    const decided = view.deciding && view.winner >= 0; // a Passe is not decided: it ends
+    const title = decided ? t("deciding_hand", { n: lh.number + 1 }) : t("hand_n", { n: lh.number + 1 });
     $("last-hand-title").textContent = title;
     $("last-hand").replaceChildren(breakdownNode(lh, false, title));
     $("last-hand-box").dataset.deciding = String(Boolean(view.deciding));
@@ -1084,7 +1085,8 @@ function drawOver(view) {
   table.append(total);
   $("over-striche").replaceChildren(table);
   const d = view.deciding;
-  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, t("deciding_hand", { n: d.number + 1 }))] : []));
+  const title = d && (passe ? t("hand_n", { n: d.number + 1 }) : t("deciding_hand", { n: d.number + 1 }));
+  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, title)] : []));
 }
 
 function overReason(d) {
