@@ -10,10 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chibre.arena import build_player
+from chibre.errors import GameOver
+from chibre.game import CHANCE
+from chibre.rules import MAX_TARGET, Rules
 from chibre.tournament import COMPUTER, TournamentError
 from chibre.tournament.duplicate import TablePlay, compare, is_turned, side_of
 from chibre.tournament.evening import Draw, Meetings, draw_round
 from chibre.tournament.matching import least_matching, matchings
+from chibre.tournament.passe import Passe
 from chibre.tournament.standings import Outcome, Side, standings
 from chibre.tournament.teams import round_robin, round_robin_rounds, swiss_round
 
@@ -316,3 +321,30 @@ def test_swiss_with_withdrawals_pairs_every_team_present(
         assert sum(COMPUTER in g for g in games) == len(present) % 2
         for t, (a, b) in enumerate(games, 1):
             outcomes.append(outcome(r, t, a, b, rng.randrange(600), rng.randrange(600)))
+
+
+@pytest.mark.parametrize("length", [1, 3, 12])
+def test_a_passe_is_over_after_its_last_hand_and_has_no_winner(length: int) -> None:
+    game = Passe(Rules.preset("geneve-500"), length)
+    assert game.rules.target == MAX_TARGET  # no target ends it
+    players = [build_player("rule", seat) for seat in range(4)]
+    rng = Random(length)
+    while not game.is_over:
+        seat = game.current_player
+        if seat == CHANCE:
+            game.deal(rng)
+        else:
+            assert seat is not None
+            game.apply(players[seat].act(game.observation(seat)), seat)
+    assert len(game.hands) == length and all(h.is_over for h in game.hands)
+    assert game.winner == -1 and game.current_player is None
+    assert list(game.totals) == [sum(h.score().totals[t] for h in game.hands) for t in (0, 1)]
+    assert sum(game.totals) >= 157 * length  # every hand counts its 157 (and the weis)
+    with pytest.raises(GameOver):
+        game.deal(rng)
+
+
+@pytest.mark.parametrize("length", [0, 101])
+def test_a_passe_has_one_to_a_hundred_hands(length: int) -> None:
+    with pytest.raises(TournamentError, match="1 to 100 hands"):
+        Passe(Rules(), length)

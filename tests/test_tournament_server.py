@@ -12,14 +12,23 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from websockets.sync.client import connect as ws_connect
+
 from chibre.game import CHANCE, Game
 from chibre.notation import record_from_dict
-from chibre.rules import Rules
+from chibre.rules import MAX_TARGET, Rules
 from chibre.scoresheet import ScoreSheet
 from chibre.server.store import decode_entry
 from chibre.tournament import COMPUTER
 from chibre.tournament.fairdeal import verify
-from server_support import http_json, opened, running_server, start_server, stop_server
+from server_support import (
+    http_json,
+    opened,
+    running_server,
+    start_server,
+    stop_server,
+    ws_url,
+)
 
 SHORT = {"target": 300}
 
@@ -78,7 +87,7 @@ def recompute(db: Path, tid: str) -> dict[str, int]:
                 (rules,) = c.execute(
                     "SELECT rules FROM game_tables WHERE id = ?", (ref,)
                 ).fetchone()
-                game = Game(Rules.from_json(rules))
+                game = Game(table_rules(c, ref, rules))
                 for seat, text in c.execute(
                     "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (ref,)
                 ):
@@ -95,6 +104,75 @@ def recompute(db: Path, tid: str) -> dict[str, int]:
                 for eid in credited:
                     points[eid] += totals[team]
     return dict(points)
+
+
+def table_rules(c: sqlite3.Connection, ref: str, rules: str) -> Rules:
+    """A stored table's rules as its game plays them: a Passe (``table_terms``) never reaches
+    a target."""
+    terms = c.execute("SELECT hands FROM table_terms WHERE table_id = ?", (ref,)).fetchone()
+    played = Rules.from_json(rules)
+    return played.replace(target=MAX_TARGET) if terms and terms[0] else played
+
+
+def hand_points(c: sqlite3.Connection, ref: str, rules: str) -> list[tuple[int, int]]:
+    """Each complete hand's points of a stored table, replayed from its record."""
+    game = Game(table_rules(c, ref, rules))
+    for seat, text in c.execute(
+        "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (ref,)
+    ):
+        game.apply(decode_entry(seat, text), None if seat == CHANCE else seat)
+    return [h.score().totals for h in game.hands if h.is_over]
+
+
+def recompute_duplicate(db: Path, tid: str) -> dict[str, float]:
+    """Each entry's duplicate result, from the stored draws and records alone: per round and
+    deal, a team's points minus the mean of the other teams that held the same cards (at the
+    even tables the cards of seats 0 and 2 are held by seats 1 and 3)."""
+    result: dict[str, float] = defaultdict(float)
+    with opened(db) as c:
+        entry_of: dict[str, str] = {}
+        for eid, members in c.execute(
+            "SELECT id, members FROM tournament_entries WHERE tournament_id = ?", (tid,)
+        ):
+            entry_of.update({m["id"]: eid for m in json.loads(members)})
+        for r, draw in c.execute(
+            "SELECT round, draw FROM tournament_rounds WHERE tournament_id = ?", (tid,)
+        ).fetchall():
+            held: dict[tuple[int, int], list[tuple[set[str], int]]] = defaultdict(list)
+            plays = []
+            for table in json.loads(draw):
+                (ref,) = c.execute(
+                    "SELECT ref FROM tournament_tables WHERE tournament_id = ? AND round = ? "
+                    "AND number = ?",
+                    (tid, r, table["table"]),
+                ).fetchone()
+                (rules,) = c.execute(
+                    "SELECT rules FROM game_tables WHERE id = ?", (ref,)
+                ).fetchone()
+                plays.append((table, hand_points(c, ref, rules)))
+            deals = min(len(points) for _, points in plays)
+            for table, points in plays:
+                seats = table["seats"]
+                for team in (0, 1):
+                    who = {entry_of[p] for p in (seats[team], seats[team + 2]) if p != COMPUTER}
+                    cards = team if table["table"] % 2 else 1 - team
+                    for k in range(deals):
+                        held[k, cards].append((who, points[k][team]))
+            for scores in held.values():
+                for n, (who, made) in enumerate(scores):
+                    others = [m for i, (_, m) in enumerate(scores) if i != n]
+                    for eid in who:
+                        result[eid] += made - sum(others) / len(others)
+    return dict(result)
+
+
+def moves_of(db: Path, table_id: str, seat: int) -> int:
+    """How many actions of ``seat`` the table's stored record holds."""
+    with opened(db) as c:
+        (n,) = c.execute(
+            "SELECT COUNT(*) FROM game_entries WHERE table_id = ? AND seat = ?", (table_id, seat)
+        ).fetchone()
+    return int(n)
 
 
 def standings_points(s: dict[str, Any]) -> dict[str, int]:
@@ -350,3 +428,136 @@ def test_a_mixed_evening_and_players_who_never_come(tmp_path: Path) -> None:
         s = wait_for(base, t, "finished")
         assert standings_points(s) == recompute(db, t["id"])
         assert [seat["flagged"] for seat in s["rounds"][0]["tables"][1]["seats"]] == [True] * 4
+
+
+def test_a_duplicate_passe_online(tmp_path: Path) -> None:
+    """Eight computer players, two rounds of duplicate Passe of three hands: both tables of a
+    round play the same deals, turned at table 2; the seed is revealed when the round is over;
+    the standings compare deal by deal, as recomputed from the stored records."""
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, "--bot-delay", "0", "--deal-delay", "0.05", db=db) as base:
+        t = create(base, name="Duplicate", rounds=2, hands=3, duplicate=True, auto=True)
+        for n in range(8):
+            assert enter(base, t, f"Bot {n + 1}", kind="rule")[0] == 201
+        status, _ = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        assert status == 201
+        end = time.monotonic() + 120
+        while not (s := state(base, t))["finished"]:
+            assert time.monotonic() < end, s
+            for rnd in s["rounds"]:
+                tables = rnd["tables"]
+                if not all(table["done"] for table in tables):  # a shared seed waits
+                    assert all("seed" not in table["deals"] for table in tables)
+                    watched = state(base, t, code=t["code"])["rounds"][rnd["round"] - 1]
+                    if not all(table["done"] for table in watched["tables"]):  # still so
+                        assert all("watch" not in table for table in watched["tables"])
+            time.sleep(0.05)
+        assert s["hands"] == 3 and s["duplicate"] is True
+        for rnd in s["rounds"]:
+            first, second = rnd["tables"]
+            assert (first["turned"], second["turned"]) == (False, True)
+            assert first["hands"] == second["hands"] == 3 and first["done"] and second["done"]
+            assert first["deals"]["seed"] == second["deals"]["seed"]
+            assert first["deals"]["commitment"] == second["deals"]["commitment"]
+            assert second["deals"]["turned"] is True
+            records = []
+            for table in (first, second):
+                table_id = table["watch"].split("/t/")[1].split("?")[0]
+                watch = table["watch"].split("watch=")[1]
+                status, record = http_json(
+                    base, f"/api/tables/{table_id}/record?format=json&watch={watch}"
+                )
+                assert status == 200
+                records.append(record_from_dict(record))
+                assert verify(records[-1], table["deals"]) == []
+                _, summary = http_json(base, f"/api/tables/{table_id}?watch={watch}")
+                assert summary["passe"] == 3 and summary["deals"] == table["deals"]
+                assert summary["tournament"]["link"] == t["join"]
+            deals = [[e for seat, e in r.entries if seat == CHANCE] for r in records]
+            for a, b in zip(*deals, strict=True):  # table 2 holds the cards turned
+                assert b.hands == (a.hands[1], a.hands[2], a.hands[3], a.hands[0])
+        # the standings: the duplicate comparison, recomputed from the stored records alone
+        scores = {line["entrant"]: line["score"] for line in s["standings"]}
+        expected = recompute_duplicate(db, t["id"])
+        assert scores.keys() == expected.keys()
+        assert all(abs(scores[e] - expected[e]) < 1e-6 for e in scores), (scores, expected)
+        assert abs(sum(scores.values())) < 1e-6  # a duplicate round adds up to zero
+        assert standings_points(s) == recompute(db, t["id"])
+        ranked = [line["score"] for line in s["standings"]]
+        assert ranked == sorted(ranked, reverse=True)
+
+
+def test_passe_and_duplicate_refusals(tmp_path: Path) -> None:
+    with running_server(tmp_path) as base:
+        for body, field in (
+            ({"duplicate": True}, "hands"),  # duplicate rounds are a Passe
+            ({"hands": 12, "scoring": "striche"}, "scoring"),
+            ({"hands": 101}, "hands"),
+            ({"hands": 6, "duplicate": True, "real_tables": 1}, "real_tables"),
+            ({"move_limit": -1}, "move_limit"),
+            ({"grace": 0}, "grace"),
+        ):
+            status, answer = http_json(base, "/api/tournaments", body)
+            assert status == 400, (body, answer)
+            assert answer["error"] and answer["field"] == field, answer
+        # a duplicate round needs two tables: four players are refused, and nothing is drawn
+        t = create(base, hands=2, duplicate=True)
+        for n in range(4):
+            assert enter(base, t, f"Bot {n + 1}", kind="rule")[0] == 201
+        status, answer = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        assert status == 400 and "two tables" in answer["error"]
+        assert state(base, t)["rounds"] == []
+
+
+def test_the_organisers_time_limits(tmp_path: Path) -> None:
+    """A tournament's grace (1 s, the server's 60) replaces a player who does not come, and
+    its move limit (1 s) lets the computer play for a player who is seated but does not move
+    — the seat stays theirs. Both are kept in the file: a restart keeps them."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--grace", "60", "--bot-delay", "0", "--deal-delay", "0.1")
+    try:
+        t = create(base, options=SHORT, rounds=1, grace=1, move_limit=1.5)
+        for n in range(4):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        s = state(base, t)
+        assert (s["grace"], s["move_limit"]) == (1, 1.5)
+        table = s["rounds"][0]["tables"][0]
+        link = table["seats"][0]["link"]
+        table_id, token = link.split("/t/")[1].split("?seat=")
+        _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
+        assert (summary["grace"], summary["move_limit"]) == (1, 1.5)
+        assert summary["tournament"]["link"].startswith(f"/tournament/{t['id']}?player=")
+        with ws_connect(ws_url(base, link), max_queue=None) as ws:  # seated, never moves
+            # every state says when the computer makes the move awaited from a player
+            frame = json.loads(ws.recv(timeout=10))
+            until = frame["table"]["move_until"]
+            assert until is None or until - time.time() <= 1.5
+            # the three players who never came are replaced after the tournament's 1 s
+            end = time.monotonic() + 30
+            while sum(seat["flagged"] for seat in table["seats"]) < 3:
+                assert time.monotonic() < end, table
+                time.sleep(0.2)
+                table = state(base, t)["rounds"][0]["tables"][0]
+            assert not table["seats"][0]["flagged"]
+            # seat 0 does not move: past 1.5 s the computer moves for it, and it stays theirs
+            while not moves_of(db, table_id, seat=0):
+                assert time.monotonic() < end, "nobody moved for the seated player"
+                time.sleep(0.2)
+            seat = state(base, t)["rounds"][0]["tables"][0]["seats"][0]
+            assert seat["connected"] and not seat["flagged"]
+            timed = []
+            while len(timed) < 3:  # the computer players move at once: no limit for them
+                frame = json.loads(ws.recv(timeout=10))
+                if frame.get("type") == "state" and frame["view"].get("to_act") == 0:
+                    timed.append(frame["table"]["move_until"])
+            assert all(isinstance(u, float) for u in timed), timed
+            _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
+            assert summary["seats"][0]["bot"] is False
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        process, base = start_server(db, "--grace", "60")
+        _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
+        assert (summary["grace"], summary["move_limit"]) == (1, 1.5)
+    finally:
+        stop_server(process)

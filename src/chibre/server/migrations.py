@@ -185,6 +185,23 @@ def _tournaments(db: sqlite3.Connection) -> None:
     _run(db, TOURNAMENTS)
 
 
+TABLE_TERMS = """
+CREATE TABLE IF NOT EXISTS table_terms (
+    table_id TEXT PRIMARY KEY,
+    hands INTEGER NOT NULL DEFAULT 0,
+    grace REAL,
+    move REAL NOT NULL DEFAULT 0,
+    shared INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+"""
+
+
+def _table_terms(db: sqlite3.Connection) -> None:
+    """Version 5: what a tournament fixes for its tables — a Passe's number of hands, the
+    time limits, and whether the deals are shared with the round's other tables."""
+    _run(db, TABLE_TERMS)
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -217,6 +234,9 @@ MIGRATIONS: tuple[Migration, ...] = (
             "tournament_audit",
         ),
         _tournaments,
+    ),
+    Migration(
+        5, "the terms of tournament tables (Passe, time limits)", ("table_terms",), _table_terms
     ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -326,6 +326,14 @@ class TournamentRequest(Strict):
     """Open the next round as soon as every table of the round is over."""
     real_tables: Annotated[int, Field(ge=0, le=64)] = 0
     """The first tables of each round that play with real cards (a calculator sheet each)."""
+    hands: Annotated[int, Field(ge=0, le=100)] = 0
+    """A Passe of this many hands at every table (0: a game to the target)."""
+    duplicate: bool = False
+    """Duplicate rounds: every table of a round plays the same deals (a Passe)."""
+    grace: Annotated[float, Field(ge=1, le=3600)] | None = None
+    """Seconds before a player who is not at their seat is replaced (None: the server's)."""
+    move_limit: Annotated[float, Field(ge=0, le=600)] = 0
+    """Seconds a player has for a move before the computer makes it for them (0: none)."""
 
 
 EntryName = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValidator(_printable)]

@@ -149,6 +149,13 @@ def report(path: Path, health: Health, saved: Salvage) -> str:
         )
     if saved.lost_sheets:
         lost.append(_listed("score sheet", saved.lost_sheets))
+    if saved.lost_tournaments:
+        lost.append(_listed("tournament", saved.lost_tournaments))
+    if saved.partial_tournaments:
+        lost.append(
+            _listed("tournament", saved.partial_tournaments)
+            + " kept without a round or a table's link that could not be read"
+        )
     if saved.unread:
         lost.append(
             "rows of " + ", ".join(saved.unread) + " that could not be read (their ids are unknown)"
@@ -157,8 +164,9 @@ def report(path: Path, health: Health, saved: Salvage) -> str:
         f"the store {path} is damaged: {health.describe()}. It was copied aside to "
         f"{saved.aside}{sides}, and what could still be read was saved into a fresh "
         f"{path.name}: {saved.tables} table{'s' if saved.tables != 1 else ''} "
-        f"({saved.entries} record entries) and {saved.sheets} score "
-        f"sheet{'s' if saved.sheets != 1 else ''}. "
+        f"({saved.entries} record entries), {saved.sheets} score "
+        f"sheet{'s' if saved.sheets != 1 else ''} and {saved.tournaments} "
+        f"tournament{'s' if saved.tournaments != 1 else ''}. "
         + ("Lost: " + "; ".join(lost) + ". " if lost else "Nothing else seems lost. ")
         + "The server starts with what was saved; the damaged copy is kept for a closer "
         "look and may be deleted when nothing more is wanted from it."

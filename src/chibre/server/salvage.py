@@ -6,7 +6,14 @@ when it no longer says SQLite), each table is walked by rowid — a walk that me
 page goes on past it, from both ends — and each row is then read on its own, by rowid, and by
 the ids its primary key's index still knows; whatever raises is skipped. A table's record is
 read entry by entry from the first; a table whose record cannot be read whole, or does not
-replay, is kept in ``damaged_tables``. The damaged file is copied aside
+replay, is kept in ``damaged_tables``. The tables without rowid (the tables' committed deals and
+terms, the tournaments and their entries, rounds, tables, flags and audit log) are walked by
+their keys from both ends, and the rows of each tournament known by its id from both ends of
+its range. A tournament is copied with its entries and the rounds read from the first on (a
+round lost ends what is copied of it: the rounds after it would be renumbered); one whose row
+is lost, or whose draws name a player whose entry is lost, is not copied, and said. A
+tournament's online table whose committed deals are lost is damaged (dealing on would break
+the commitment). The damaged file is copied aside
 (``NAME.damaged-YYYYmmdd-HHMMSS``, with its ``-wal`` and ``-shm``) before the fresh file takes
 its place; when nothing at all can be read, ``StoreRefused`` and the file is left as it is.
 """
@@ -27,7 +34,7 @@ from pathlib import Path
 from chibre.errors import ChibreError
 from chibre.server import migrations
 from chibre.server.migrations import StoreRefused
-from chibre.server.store import SeatInfo, StoredTable, decode_entry
+from chibre.server.store import SeatInfo, StoredTable, TableTerms, decode_entry
 
 MAGIC = b"SQLite format 3\x00"
 SIDES = ("-wal", "-shm")
@@ -38,6 +45,21 @@ MAX_GAP = 1_000_000
 TABLE_COLUMNS = ("id", "created", "preset", "rules", "seats", "watch", "finished")
 SHEET_COLUMNS = ("id", "key", "name", "created", "updated", "sheet")
 DAMAGED_COLUMNS = ("id", "noted", "reason")
+DEALS_COLUMNS = ("table_id", "seed", "turned")
+TERMS_COLUMNS = ("table_id", "hands", "grace", "move", "shared")
+TOURNAMENT_COLUMNS = ("id", "created", "name", "settings", "organiser", "code", "seed")
+TOURNAMENT_PARTS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "tournament_entries": (
+        2,
+        ("tournament_id", "id", "n", "name", "kind", "members", "token", "status", "since"),
+    ),
+    "tournament_rounds": (2, ("tournament_id", "round", "opened", "draw")),
+    "tournament_tables": (3, ("tournament_id", "round", "number", "kind", "ref", "key", "seen")),
+    "tournament_flags": (4, ("tournament_id", "round", "number", "seat", "entry", "noted")),
+    "tournament_audit": (2, ("tournament_id", "n", "at", "who", "what")),
+}
+"""Each table of a tournament's rows: how many of its first columns are its key, and its
+columns (the key first)."""
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -169,6 +191,125 @@ def _read_rows(db: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> R
     return out
 
 
+def _walk(
+    db: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()
+) -> tuple[list[tuple[object, ...]], bool]:
+    """The rows a query reads before any damage, and whether it met damage."""
+    rows: list[tuple[object, ...]] = []
+    try:
+        for row in db.execute(sql, params):
+            rows.append(tuple(row))
+    except sqlite3.DatabaseError:
+        return rows, True
+    return rows, False
+
+
+def _read_keyed(
+    db: sqlite3.Connection,
+    table: str,
+    key: int,
+    wanted: tuple[str, ...],
+    under: list[tuple[object, ...]] | None = None,
+) -> Rows:
+    """Every row of a table without rowid (its key: the first ``key`` columns of ``wanted``)
+    that a walk by the key reads, from the start and, past damage, from the end; with
+    ``under``, also the rows under each of those keys' first columns, from both ends."""
+    out = Rows()
+    columns = _columns(db, table, wanted)
+    if columns is None:
+        return out
+    found: dict[tuple[object, ...], tuple[object, ...]] = {}
+    select = f"SELECT {', '.join(columns)} FROM {table}"
+    ranges: list[tuple[str, tuple[object, ...]]] = [("", ())]
+    for prefix in under or []:
+        where = " AND ".join(f"{c} = ?" for c in wanted[: len(prefix)])
+        ranges.append((f" WHERE {where}", prefix))
+    for where, params in ranges:
+        for direction in ("ASC", "DESC"):
+            order = ", ".join(f"{c} {direction}" for c in wanted[:key])
+            rows, damaged = _walk(db, f"{select}{where} ORDER BY {order}", params)
+            found.update((row[:key], row) for row in rows)
+            out.damaged |= damaged and not where
+            if not damaged:
+                break
+    out.rows = list(found.values())
+    return out
+
+
+@dataclass
+class Tournaments:
+    """The tournaments' rows that are copied, and the tournaments lost or cut short."""
+
+    rows: dict[str, list[tuple[object, ...]]] = field(default_factory=dict)
+    copied: int = 0
+    lost: list[str] = field(default_factory=list)
+    partial: list[str] = field(default_factory=list)
+    online: set[str] = field(default_factory=set)
+    """The online tables the copied tournaments play (their deals must be copied too)."""
+    unread: bool = False
+    """Some rows of ``tournaments`` could not be read (those of tournaments without entries
+    have no id known elsewhere)."""
+
+
+def _read_tournaments(db: sqlite3.Connection) -> Tournaments:
+    """What can be copied of the tournaments: each one whose row reads, with its entries and
+    its rounds from the first until one is lost, and their tables, flags and audit log."""
+    heads = _read_keyed(db, "tournaments", 1, TOURNAMENT_COLUMNS)
+    parts = {name: _read_keyed(db, name, k, cols) for name, (k, cols) in TOURNAMENT_PARTS.items()}
+    known = {str(r[0]) for r in heads.rows}
+    known |= {str(r[0]) for rows in parts.values() for r in rows.rows}
+    if heads.damaged or any(rows.damaged for rows in parts.values()):
+        under: list[tuple[object, ...]] = [(tid,) for tid in sorted(known)]
+        heads = _read_keyed(db, "tournaments", 1, TOURNAMENT_COLUMNS, under)
+        parts = {
+            name: _read_keyed(db, name, k, cols, under)
+            for name, (k, cols) in TOURNAMENT_PARTS.items()
+        }
+    out = Tournaments({"tournaments": [], **{name: [] for name in TOURNAMENT_PARTS}})
+    out.unread = heads.damaged
+    rows_of = {str(r[0]): r for r in heads.rows}
+    for tid in sorted(known):
+        if tid not in rows_of:
+            out.lost.append(tid)
+            continue
+        mine = {name: [r for r in rows.rows if str(r[0]) == tid] for name, rows in parts.items()}
+        rounds = sorted(mine["tournament_rounds"], key=lambda r: int(str(r[1])))
+        kept = []  # the rounds from the first until one is lost
+        for n, r in enumerate(rounds, 1):
+            if int(str(r[1])) != n:
+                break
+            kept.append(r)
+        try:
+            draws = [json.loads(str(r[3])) for r in kept]
+            players = {
+                str(m["id"]) for r in mine["tournament_entries"] for m in json.loads(str(r[5]))
+            }
+            seated = {str(p) for draw in draws for table in draw for p in table["seats"]}
+            settings = json.loads(str(rows_of[tid][3]))
+        except (ValueError, TypeError, KeyError, RecursionError):
+            out.lost.append(tid)
+            continue
+        if not isinstance(settings, dict) or not seated <= players | {""}:
+            out.lost.append(tid)
+            continue
+        last = len(kept)
+        links = [r for r in mine["tournament_tables"] if int(str(r[1])) <= last]
+        drawn = sum(len(draw) for draw in draws)
+        if last < len(rounds) or len(links) < drawn:
+            out.partial.append(tid)
+        out.rows["tournaments"].append(rows_of[tid])
+        out.rows["tournament_entries"] += mine["tournament_entries"]
+        out.rows["tournament_rounds"] += kept
+        out.rows["tournament_tables"] += links
+        out.rows["tournament_flags"] += [
+            r for r in mine["tournament_flags"] if int(str(r[1])) <= last
+        ]
+        out.rows["tournament_audit"] += mine["tournament_audit"]
+        out.online |= {str(r[4]) for r in links if r[3] == "online"}
+        out.copied += 1
+    return out
+
+
 def _entry_table_ids(db: sqlite3.Connection) -> set[str]:
     """The table ids the record's rows name, read from both ends until damage stops it."""
     ids: set[str] = set()
@@ -225,12 +366,24 @@ def _read_entries(db: sqlite3.Connection, table_id: str) -> tuple[Entries, bool]
     return entries, whole
 
 
-def _replays(row: tuple[object, ...], entries: Entries) -> bool:
-    """Whether a table's row and record make a game that can be played on."""
+def _replays(
+    row: tuple[object, ...], entries: Entries, terms: tuple[object, ...] | None = None
+) -> bool:
+    """Whether a table's row and record (under its ``terms``, a tournament's) make a game
+    that can be played on."""
     from chibre.rules import Rules
 
     try:
         table_id, created, preset, rules, seats, watch, finished = row
+        kept = None
+        if terms is not None:
+            _, hands, grace, move, shared = terms
+            kept = TableTerms(
+                int(str(hands)),
+                None if grace is None else float(str(grace)),
+                float(str(move)),
+                shared == 1,
+            )
         stored = StoredTable(
             id=str(table_id),
             rules=Rules.from_json(str(rules)),
@@ -240,6 +393,7 @@ def _replays(row: tuple[object, ...], entries: Entries) -> bool:
             created=float(created),  # type: ignore[arg-type]
             finished=bool(finished),
             entries=[(seat, decode_entry(seat, text)) for seat, text in entries.values()],
+            terms=kept,
         )
         game = stored.replay()
     except (ChibreError, ValueError, TypeError, KeyError, RecursionError):
@@ -261,6 +415,11 @@ class Salvage:
     tables: int = 0
     entries: int = 0
     sheets: int = 0
+    tournaments: int = 0
+    lost_tournaments: list[str] = field(default_factory=list)
+    """Tournaments not copied: their row is lost, or their draws name a lost entry."""
+    partial_tournaments: list[str] = field(default_factory=list)
+    """Tournaments copied without a round (and the rounds after it) or a table's link."""
     lost_tables: list[str] = field(default_factory=list)
     """Tables their players will be told were damaged."""
     lost_sheets: list[str] = field(default_factory=list)
@@ -273,7 +432,7 @@ class Salvage:
 
     @property
     def anything(self) -> bool:
-        return bool(self.tables or self.sheets)
+        return bool(self.tables or self.sheets or self.tournaments)
 
 
 def _repaired_header(path: Path) -> Iterator[None]:
@@ -401,13 +560,24 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
     by_id = {str(r[0]): r for r in tables.rows}
     damaged = {str(r[0]) for r in noted.rows} | tables.lost_ids
     known = set(by_id) | tables.lost_ids | (_entry_table_ids(db) if has_entries else set())
+    under: list[tuple[object, ...]] = [(t,) for t in sorted(known)]
+    deals = _read_keyed(db, "table_deals", 1, DEALS_COLUMNS)
+    terms = _read_keyed(db, "table_terms", 1, TERMS_COLUMNS)
+    if deals.damaged or terms.damaged:  # each table's row looked up by its id
+        deals = _read_keyed(db, "table_deals", 1, DEALS_COLUMNS, under)
+        terms = _read_keyed(db, "table_terms", 1, TERMS_COLUMNS, under)
+    dealt = {str(r[0]) for r in deals.rows}
+    terms_of = {str(r[0]): r for r in terms.rows}
+    tournaments = _read_tournaments(db)
     records: dict[str, Entries] = {}
     for table_id in sorted(known):
         entries, whole = _read_entries(db, table_id) if has_entries else ({}, False)
         records[table_id] = entries
         row = by_id.get(table_id)
-        if row is None or not whole or not _replays(row, entries):
+        if row is None or not whole or not _replays(row, entries, terms_of.get(table_id)):
             damaged.add(table_id)
+        elif table_id in tournaments.online and table_id not in dealt:
+            damaged.add(table_id)  # its committed deals are lost
     good_sheets = [r for r in sheets.rows if _sheet_readable(r)]
     result.lost_sheets = sorted(
         {str(r[0]) for r in sheets.rows if not _sheet_readable(r)} | sheets.lost_ids
@@ -417,6 +587,8 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
         for name, rows in (("game_tables", tables), ("score_sheets", sheets))
         if rows.damaged and not rows.lost_ids
     ]
+    if tournaments.unread:
+        result.unread.append("tournaments")
     if has_entries and not _entries_read_whole(db):
         result.unread.append("game_entries")
     out = sqlite3.connect(fresh, isolation_level=None)
@@ -439,6 +611,15 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
             f"INSERT INTO score_sheets ({', '.join(SHEET_COLUMNS)}) VALUES (?,?,?,?,?,?)",
             good_sheets,
         )
+        copied = [
+            ("table_deals", DEALS_COLUMNS, [r for r in deals.rows if str(r[0]) in by_id]),
+            ("table_terms", TERMS_COLUMNS, [r for r in terms.rows if str(r[0]) in by_id]),
+            ("tournaments", TOURNAMENT_COLUMNS, tournaments.rows["tournaments"]),
+            *((name, cols, tournaments.rows[name]) for name, (_, cols) in TOURNAMENT_PARTS.items()),
+        ]
+        for name, columns, rows in copied:
+            marks = ", ".join("?" for _ in columns)
+            out.executemany(f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({marks})", rows)
         reasons = {str(r[0]): str(r[2]) for r in noted.rows}
         out.executemany(
             "INSERT INTO damaged_tables (id, noted, reason) VALUES (?, ?, ?)",
@@ -452,6 +633,9 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
         out.close()
     result.tables = len(set(by_id) - damaged)
     result.sheets = len(good_sheets)
+    result.tournaments = tournaments.copied
+    result.lost_tournaments = tournaments.lost
+    result.partial_tournaments = tournaments.partial
     result.lost_tables = sorted(damaged - {str(r[0]) for r in noted.rows})
     return result
 

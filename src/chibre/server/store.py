@@ -7,9 +7,10 @@ is written, in its own transaction, *before* anyone is told of it, so a table ca
 restored by replaying its entries. A third, ``damaged_tables``, keeps the ids of the tables
 that were damaged and could not be restored, so that their players are told so after a restart
 too. A table whose deals are committed (``chibre.tournament.fairdeal``) keeps its secret seed in
-``table_deals``. The schema and its versions are ``chibre.server.migrations``. WAL mode with
-``synchronous=NORMAL``: a commit does not wait for the disk, and a crash of the server process
-loses nothing that was committed.
+``table_deals``, and a tournament's table its terms (a Passe's hands, its time limits, deals
+shared with other tables) in ``table_terms``. The schema and its versions are
+``chibre.server.migrations``. WAL mode with ``synchronous=NORMAL``: a commit does not wait for
+the disk, and a crash of the server process loses nothing that was committed.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from chibre.notation import format_action, format_deal, parse_action, parse_deal
 from chibre.rules import Rules
 from chibre.server import migrations
 from chibre.tournament.fairdeal import DealSource
+from chibre.tournament.passe import new_game
 
 
 class StoreUnavailable(ChibreError):
@@ -108,6 +110,20 @@ class SeatInfo:
         )
 
 
+@dataclass(frozen=True)
+class TableTerms:
+    """What a tournament fixes for one of its tables: a Passe of ``hands`` hands (0: a game
+    to the target), the seconds before an absent player is replaced (``grace``; ``None``: the
+    server's), the seconds a player has for a move before the computer makes it for them
+    (``move``; 0: no limit), and whether the round's other tables play the same deals
+    (``shared``: the tournament reveals the seed once they are all over)."""
+
+    hands: int = 0
+    grace: float | None = None
+    move: float = 0
+    shared: bool = False
+
+
 @dataclass
 class StoredTable:
     """A table as the store keeps it, with its record's entries ``(seat, deal or action)``
@@ -123,10 +139,15 @@ class StoredTable:
     resting: bool = False  # put to rest unfinished (``Store.rest``)
     deals: DealSource | None = None  # committed deals; ``None``: each shuffled from secrets
     entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
+    terms: TableTerms | None = None  # a tournament's table
+
+    def new_game(self) -> Game:
+        """The table's game before its first deal: to the target, or a Passe."""
+        return new_game(self.rules, self.terms.hands if self.terms else 0)
 
     def replay(self) -> Game:
         """The game as the entries leave it."""
-        game = Game(self.rules)
+        game = self.new_game()
         for seat, entry in self.entries:
             game.apply(entry, None if isinstance(entry, Deal) else seat)
         return game
@@ -205,6 +226,15 @@ class Store:
                 (
                     "INSERT INTO table_deals (table_id, seed, turned) VALUES (?, ?, ?)",
                     (table.id, table.deals.seed, int(table.deals.turned)),
+                )
+            )
+        if table.terms is not None:
+            t = table.terms
+            rows.append(
+                (
+                    "INSERT INTO table_terms (table_id, hands, grace, move, shared) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (table.id, t.hands, t.grace, t.move, int(t.shared)),
                 )
             )
         try:
@@ -354,6 +384,18 @@ class Store:
             resting=finished == 2,
             deals=self._deals(table_id),
             entries=self.entries(table_id),
+            terms=self._terms(table_id),
+        )
+
+    def _terms(self, table_id: str) -> TableTerms | None:
+        row = self.db.execute(
+            "SELECT hands, grace, move, shared FROM table_terms WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        hands, grace, move, shared = row
+        return TableTerms(
+            int(hands), None if grace is None else float(grace), float(move), shared == 1
         )
 
     def _deals(self, table_id: str) -> DealSource | None:

@@ -32,7 +32,7 @@ from chibre.actions import Action, Declare, Play, Thank
 from chibre.bots import Player
 from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
-from chibre.game import CHANCE, Game
+from chibre.game import CHANCE
 from chibre.play import why_illegal
 from chibre.server.lobby import HUMAN, table_request
 from chibre.server.models import MAX_NAME, TableRequest, _printable
@@ -48,7 +48,14 @@ from chibre.server.protocol import (
     event_to_json,
     read_message,
 )
-from chibre.server.store import SeatIncident, SeatInfo, Store, StoredTable, StoreUnavailable
+from chibre.server.store import (
+    SeatIncident,
+    SeatInfo,
+    Store,
+    StoredTable,
+    StoreUnavailable,
+    TableTerms,
+)
 from chibre.server.thinking import FAST_PLAYERS, Thinkers, fallback, load_player
 from chibre.server.views import ViewCache
 from chibre.tournament.fairdeal import DealSource, new_seed
@@ -218,7 +225,14 @@ class Table:
         self.id = stored.id
         self.stored = stored
         self.store = store
+        terms = stored.terms
+        if terms is not None and terms.grace is not None:  # a tournament's own grace
+            settings = dataclasses.replace(settings, grace=terms.grace)
         self.settings = settings
+        self.move_limit = terms.move if terms is not None else 0.0
+        """Seconds a player has for a move; then the computer makes it for them (0: none)."""
+        self.move_until: float | None = None
+        """When the computer makes the move awaited now (wall clock), under a move limit."""
         self.thinkers = thinkers
         self.game = stored.replay()
         self.seats = [Seat(n, info, bot=info.kind != HUMAN) for n, info in enumerate(stored.seats)]
@@ -238,6 +252,8 @@ class Table:
         self.rematch: Callable[[Table], Table] | None = None
         """Opens the rematch (set by ``Tables``)."""
         self._reacted: dict[int, float] = {}  # when each seat last reacted (monotonic)
+        self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
+        """What a tournament adds to the table's summary (set by ``Tables``)."""
 
     # --- reading -------------------------------------------------------------------------
 
@@ -295,6 +311,7 @@ class Table:
                     "seats": self.seats_json(),
                     "status": self.status,
                     "next": self.next,
+                    **({"move_until": self.move_until} if self.move_limit else {}),
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
@@ -332,8 +349,16 @@ class Table:
             "hands": len(game.hands),
             "created": self.stored.created,
         }
-        if self.stored.deals is not None:  # the seed once the game is over
-            out["deals"] = self.stored.deals.to_dict(reveal=game.is_over)
+        terms = self.stored.terms
+        if self.stored.deals is not None:  # the seed once the game is over (a shared one:
+            shared = terms is not None and terms.shared  # once the tournament says so)
+            out["deals"] = self.stored.deals.to_dict(reveal=game.is_over and not shared)
+        if terms is not None:
+            out["passe"] = terms.hands
+            out["move_limit"] = self.move_limit
+            out["grace"] = self.settings.grace
+        if self.about is not None:  # a tournament's table: its tournament, shared deals
+            out.update(self.about(self, seat))
         if seat == 0:
             out["links"] = {
                 "seats": [
@@ -609,6 +634,9 @@ class Table:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
+        if self.move_until is not None:
+            self.move_until = None
+            self._table_json = None
         game = self.game
         to_act = game.current_player
         if to_act is None or self.unattended:
@@ -619,6 +647,26 @@ class Table:
             self._pending = loop.call_later(self.settings.deal_delay, self._due, seq)
         elif self.seats[to_act].bot and not self._thinking:
             self._pending = loop.call_later(self.settings.bot_delay, self._due, seq)
+        elif self.move_limit > 0 and not self._thinking:
+            self._pending = loop.call_later(self.move_limit, self._too_long, seq)
+            self.move_until = time.time() + self.move_limit
+            self._table_json = None
+
+    def _too_long(self, seq: int) -> None:
+        """A player let the move's time limit pass: the computer makes this move for them
+        (the seat stays theirs)."""
+        self._pending = None
+        to_act = self.game.current_player
+        if seq != self.seq or to_act is None or to_act == CHANCE or self.seats[to_act].bot:
+            return
+        seat = self.seats[to_act]
+        player = seat.computer() or load_player("rule", seat.info.seed)
+        try:
+            action = player.act(self.game.observation(to_act))
+        except Exception:
+            self._failed(seat)
+            return
+        self._computer_moves(seq, to_act, action, stand_in=True)
 
     def _due(self, seq: int) -> None:
         self._pending = None
@@ -683,11 +731,13 @@ class Table:
         seat.fall_back()
         self.schedule()
 
-    def _computer_moves(self, seq: int, seat: int, action: Action) -> None:
-        """A computer's decision, applied if the moment and the seat's player are unchanged;
-        if the store refuses it, the seat decides again a second later."""
+    def _computer_moves(self, seq: int, seat: int, action: Action, stand_in: bool = False) -> None:
+        """A computer's decision, applied if the moment and the seat's player are unchanged
+        (``stand_in``: made for a player out of time); if the store refuses it, the seat
+        decides again a second later."""
         try:
-            if seq == self.seq and self.seats[seat].bot and self.game.current_player == seat:
+            playing = self.seats[seat].bot or stand_in
+            if seq == self.seq and playing and self.game.current_player == seat:
                 try:
                     self.act(seat, action)
                     return
@@ -718,6 +768,8 @@ class Tables:
         self._noted: dict[str, float] = {}  # the activity last kept in the store, by table
         self.damaged: set[str] = set()
         """Tables that were damaged and could not be restored (kept in the store)."""
+        self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
+        """What the tournaments add to a table's summary (``Table.about``)."""
 
     @property
     def playing(self) -> int:
@@ -794,6 +846,7 @@ class Tables:
                 return None
             table = Table(stored, self.store, self.settings, self.thinkers)
             table.rematch = self.rematch
+            table.about = self.about
             if table.game.is_over:
                 table.next = self.store.next_game(table_id)
         except StoreUnavailable as e:
@@ -832,13 +885,20 @@ class Tables:
             table.close()
             del self.tables[table.id]
 
-    def create(self, request: TableRequest, deals: DealSource | None = None) -> Table:
+    def create(
+        self,
+        request: TableRequest,
+        deals: DealSource | None = None,
+        terms: TableTerms | None = None,
+    ) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
-        request is not right. ``deals``: its committed deals (a tournament's table)."""
+        request is not right. ``deals``: its committed deals, ``terms``: its Passe and time
+        limits (a tournament's table)."""
         stored = table_request(request)
         if deals is None and request.fair_deals:
             deals = DealSource(new_seed())
         stored.deals = deals
+        stored.terms = terms
         return self._open(stored)
 
     def rematch(self, table: Table) -> Table:
@@ -866,7 +926,7 @@ class Tables:
                 "may: try again later"
             )
         deals = stored.deals
-        game = Game(stored.rules)
+        game = stored.new_game()
         if deals is None:
             game.deal(SystemRandom())
         else:
@@ -875,6 +935,7 @@ class Tables:
         self.store.create(stored)
         table = Table(stored, self.store, self.settings, self.thinkers)
         table.rematch = self.rematch
+        table.about = self.about
         self.tables[stored.id] = table
         table.schedule()
         return table

@@ -21,16 +21,23 @@ the middle opens the missing tables when it comes back.
   corrections (``POST /api/tournaments/ID/corrections``) when made, with their reason, and the
   scorers' entries as the server sees them (every ``TICK`` seconds).
 
+A table plays a game to the target or a **Passe** of a fixed number of hands
+(``chibre.tournament.passe``); in **duplicate** rounds every table of the round plays the same
+deals (a seed of the round's, turned at every other table: ``chibre.tournament.duplicate``),
+and the seed is revealed once every table of the round is over. The organiser's **time limits**
+(the grace before an absent player is replaced, the seconds a move may take before the
+computer makes it) are kept with each table (``chibre.server.store.TableTerms``).
+
 The standings (``chibre.tournament.standings``) are counted afresh from the tables' records
-and the sheets whenever they are asked for, the games in play included ("live"). On the server
-every table plays a game to the target; a Passe of a fixed number of hands and duplicate rounds
-are the command line's (``chibre tournament``).
+and the sheets whenever they are asked for, the games in play included ("live"); duplicate
+rounds compare the deals that every table of the round has played.
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
+import hashlib
 import io
 import json
 import logging
@@ -49,7 +56,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chibre.errors import ChibreError
-from chibre.rules import Rules
+from chibre.rules import MAX_TARGET, Rules
 from chibre.scoresheet import ScoreSheet
 from chibre.server import migrations
 from chibre.server.http import MAX_BODY, bounded_route, error, page
@@ -62,9 +69,10 @@ from chibre.server.models import (
     TournamentRequest,
 )
 from chibre.server.sheets import SheetStore
-from chibre.server.store import StoreUnavailable
-from chibre.server.tables import Tables, TooManyTables
+from chibre.server.store import StoreUnavailable, TableTerms
+from chibre.server.tables import Table, Tables, TooManyTables
 from chibre.tournament import COMPUTER, TournamentError
+from chibre.tournament.duplicate import TablePlay, compare, is_turned
 from chibre.tournament.fairdeal import DealSource, new_seed
 from chibre.tournament.plan import Options, TableDraw, draw_next
 from chibre.tournament.standings import Outcome, Side, standings
@@ -138,11 +146,22 @@ class Tournament:
     @property
     def options(self) -> Options:
         r = self.request
-        return Options(r.format, r.rounds, 0, r.scoring)
+        return Options(r.format, r.rounds, r.hands, r.scoring, r.duplicate)
 
     @property
     def rules(self) -> Rules:
         return Rules.preset(self.request.preset, **self.request.options.changes())
+
+    @property
+    def terms(self) -> TableTerms:
+        """What the tournament fixes for its online tables."""
+        r = self.request
+        return TableTerms(r.hands, r.grace, r.move_limit, r.duplicate)
+
+    def round_seed(self, number: int) -> str:
+        """The deal seed every table of duplicate round ``number`` shares (it follows from
+        the tournament's secret seed, so a table opened after a restart gets it too)."""
+        return hashlib.sha256(f"{self.seed}:deals:{number}".encode()).hexdigest()
 
     @property
     def teams(self) -> bool:
@@ -282,6 +301,16 @@ class TournamentStore:
                 (seen[2], tid, seen[0], seen[1]),
             )
 
+    def table_of(self, table_id: str) -> tuple[str, int, int] | None:
+        """The tournament, round and table number of an online table, or ``None``."""
+        with self._db(write=False) as db:
+            row = db.execute(
+                "SELECT tournament_id, round, number FROM tournament_tables WHERE kind = ? "
+                "AND ref = ?",
+                (ONLINE, table_id),
+            ).fetchone()
+        return None if row is None else (str(row[0]), int(row[1]), int(row[2]))
+
     def audit_log(self, tid: str) -> list[dict[str, Any]]:
         with self._db(write=False) as db:
             rows = db.execute(
@@ -340,6 +369,8 @@ class Played:
     hands: int = 0
     info: dict[str, Any] = field(default_factory=dict)
     seats: list[dict[str, Any]] = field(default_factory=list)  # per seat: its link (online)
+    deals: DealSource | None = None  # an online table's committed deals
+    points: list[tuple[int, int]] = field(default_factory=list)  # per complete hand (online)
 
 
 class Tournaments:
@@ -349,6 +380,9 @@ class Tournaments:
         self.store = TournamentStore(db_path)
         self.sheets = SheetStore(db_path)
         self.tables = tables
+        tables.about = self.about
+        for table in tables.tables.values():  # restored before the tournaments were read
+            table.about = self.about
         self._task: asyncio.Task[None] | None = None
         self._finished: set[str] = set()
 
@@ -419,6 +453,7 @@ class Tournaments:
         flags = self.store.flags(t.id)
         out = []
         for number, tables in enumerate(t.rounds, 1):
+            this_round = []
             for draw in tables:
                 link = t.links.get((number, draw.number))
                 p = Played(number, draw, link)
@@ -426,7 +461,14 @@ class Tournaments:
                     self._online(t, p, flags)
                 elif link is not None:
                     self._cards(t, p)
-                out.append(p)
+                this_round.append(p)
+            over = all(p.done for p in this_round)
+            for p in this_round:  # a shared seed is revealed once the whole round is over
+                if p.deals is not None:
+                    p.info["deals"] = p.deals.to_dict(
+                        reveal=p.done and (over or not t.terms.shared)
+                    )
+            out.extend(this_round)
         return out
 
     def _online(self, t: Tournament, p: Played, flags: set[tuple[int, int, int]]) -> None:
@@ -440,6 +482,7 @@ class Tournaments:
         p.outcome = Outcome(p.round, p.draw.number, (sides[0], sides[1]), game.winner)
         p.done = game.is_over
         p.hands = len(game.hands)
+        p.points = [h.score().totals for h in game.hands if h.is_over]
         for s in table.seats:
             occupant = p.draw.seats[s.number]
             flagged = (p.round, p.draw.number, s.number) in flags
@@ -456,11 +499,8 @@ class Tournaments:
         if not game.is_over:
             table.play_on()
         assert table.stored.deals is not None
-        p.info = {
-            "watch": f"/t/{table.id}?watch={table.stored.watch}",
-            "deals": table.stored.deals.to_dict(reveal=game.is_over),
-            "table_id": table.id,
-        }
+        p.deals = table.stored.deals
+        p.info = {"watch": f"/t/{table.id}?watch={table.stored.watch}", "table_id": table.id}
         self.tables.release(table)
 
     def _cards(self, t: Tournament, p: Played) -> None:
@@ -482,14 +522,18 @@ class Tournaments:
             p.link.seen = hands
         sides = tuple(Side(p.draw.sides[i], sheet.totals[i], sheet.striche[i]) for i in (0, 1))
         p.outcome = Outcome(p.round, p.draw.number, (sides[0], sides[1]), sheet.winner)
-        p.done = sheet.is_over
+        p.done = sheet.is_over or 0 < t.request.hands <= len(sheet.hands)
         p.hands = len(sheet.hands)
         p.info = {"sheet": f"/tafel#{p.link.ref}.{p.link.key}", "sheet_id": p.link.ref}
 
     def ranking(self, t: Tournament, played: list[Played]) -> list[dict[str, Any]]:
         outcomes = [p.outcome for p in played if p.outcome is not None]
         lines = standings(
-            [e.id for e in t.entries], outcomes, t.request.scoring, t.options.tie_breaks
+            [e.id for e in t.entries],
+            outcomes,
+            t.request.scoring,
+            t.options.tie_breaks,
+            duplicate_results(played) if t.request.duplicate else None,
         )
         names = {e.id: e for e in t.entries}
         return [
@@ -502,6 +546,39 @@ class Tournaments:
             for s in lines
         ]
 
+    def about(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """What a table's summary says of its tournament: the link back to it (the player's
+        own page for a player's seat, the join link otherwise), the round and the table, and
+        the deals as the tournament reveals them (a shared seed once the round is over)."""
+        try:
+            return self._about(table, seat)
+        except (StoreUnavailable, ChibreError):  # the table's own summary is answered all the same
+            log.exception("the tournament of table %s could not be read", table.id)
+            return {}
+
+    def _about(self, table: Table, seat: int | None) -> dict[str, Any]:
+        found = self.store.table_of(table.id)
+        t = self.store.load(found[0]) if found is not None else None
+        if found is None or t is None:
+            return {}
+        _, number, at = found
+        link = f"/tournament/{t.id}?code={t.code}"
+        draw = next((d for d in t.rounds[number - 1] if d.number == at), None)
+        if seat is not None and draw is not None:
+            for e in t.entries:
+                for m in e.members:
+                    if m.id == draw.seats[seat]:
+                        link = f"/tournament/{t.id}?player={m.token}"
+        out: dict[str, Any] = {
+            "tournament": {"id": t.id, "name": t.name, "round": number, "table": at, "link": link}
+        }
+        if t.terms.shared:
+            played = [p for p in self.played(t) if p.round == number]
+            mine = next((p for p in played if p.draw.number == at), None)
+            if mine is not None and "deals" in mine.info:
+                out["deals"] = mine.info["deals"]
+        return out
+
     # --- changing ----------------------------------------------------------------------------
 
     def create(self, request: TournamentRequest) -> Tournament:
@@ -509,6 +586,13 @@ class Tournaments:
             Rules.preset(request.preset, **request.options.changes())  # the options are valid
         except ChibreError as e:
             raise TournamentError(str(e)) from e
+        Options(request.format, request.rounds, request.hands, request.scoring, request.duplicate)
+        if request.duplicate and request.real_tables:
+            raise TournamentError(
+                "duplicate rounds are played online: the same deals cannot be dealt at a table "
+                "with real cards (real_tables must be 0)",
+                "real_tables",
+            )
         t = Tournament(
             secrets.token_urlsafe(6),
             time.time(),
@@ -589,6 +673,10 @@ class Tournaments:
             outcomes,
             Random(f"{t.seed}:draw:{number}"),
         )
+        if t.request.duplicate and len(tables) < 2:
+            raise TournamentError(
+                "a duplicate round needs at least two tables: enter more players or teams"
+            )
         self.store.add_round(t.id, number, tables)
         t.rounds.append(tables)
         self._open_missing(t)
@@ -607,7 +695,8 @@ class Tournaments:
         names = [name for name, _ in occupants]
         if draw.number <= t.request.real_tables:
             teams = [" & ".join(names[i] for i in (team, team + 2)) for team in (0, 1)]
-            sheet = ScoreSheet(t.rules, (), f"{t.name} — {number}/{draw.number}", teams)
+            rules = t.rules.replace(target=MAX_TARGET) if t.request.hands else t.rules
+            sheet = ScoreSheet(rules, (), f"{t.name} — {number}/{draw.number}", teams)
             opened = self.sheets.create(sheet)
             return Link(CARDS, opened.id, opened.key, "[]")
         request = TableRequest(
@@ -616,8 +705,12 @@ class Tournaments:
             seats=[kind for _, kind in occupants],
             names=list[str | None](names),
         )
+        if t.request.duplicate:
+            deals = DealSource(t.round_seed(number), is_turned(draw.number))
+        else:
+            deals = DealSource(new_seed())
         try:
-            table = self.tables.create(request, DealSource(new_seed()))
+            table = self.tables.create(request, deals, t.terms)
         except (InvalidTable, TooManyTables) as e:
             raise TournamentError(f"table {draw.number} could not be opened: {e}") from e
         table.play_on()
@@ -667,6 +760,7 @@ class Tournaments:
         organiser = role == "organiser"
         mine = you[1].id if you else None
         rounds: list[dict[str, Any]] = []
+        playing = {p.round for p in played if not p.done}
         for p in played:
             if len(rounds) < p.round:
                 rounds.append({"round": p.round, "tables": []})
@@ -694,8 +788,11 @@ class Tournaments:
                 "winner": o.winner if o else -1,
                 "done": p.done,
                 "hands": p.hands,
+                "turned": t.request.duplicate and is_turned(p.draw.number),
                 **{k: v for k, v in p.info.items() if k in ("watch", "deals", "damaged")},
             }
+            if t.terms.shared and p.round in playing and not organiser:
+                table.pop("watch", None)  # watching one table would show another's cards
             at_table = mine is not None and mine in p.draw.seats
             if "sheet" in p.info and (organiser or at_table):
                 table["sheet"] = p.info["sheet"]
@@ -715,6 +812,10 @@ class Tournaments:
             "level": t.request.level,
             "auto": t.request.auto,
             "real_tables": t.request.real_tables,
+            "hands": t.request.hands,
+            "duplicate": t.request.duplicate,
+            "grace": self.tables.settings.grace if t.request.grace is None else t.request.grace,
+            "move_limit": t.request.move_limit,
             "current": current,
             "round_over": all(p.done for p in now),
             "finished": finished,
@@ -768,6 +869,22 @@ class Tournaments:
         return buffer.getvalue()
 
 
+def duplicate_results(played: list[Played]) -> dict[str, float]:
+    """Each entrant's duplicate results over the rounds: in each round, the deals that every
+    online table of the round has played, compared deal by deal
+    (``chibre.tournament.duplicate.compare``)."""
+    out: dict[str, float] = {}
+    for number in sorted({p.round for p in played}):
+        tables = [p for p in played if p.round == number and p.deals is not None]
+        if len(tables) < 2:
+            continue
+        common = min(len(p.points) for p in tables)
+        plays = [TablePlay(p.draw.number, p.draw.sides, p.points[:common]) for p in tables]
+        for entrant, result in compare(plays).items():
+            out[entrant] = out.get(entrant, 0.0) + result
+    return out
+
+
 # --- HTTP --------------------------------------------------------------------------------------
 
 
@@ -784,7 +901,7 @@ def _refusal(e: Exception) -> Response:
     if isinstance(e, StoreUnavailable):
         log.exception("the tournaments' store refused a request")
         return error(503, "the tournament could not be read or saved: try again in a moment")
-    return error(400, str(e))
+    return error(400, str(e), getattr(e, "field", None))
 
 
 def router() -> APIRouter:

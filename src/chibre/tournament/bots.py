@@ -34,7 +34,8 @@ from chibre.rules import PRESETS, Rules
 from chibre.tournament import COMPUTER, TournamentError
 from chibre.tournament.duplicate import TablePlay, compare, is_turned
 from chibre.tournament.fairdeal import DealSource
-from chibre.tournament.plan import FORMATS, Options, TableDraw, draw_next, game_done, outcome_of
+from chibre.tournament.passe import new_game
+from chibre.tournament.plan import FORMATS, Options, TableDraw, draw_next, outcome_of
 from chibre.tournament.standings import Outcome, Standing, standings
 
 
@@ -108,8 +109,8 @@ def play_table(
         build_player(kind, int(_digest(f"{seed}:{s}")[:8], 16), None, foreign_limit)
         for s, kind in enumerate(kinds)
     ]
-    game = Game(options.table_rules(rules))
-    while not game_done(game, options):
+    game = new_game(rules, options.hands)
+    while not game.is_over:
         seat = game.current_player
         if seat == CHANCE:
             game.apply(deals.next_deal(game))

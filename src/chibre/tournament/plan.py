@@ -15,15 +15,14 @@ from random import Random
 from typing import Any
 
 from chibre.game import Game
-from chibre.rules import MAX_TARGET, Rules
 from chibre.tournament import COMPUTER, TournamentError
 from chibre.tournament.evening import Draw, Seating, draw_round
+from chibre.tournament.passe import MAX_HANDS
 from chibre.tournament.standings import SCORINGS, Outcome, Side
 from chibre.tournament.teams import round_robin, round_robin_rounds, swiss_round
 
 FORMATS = ("evening", "round-robin", "swiss")
 MAX_ROUNDS = 30
-MAX_HANDS = 100
 
 
 @dataclass(frozen=True)
@@ -39,23 +38,25 @@ class Options:
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
-            raise TournamentError(f"format is one of {', '.join(FORMATS)}, not {self.format!r}")
+            raise TournamentError(
+                f"format is one of {', '.join(FORMATS)}, not {self.format!r}", "format"
+            )
         if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise TournamentError(f"rounds: from 1 to {MAX_ROUNDS}, not {self.rounds}")
+            raise TournamentError(f"rounds: from 1 to {MAX_ROUNDS}, not {self.rounds}", "rounds")
         if not 0 <= self.hands <= MAX_HANDS:
             raise TournamentError(
                 f"hands: 0 (a game to the target) to {MAX_HANDS}, not {self.hands}"
             )
         if self.scoring not in SCORINGS:
-            raise TournamentError(f"scoring is {' or '.join(SCORINGS)}, not {self.scoring!r}")
+            raise TournamentError(
+                f"scoring is {' or '.join(SCORINGS)}, not {self.scoring!r}", "scoring"
+            )
         if self.duplicate and not self.hands:
-            raise TournamentError("duplicate rounds are a Passe: give the number of hands")
+            raise TournamentError("duplicate rounds are a Passe: give the number of hands", "hands")
         if self.scoring == "striche" and self.hands:
-            raise TournamentError("a Passe of a fixed number of hands counts points, not Striche")
-
-    def table_rules(self, rules: Rules) -> Rules:
-        """The rules a table plays: a Passe never reaches a target."""
-        return rules.replace(target=MAX_TARGET) if self.hands else rules
+            raise TournamentError(
+                "a Passe of a fixed number of hands counts points, not Striche", "scoring"
+            )
 
     @property
     def tie_breaks(self) -> tuple[str, ...]:
@@ -140,19 +141,6 @@ def _credited(table: Seating) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return first, second
 
 
-def game_done(game: Game, options: Options) -> bool:
-    """Whether a table's game is over: won, or a Passe's last hand played."""
-    if game.is_over:
-        return True
-    hand = game.hand
-    return (
-        bool(options.hands)
-        and len(game.hands) >= options.hands
-        and hand is not None
-        and hand.is_over
-    )
-
-
 def outcome_of(game: Game, table: TableDraw, round_number: int, options: Options) -> Outcome:
     """A finished table's outcome: each side's points and Striche as the game wrote them."""
     a, b = (Side(table.sides[t], game.totals[t], game.striche[t]) for t in (0, 1))
@@ -166,6 +154,5 @@ __all__ = [
     "Options",
     "TableDraw",
     "draw_next",
-    "game_done",
     "outcome_of",
 ]

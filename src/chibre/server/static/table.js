@@ -162,6 +162,8 @@ const app = {
   announceWeis: true,
   declareStoeck: true,
   overShown: false,
+  fair: null, // the table's summary: its committed deals, its tournament
+  fairLoading: false,
   ws: null,
   retry: 0,
   closedForGood: false,
@@ -578,6 +580,7 @@ function render() {
   drawControls(view, myTurn);
   drawHand(view, myTurn);
   drawSide(view);
+  if (msg.table.status === "finished" && app.fair && !app.fair.finished && !app.fairLoading) loadDeals();
   if (msg.table.status === "finished" && !app.holdTimer) {
     if (REVIEW && !app.overShown) {
       app.overShown = true; // straight to the replay of the past game
@@ -614,8 +617,10 @@ function drawSeat(seat, view, info) {
       dot.setAttribute("role", "img");
       dot.setAttribute("aria-label", dot.title);
       plate.append(dot);
-      if (!info.connected && info.grace_until) {
-        const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(info.grace_until) }));
+      const moveUntil = app.msg?.table?.move_until; // a tournament's limit for this move
+      const until = !info.connected && info.grace_until ? info.grace_until : view.to_act === seat ? moveUntil : null;
+      if (until) {
+        const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(until) }));
         left.setAttribute("role", "timer");
         plate.append(left);
       }
@@ -941,7 +946,8 @@ function drawSide(view) {
     total.dataset.total = String(view.totals[team]);
     const bar = el("div", "bar");
     const fill = el("div", "fill");
-    fill.style.width = `${Math.min(100, (100 * view.totals[team]) / (rules.target || 1000))}%`;
+    const goal = app.fair?.passe ? 157 * app.fair.passe : rules.target || 1000;
+    fill.style.width = `${Math.min(100, (100 * view.totals[team]) / goal)}%`;
     bar.append(fill);
     row.append(label, total, bar);
     if ((view.striche || [])[team]) {
@@ -949,7 +955,8 @@ function drawSide(view) {
     }
     score.append(row);
   }
-  score.append(el("div", "target", t("of_target", { n: rules.target ?? "" })));
+  const passe = app.fair?.passe; // a Passe of a fixed number of hands has no target
+  score.append(el("div", "target", passe ? t("tour_passe_hands", { n: passe }) : t("of_target", { n: rules.target ?? "" })));
   // contract
   const c = $("contract");
   c.replaceChildren();
@@ -997,7 +1004,8 @@ function drawSide(view) {
   const lh = view.deciding || view.last_hand;
   $("last-hand-box").hidden = !lh;
   if (lh) {
-    const title = view.deciding ? t("deciding_hand", { n: lh.number + 1 }) : t("hand_n", { n: lh.number + 1 });
+    const decided = view.deciding && view.winner >= 0; // a Passe is not decided: it ends
+    const title = decided ? t("deciding_hand", { n: lh.number + 1 }) : t("hand_n", { n: lh.number + 1 });
     $("last-hand-title").textContent = title;
     $("last-hand").replaceChildren(breakdownNode(lh, false, title));
     $("last-hand-box").dataset.deciding = String(Boolean(view.deciding));
@@ -1047,15 +1055,18 @@ function gameOver(view) {
 function drawOver(view) {
   const winner = view.winner;
   const me = mySeat();
-  const who = me === null
-    ? t("team_wins", { team: teamLabel(winner) })
-    : t(winner === (me & 1) ? "we_win" : "they_win");
+  const passe = winner < 0; // a Passe of a fixed number of hands: no winner, the points count
+  const who = passe
+    ? t("tour_passe_over", { n: (view.deciding?.number ?? 0) + 1 })
+    : me === null
+      ? t("team_wins", { team: teamLabel(winner) })
+      : t(winner === (me & 1) ? "we_win" : "they_win");
   const order = me === null ? [0, 1] : [me & 1, 1 - (me & 1)];
   $("over-text").replaceChildren(
     el("strong", "over-who", who),
     el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
   );
-  $("over-reason").textContent = overReason(view.deciding);
+  $("over-reason").textContent = passe ? "" : overReason(view.deciding);
   $("over-rematch").hidden = me === null;
   const kinds = view.striche_kinds || [{}, {}];
   const table = el("table", "striche-table");
@@ -1074,7 +1085,8 @@ function drawOver(view) {
   table.append(total);
   $("over-striche").replaceChildren(table);
   const d = view.deciding;
-  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, t("deciding_hand", { n: d.number + 1 }))] : []));
+  const title = d && (passe ? t("hand_n", { n: d.number + 1 }) : t("deciding_hand", { n: d.number + 1 }));
+  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, title)] : []));
 }
 
 function overReason(d) {
@@ -1131,6 +1143,52 @@ async function loadInvites() {
     drawInvites();
   } catch (e) {
     /* the invitations are a convenience */
+  }
+}
+
+/** A table that committed to its deals (a tournament's, or fair deals asked for): the
+ * commitment shown from before the first card, the seed once revealed (a duplicate round's
+ * when all its tables are over: asked again until then), and the way back to the tournament. */
+async function loadDeals() {
+  app.fairLoading = true;
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}?${auth}`, {
+      headers: { "Accept-Language": getLang() },
+    });
+    if (!r.ok) return;
+    app.fair = await r.json();
+    drawDeals();
+    render();
+    if (app.fair.finished && app.fair.deals && !app.fair.deals.seed) setTimeout(loadDeals, 3000);
+  } catch (e) {
+    /* shown once the table answers */
+  } finally {
+    app.fairLoading = false;
+  }
+}
+
+function drawDeals() {
+  const s = app.fair;
+  if (!s) return;
+  const lines = [];
+  if (s.deals) {
+    lines.push(el("p", "deals-commitment", t("tour_table_deals", { commitment: s.deals.commitment })));
+    if (s.deals.seed) lines.push(el("p", "deals-seed", t("tour_table_seed", { seed: s.deals.seed })));
+    else if (s.finished) lines.push(el("p", "deals-seed", t("tour_table_seed_later")));
+  }
+  const tour = s.tournament;
+  const back = tour ? t("tour_back", { name: tour.name, round: tour.round, table: tour.table }) : "";
+  if (tour) {
+    const a = el("a", "tour-back", back);
+    a.href = tour.link;
+    lines.push(a);
+  }
+  $("deals-box").replaceChildren(...lines);
+  $("deals-box").hidden = lines.length === 0;
+  $("over-tournament").hidden = !tour;
+  if (tour) {
+    $("over-tournament").href = tour.link;
+    $("over-tournament").textContent = back;
   }
 }
 
@@ -1203,6 +1261,7 @@ function main() {
       drawReactions();
       send({ type: "language", lang: getLang() }); // the server words its refusals in it
       drawInvites();
+      drawDeals();
       render();
       app.replay?.render();
     }),
@@ -1254,7 +1313,7 @@ function main() {
   $("name-form").addEventListener("submit", saveName);
   // the countdown of a dropped friend's seat
   setInterval(() => {
-    if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected)) render();
+    if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected) || app.msg?.table?.move_until) render();
   }, 1000);
   $("over-replay").addEventListener("click", openReplay);
   document.addEventListener("keydown", onKey);
@@ -1266,6 +1325,7 @@ function main() {
   if (token) holdSeat(tableId, `/t/${encodeURIComponent(tableId)}?seat=${encodeURIComponent(token)}`);
   connect();
   loadInvites();
+  loadDeals();
 }
 
 main();

@@ -73,7 +73,12 @@ async function showCreate() {
       level: form.level.value,
       auto: form.auto.checked,
       real_tables: Number(form.real_tables.value),
+      hands: Number(form.hands.value),
+      duplicate: form.duplicate.checked,
+      move_limit: Number(form.move_limit.value),
     };
+    if (form.grace.value) body.grace = Number(form.grace.value);
+    if (form.first_chooser.value) body.options.first_chooser = form.first_chooser.value;
     try {
       const made = await api("/api/tournaments", body);
       location.href = made.organiser;
@@ -119,7 +124,8 @@ function tableCard(state, table) {
   const card = el("div", { class: "table-card", "data-table": String(table.table) });
   const status = table.done ? t("tour_over") : t("tour_playing");
   const kind = table.kind === "cards" ? t("tour_cards") : t("tour_online");
-  card.append(el("h4", {}, `${t("tour_table", { n: table.table })} · ${kind} · ${status}`));
+  const turned = table.turned ? ` · ${t("tour_turned")}` : "";
+  card.append(el("h4", {}, `${t("tour_table", { n: table.table })} · ${kind}${turned} · ${status}`));
   const teams = [0, 1].map((team) => {
     const names = [table.seats[team], table.seats[team + 2]].map((s) => {
       const span = el("span", { class: `tour-seat${s.flagged ? " flagged" : ""}${s.computer ? " computer" : ""}`, "data-seat": String(s.seat) }, s.filler ? t("tour_computer_seat") : s.name);
@@ -152,10 +158,21 @@ function standingsTable(state) {
   return [el("tr", {}, ...head.map((h) => el("th", {}, t(h)))), ...rows];
 }
 
+/** How every table plays, and the time limits, in one line. */
+function terms(state) {
+  const parts = [state.hands ? t("tour_terms_passe", { n: state.hands }) : t("tour_terms_target", { target: state.rules.target })];
+  if (state.duplicate) parts.push(t("tour_terms_duplicate"));
+  parts.push(t("tour_terms_grace", { s: state.grace }));
+  if (state.move_limit) parts.push(t("tour_terms_move", { s: state.move_limit }));
+  return parts.join(" · ");
+}
+
 function render(state) {
   last = state;
   document.title = `Chibre — ${state.name}`;
   $("title").textContent = state.name;
+  $("terms").hidden = false;
+  $("terms").textContent = terms(state);
   const organiser = state.role === "organiser";
   $("links").hidden = !organiser;
   if (organiser) {
