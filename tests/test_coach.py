@@ -220,3 +220,19 @@ def test_stoeck_and_weis_left_undeclared_are_the_coach_s_to_point_out() -> None:
         for a in review_record(record, [0, 1, 2, 3], QUICK).assessments
         if a.kind in ("weis", "stoeck")
     ]
+
+
+def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:
+    from chibre.cards import parse_card
+    from chibre.coach.advice import InvalidAdvice, advise, observation_for
+
+    hand = parse_cards("HJ H9 HA HK H10 H8 SA CA DA")
+    played = tuple(parse_card(c) for c in ["HJ", "H6", "H7", "HQ"])
+    views = {observation_for(hand, 3, 1, played, seed=s) for s in range(4)}
+    assert len(views) == 1  # however the unseen cards were filled in
+    (o,) = views
+    assert advise(o, QUICK).reason.key == "trump_pull"
+    with pytest.raises(InvalidAdvice, match="which contract"):
+        observation_for(hand, 3, None, played)
+    with pytest.raises(InvalidAdvice, match="seat 1 chooses"):
+        observation_for(hand, 0)

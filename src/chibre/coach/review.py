@@ -91,6 +91,8 @@ def assess(decision: Decision, budget: Budget = DEFAULT) -> Assessment:
     means = v.means()
     best = v.best()
     taken = v.index(decision.action)
+    if means[taken] >= means[best] - 1e-9:
+        best = taken  # as good as any: the option taken is shown as the best
     loss, error = paired_loss(v, best, taken)
     if decision.kind == CARD:
         reason = card_reason(o, v, best, taken)
