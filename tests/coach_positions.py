@@ -54,3 +54,20 @@ OBVIOUS_CHIBRE = record(
 
 ALL_EQUAL = record(deal_with(3, {0: "DA DK DQ HA HK SA SK CA CK"}), "=O DQ")
 """Obenabe with every top card: whatever seat 0 leads, it takes all nine tricks."""
+
+BOCK = record(
+    "0:9.T.98.AKQ98/QJ8.87.AKT7./KT6.J96.J.J6/A7.AKQ.Q6.T7",
+    "=D DJ D10 D7 D9 SK DK SQ S8 D6 DA S9 DQ HA H10 D8 H6 S7",
+)
+"""Trump ♦, all trumps but seat 1's gone after four tricks; seat 1 leads with ♠A the Bock of
+spades (♠K and ♠Q are played) and led ♠7 instead, giving the trick away."""
+
+TRUMP_PULL = record(
+    deal_with(
+        3,
+        {0: "HJ H9 HA H8 SA SK CA DA D6", 1: "HK H10", 2: "H7", 3: "HQ H6"},
+    ),
+    "=H HJ H10 H7 H6 SA",
+)
+"""Trump ♥: seat 0 led the bourg, the opponents still hold ♥K and ♥Q; pulling them with
+♥9 or ♥A keeps the aces safe, and seat 0 led ♠A into their trumps."""

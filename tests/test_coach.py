@@ -17,7 +17,14 @@ from chibre.coach.value import Valuation, paired_loss, sure_match
 from chibre.coach.verdict import BLUNDER, INACCURACY, MISTAKE
 from chibre.game import Game, GameRecord
 from chibre.rules import Rules
-from coach_positions import ALL_EQUAL, FORCED_MATCH, OBVIOUS_CHIBRE, SCHMIEREN
+from coach_positions import (
+    ALL_EQUAL,
+    BOCK,
+    FORCED_MATCH,
+    OBVIOUS_CHIBRE,
+    SCHMIEREN,
+    TRUMP_PULL,
+)
 
 QUICK = Budget(samples=16, contract_samples=12)
 
@@ -104,6 +111,21 @@ def test_schmieren_on_the_partner_s_sure_trick() -> None:
     (a,) = only(SCHMIEREN)
     assert a.best == Play(parse_cards("D10").bit_length() - 1)
     assert a.reason.key == "schmieren"
+
+
+def test_the_bock_to_cash() -> None:
+    a = only(BOCK, 1)[-1]
+    assert a.best == Play(parse_cards("SA").bit_length() - 1)
+    assert a.reason.key == "bock"
+    assert a.verdict is not Verdict.GOOD
+    assert a.hindsight is not None and a.best.card in a.hindsight  # open cards agree
+
+
+def test_the_trump_pull_with_the_bourg_out() -> None:
+    a = only(TRUMP_PULL)[-1]
+    assert isinstance(a.best, Play) and a.best.card // 9 == 1  # a trump: ♥9 or ♥A
+    assert a.reason.key == "trump_pull"
+    assert a.verdict is not Verdict.GOOD
 
 
 def test_two_equal_cards_are_never_a_mistake() -> None:
