@@ -48,7 +48,9 @@ class Assessment:
     """The coach's word on one decision. ``options``: each option and its expected value
     (points; for the contract, half the margin times the factor), best first; ``loss`` and
     ``error``: the loss of the option taken against the best and its standard error;
-    ``hindsight``: the best cards with every hand open (``None`` where not exact)."""
+    ``hindsight``: the best cards with every hand open (``None`` where not exact);
+    ``expected``: for a card, the points the seat's team may expect from the hand with the
+    card taken — the points it has taken so far and the card's value from here on."""
 
     seat: int
     kind: str
@@ -63,6 +65,7 @@ class Assessment:
     reason: Reason
     exact: bool
     hindsight: tuple[int, ...] | None = None
+    expected: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (cards as codes)."""
@@ -80,6 +83,7 @@ class Assessment:
             "verdict_key": self.verdict.key,
             "reason": {"key": self.reason.key, "fields": dict(self.reason.fields)},
             "exact": self.exact,
+            "expected": None if self.expected is None else round(self.expected, 1),
             "hindsight": None if self.hindsight is None else [card_code(c) for c in self.hindsight],
         }
 
@@ -94,9 +98,11 @@ def assess(decision: Decision, budget: Budget = DEFAULT) -> Assessment:
     if means[taken] >= means[best] - 1e-9:
         best = taken  # as good as any: the option taken is shown as the best
     loss, error = paired_loss(v, best, taken)
+    expected = None
     if decision.kind == CARD:
         reason = card_reason(o, v, best, taken)
         seen = hindsight(o, decision.hands)
+        expected = sum(t.points for t in o.tricks if t.winner & 1 == o.seat & 1) + means[taken]
     else:
         reason = contract_reason(o, v, best)
         seen = None
@@ -115,6 +121,7 @@ def assess(decision: Decision, budget: Budget = DEFAULT) -> Assessment:
         reason=reason,
         exact=v.exact,
         hindsight=seen,
+        expected=None if expected is None else float(expected),
     )
 
 
@@ -195,6 +202,21 @@ class Review:
 Progress = Callable[[int, int], None]
 
 
+def compile_review(
+    record: GameRecord, seats: Iterable[int], budget: Budget, assessed: Iterable[Assessment]
+) -> Review:
+    """The review of ``seats`` from the assessments of their decisions: with the weis and
+    stöck they left undeclared, in the order of the record, and the summaries."""
+    chosen = tuple(sorted(set(seats)))
+    out = list(assessed)
+    taken_at = dict(enumerate(a for _, a in record.entries))
+    out.extend(_declared(m, taken_at[m.entry]) for m in missed_declarations(record, chosen))
+    out.sort(key=lambda a: (a.entry, a.kind))
+    hands = sum(1 for _, a in record.entries if isinstance(a, Deal))
+    summaries = tuple(summarise(s, out, hands) for s in chosen)
+    return Review(chosen, budget, tuple(out), summaries)
+
+
 def review_record(
     record: GameRecord,
     seats: Iterable[int] = (0, 1, 2, 3),
@@ -205,16 +227,9 @@ def review_record(
     after each one."""
     chosen = tuple(sorted(set(seats)))
     todo = decisions(record, chosen)
-    missed = missed_declarations(record, chosen)
-    total = len(todo)
     out: list[Assessment] = []
     for i, d in enumerate(todo):
         out.append(assess(d, budget))
         if progress is not None:
-            progress(i + 1, total)
-    taken_at = {i: a for i, (_, a) in enumerate(record.entries)}
-    out.extend(_declared(m, taken_at[m.entry]) for m in missed)
-    out.sort(key=lambda a: (a.entry, a.kind))
-    hands = sum(1 for _, a in record.entries if isinstance(a, Deal))
-    summaries = tuple(summarise(s, out, hands) for s in chosen)
-    return Review(chosen, budget, tuple(out), summaries)
+            progress(i + 1, len(todo))
+    return compile_review(record, chosen, budget, out)

@@ -32,6 +32,7 @@ from chibre.cards import SUIT_MAPPINGS, card_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
 from chibre.server import gamesheet, history, qr, sheets, tournaments
+from chibre.server.coaching import Coaching
 from chibre.server.http import (
     MAX_BODY,
     STATIC,
@@ -59,6 +60,7 @@ CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
+REVIEWS_PER_MINUTE = 6
 DAMAGED = i18n.text("en", "error.damaged")
 Token = Annotated[str | None, Query(max_length=64)]
 
@@ -217,6 +219,68 @@ async def table_record(
     )
 
 
+def review_quota(request: Request) -> None:
+    """Reviews started per client address a minute: past them, 429."""
+    quota: Quota = request.app.state.review_quota
+    wait = quota.allow(request.client.host if request.client else "?")
+    if wait is not None:
+        raise HTTPException(
+            429,
+            f"at most {quota.per_minute} reviews a minute: try again in {wait:.0f} s",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
+
+
+def _reviewed(request: Request, id: str, token: str | None, watch: str | None) -> Any:
+    """The finished game's record and the seats to review (the seat's own; a spectator's:
+    all four), or the refusal."""
+    found = _authorised(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
+    over = table.game.is_over
+    record = table.game.record
+    _tables(request).release(table)
+    if not over:
+        return error(403, i18n.text(_lang(request), "error.record_later"))
+    return record, (seat,) if seat is not None else (0, 1, 2, 3)
+
+
+@api.post(
+    "/api/tables/{id}/review",
+    summary="Start the coach's review of a finished game (the seat's decisions)",
+    dependencies=[Depends(review_quota)],
+)
+async def start_review(
+    request: Request, id: str, token: Token = None, watch: Token = None
+) -> Response:
+    found = _reviewed(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    record, seats = found
+    job = request.app.state.coaching.start(id, record, seats)
+    return JSONResponse(job.view(_lang(request)), status_code=202)
+
+
+@api.get("/api/tables/{id}/review", summary="The progress of a review, then the review")
+async def get_review(
+    request: Request,
+    id: str,
+    token: Token = None,
+    watch: Token = None,
+    lang: Annotated[str, Query(max_length=35)] = "",
+) -> Response:
+    found = _reviewed(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    _, seats = found
+    job = request.app.state.coaching.find(id, seats)
+    said = i18n.best_language(lang or request.headers.get("accept-language"))
+    if job is None:
+        return error(404, i18n.text(said, "coach.not_started"))
+    return JSONResponse(job.view(said))
+
+
 @api.get("/api/tables/{id}/sheet", summary="The game sheet of a finished game, to read or print")
 async def table_sheet(
     request: Request,
@@ -359,6 +423,8 @@ def create_app(
         app.state.store = store
         app.state.tables = tables
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
+        app.state.review_quota = Quota(REVIEWS_PER_MINUTE)
+        app.state.coaching = Coaching()
         app.state.jass_challenge = Lobby(tables, tables.settings.jass_challenge_limit)
         tables.restore()
         app.state.tournaments = tournaments.Tournaments(db_path, tables)
@@ -370,6 +436,7 @@ def create_app(
         finally:
             collector.close()
             app.state.tournaments.close()
+            app.state.coaching.close()
             tables.close()
             checkpointer.close()
             store.close()

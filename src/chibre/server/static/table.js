@@ -443,6 +443,36 @@ function secondsLeft(until) {
 /** Show the replay of the finished game (set up by main). */
 let openReplay = () => {};
 
+/** The coach's review of this seat's game: started on the server, its progress polled and
+ * shown in the replay's bar, then every verdict beside its move. */
+async function startReview() {
+  await openReplay();
+  if (!app.replay) return;
+  const url = `/api/tables/${encodeURIComponent(tableId)}/review?${auth}&lang=${getLang()}`;
+  const headers = { "Accept-Language": getLang() };
+  let r = await fetch(url, { method: "POST", headers });
+  for (;;) {
+    const body = await r.json();
+    if (!r.ok) {
+      app.replay.setProgress("");
+      toast(body.error || String(r.status), "error");
+      return;
+    }
+    if (body.status === "done") {
+      app.replay.setProgress(t("coach.done"));
+      app.replay.setReview(body.review);
+      return;
+    }
+    if (body.status === "failed") {
+      app.replay.setProgress(t("coach.failed"));
+      return;
+    }
+    app.replay.setProgress(t("coach.progress", { done: body.done, total: body.total || "…" }));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    r = await fetch(url, { headers });
+  }
+}
+
 /** The game after this one at the same table: the same link with the new table's id. */
 function goToRematch(next) {
   if (app.leaving) return;
@@ -1257,6 +1287,7 @@ function main() {
     if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected)) render();
   }, 1000);
   $("over-replay").addEventListener("click", openReplay);
+  $("over-review").addEventListener("click", startReview);
   document.addEventListener("keydown", onKey);
   render();
   if (!token && !watch) {

@@ -1,0 +1,74 @@
+"""The coach in a real browser against a real server: a finished game reviewed from the end
+dialog, its progress shown, then the verdicts beside the moves of the replay."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from browser_support import artifacts, new_page
+from server_support import create_table, http_json, running_server
+from test_table_browser import play_until
+
+VERDICTS = {"✓", "?!", "?", "??"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("coach")) as base_url:
+        yield base_url
+
+
+def test_a_finished_game_is_reviewed_and_the_verdicts_appear_on_the_replay(
+    browser: Browser, server: str
+) -> None:
+    made = create_table(server, options={"target": 100})
+    link = made["seats"][0]["link"]
+    page = new_page(browser)
+    page.goto(server + link)
+    page.locator("#hand .card").first.wait_for()
+    table, _, token = link.removeprefix("/t/").partition("?seat=")
+    status, early = http_json(server, f"/api/tables/{table}/review?token={token}", {})
+    assert status == 403 and early["error"]  # not before the game is over
+    play_until(page, "t.dataset.status === 'finished'")
+    page.locator("#over-dialog[open]").wait_for()
+    page.click("#over-review")
+    page.locator("#replay").wait_for()
+    page.wait_for_function(
+        "() => /Reviewing… \\d+\\/(\\d+|…)/.test(document.getElementById('rp-review').textContent)"
+    )
+    page.wait_for_function(
+        "() => document.getElementById('replay').dataset.reviewed === '1'", timeout=120_000
+    )
+    assert page.locator("#rp-review").inner_text() == "Review done"
+    seen = []
+    for _ in range(80):
+        lines = page.locator("#rp-coach .coach-line")
+        if lines.count():
+            verdict = lines.first.get_attribute("data-verdict")
+            seen.append(verdict)
+            if page.locator("#rp-trick .slot[data-verdict]").count():
+                marked = page.locator("#rp-trick .slot[data-verdict]").first
+                assert marked.get_attribute("data-verdict") == verdict
+                assert page.locator("#rp-graph svg circle").count() >= 1
+                break
+        page.click("#rp-next")
+    assert seen and set(seen) <= VERDICTS
+    page.screenshot(path=str(artifacts() / "coach-replay.png"))
+    status, done = http_json(server, f"/api/tables/{table}/review?token={token}")
+    assert status == 200 and done["status"] == "done"
+    assessments = done["review"]["assessments"]
+    assert assessments and {a["seat"] for a in assessments} == {0}
+    assert all(a["verdict"] in VERDICTS and a["text"] for a in assessments)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_review_is_refused_to_a_link_that_does_not_open_the_table(server: str) -> None:
+    made = create_table(server, options={"target": 100})
+    table = made["table"]
+    status, answer = http_json(server, f"/api/tables/{table}/review?token=nope", {})
+    assert status == 403 and answer["error"]
+    status, answer = http_json(server, "/api/tables/nosuch/review?token=nope")
+    assert status == 404 and answer["error"]
