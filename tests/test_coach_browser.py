@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser
 
-from browser_support import artifacts, new_page
+from browser_support import artifacts, new_page, take_turn, wait_my_turn_or
 from server_support import create_table, http_json, running_server
 from test_table_browser import play_until
 
@@ -72,3 +72,54 @@ def test_a_review_is_refused_to_a_link_that_does_not_open_the_table(server: str)
     assert status == 403 and answer["error"]
     status, answer = http_json(server, "/api/tables/nosuch/review?token=nope")
     assert status == 404 and answer["error"]
+
+
+def hints_table(server: str, hints: bool = True) -> dict:
+    status, made = http_json(
+        server,
+        "/api/tables",
+        {"preset": "romand", "seats": ["human", "rule", "rule", "rule"], "hints": hints},
+    )
+    assert status == 200, made
+    return made
+
+
+def test_a_hint_at_a_table_with_hints_on_shows_a_legal_card(browser: Browser, server: str) -> None:
+    made = hints_table(server)
+    page = new_page(browser)
+    page.goto(server + made["seats"][0]["link"])
+    watcher = new_page(browser)
+    watcher.goto(server + made["watch"])
+    watcher.locator("#hint-row").wait_for()  # every seat, and the spectators, see it is on
+    assert not watcher.locator("#hint-btn").is_visible()
+    page.locator("#hand .card").first.wait_for()
+    for _ in range(12):
+        wait_my_turn_or(page, "false")
+        if page.locator("#controls .btn-contract").count():
+            take_turn(page)  # a contract to name first: the hint test is about a card
+            continue
+        page.locator("#hand .card.legal").first.wait_for()
+        page.click("#hint-btn")
+        page.wait_for_function("() => document.getElementById('hint-text').dataset.best")
+        best = page.locator("#hint-text").get_attribute("data-best")
+        legal = page.locator("#hand .card.legal").evaluate_all("bs => bs.map(b => b.dataset.card)")
+        assert best in legal, (best, legal)
+        assert page.locator("#hand .card.hinted").get_attribute("data-card") == best
+        assert page.locator("#hint-text").inner_text().startswith("Hint: ")
+        page.screenshot(path=str(artifacts() / "coach-hint.png"))
+        break
+    else:
+        raise AssertionError("never a card to play")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_hints_are_refused_where_they_are_off_and_out_of_turn(server: str) -> None:
+    off = hints_table(server, hints=False)
+    table, _, token = off["seats"][0]["link"].removeprefix("/t/").partition("?seat=")
+    status, answer = http_json(server, f"/api/tables/{table}/hint?token={token}")
+    assert status == 403 and answer["error"] == "Hints are off at this table"
+    on = hints_table(server)
+    table, _, _ = on["seats"][0]["link"].removeprefix("/t/").partition("?seat=")
+    watch = on["watch"].partition("?watch=")[2]
+    status, answer = http_json(server, f"/api/tables/{table}/hint?token={watch}")
+    assert status == 403 and answer["error"]

@@ -28,7 +28,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chibre import i18n
 from chibre.bots import TABLE_PLAYERS
 from chibre.bots.levels import DESCRIPTIONS
+from chibre.bots.player import choices
 from chibre.cards import SUIT_MAPPINGS, card_code
+from chibre.coach.report import action_text, reason_text
+from chibre.coach.review import action_code
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
 from chibre.server import gamesheet, history, qr, sheets, tournaments
@@ -61,6 +64,7 @@ CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
 REVIEWS_PER_MINUTE = 6
+HINTS_PER_MINUTE = 30
 DAMAGED = i18n.text("en", "error.damaged")
 Token = Annotated[str | None, Query(max_length=64)]
 
@@ -281,6 +285,53 @@ async def get_review(
     return JSONResponse(job.view(said))
 
 
+def hint_quota(request: Request) -> None:
+    """Hints asked per client address a minute: past them, 429."""
+    quota: Quota = request.app.state.hint_quota
+    wait = quota.allow(request.client.host if request.client else "?")
+    if wait is not None:
+        raise HTTPException(
+            429,
+            f"at most {quota.per_minute} hints a minute: try again in {wait:.0f} s",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
+
+
+@api.get(
+    "/api/tables/{id}/hint",
+    summary="The coach's best card (or contract) for the seat to act, at a table with hints on",
+    dependencies=[Depends(hint_quota)],
+)
+async def table_hint(request: Request, id: str, token: Token = None) -> Response:
+    found = _authorised(request, id, token, None)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
+    lang = _lang(request)
+    hints = table.stored.hints
+    observation = table.game.observation(seat) if seat is not None else None
+    _tables(request).release(table)
+    if seat is None or observation is None:
+        return error(403, i18n.text(lang, "coach.hint_seat"))
+    if not hints:
+        return error(403, i18n.text(lang, "coach.hints_off"))
+    if observation.to_act != seat or not choices(observation):
+        return error(409, i18n.text(lang, "coach.not_your_turn"))
+    advice = await request.app.state.coaching.hint(observation)
+    deck = observation.rules.deck
+    reason = reason_text(advice.reason, lang, deck)
+    return JSONResponse(
+        {
+            "kind": advice.kind,
+            "best": action_code(advice.best),
+            "reason": reason,
+            "text": i18n.text(
+                lang, "coach.hint_text", card=action_text(advice.best, lang), reason=reason
+            ),
+        }
+    )
+
+
 @api.get("/api/tables/{id}/sheet", summary="The game sheet of a finished game, to read or print")
 async def table_sheet(
     request: Request,
@@ -424,6 +475,7 @@ def create_app(
         app.state.tables = tables
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
         app.state.review_quota = Quota(REVIEWS_PER_MINUTE)
+        app.state.hint_quota = Quota(HINTS_PER_MINUTE)
         app.state.coaching = Coaching()
         app.state.jass_challenge = Lobby(tables, tables.settings.jass_challenge_limit)
         tables.restore()

@@ -20,16 +20,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chibre.actions import Deal
+from chibre.coach.advice import Advice, advise
 from chibre.coach.decisions import decisions
 from chibre.coach.report import assessment_line, reason_text
 from chibre.coach.review import Assessment, Review, assess, compile_review
 from chibre.coach.value import Budget
 from chibre.game import GameRecord
+from chibre.observation import Observation
 
 KEPT_REVIEWS = 32
 """How many reviews the server keeps (the most recently asked for)."""
 REVIEW_BUDGET = Budget(samples=24, contract_samples=16)
 """A little lighter than the command line's default: a game in the background in seconds."""
+HINT_BUDGET = Budget(samples=16, contract_samples=12)
+"""A hint answers within about a second."""
 
 
 def _lower_priority() -> None:
@@ -119,6 +123,15 @@ class Coaching:
         except Exception as e:  # a worker that died or failed: said, never the server's end
             job.failed = type(e).__name__
             self._pool = None
+
+    async def hint(self, observation: Observation) -> Advice:
+        """The coach's choice for the seat of ``observation``, from it only (in the worker)."""
+        job = self._executor().submit(advise, observation, HINT_BUDGET)
+        try:
+            return await asyncio.wrap_future(job)
+        except Exception:
+            self._pool = None
+            raise
 
     def close(self) -> None:
         for job in self.jobs.values():

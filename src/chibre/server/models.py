@@ -115,6 +115,7 @@ class TableRequest(Strict):
     ]
     names: Annotated[list[Name | None], Field(min_length=4, max_length=4)] | None = None
     fair_deals: bool = False
+    hints: bool = False  # the coach's hints at the table (never in a tournament)
     """Commit to every deal before the first card (a seed hash; docs/tournaments.md)."""
 
 

@@ -287,6 +287,7 @@ class Table:
                     "seats": self.seats_json(),
                     "status": self.status,
                     "next": self.next,
+                    "hints": self.stored.hints,
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
@@ -803,6 +804,7 @@ class Tables:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
         request is not right. ``deals``: its committed deals (a tournament's table)."""
         stored = table_request(request)
+        stored.hints = request.hints and deals is None  # a tournament's table: never
         if deals is None and request.fair_deals:
             deals = DealSource(new_seed())
         stored.deals = deals
@@ -820,6 +822,7 @@ class Tables:
             watch=old.watch,
             preset=old.preset,
             created=max(time.time(), old.created + 1e-3),
+            hints=old.hints,
         )
         if old.deals is not None:
             stored.deals = DealSource(new_seed())

@@ -440,6 +440,28 @@ function secondsLeft(until) {
   return Math.max(0, Math.ceil(until - Date.now() / 1000));
 }
 
+/** The coach's hint for this seat's turn (tables with hints on): its best card or contract
+ * and the reason, from this seat's observation only; the card is marked in the hand. */
+async function askHint() {
+  if (!token) return;
+  $("hint-btn").disabled = true;
+  const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hint?${auth}`, {
+    headers: { "Accept-Language": getLang() },
+  });
+  const body = await r.json();
+  $("hint-btn").disabled = false;
+  if (!r.ok) {
+    toast(body.error || String(r.status), "error");
+    return;
+  }
+  app.hinted = body.best;
+  $("hint-text").textContent = body.text;
+  $("hint-text").dataset.best = body.best;
+  for (const b of document.querySelectorAll("#hand [data-card]")) {
+    b.classList.toggle("hinted", b.dataset.card === body.best);
+  }
+}
+
 /** Show the replay of the finished game (set up by main). */
 let openReplay = () => {};
 
@@ -600,6 +622,13 @@ function render() {
   document.title = myTurn ? `● ${t("your_turn")} · ${t("app_title")}` : t("app_title");
   root.dataset.status = msg.table.status;
   $("react-btn").hidden = !friendsTable(msg);
+  $("hint-row").hidden = !msg.table.hints;
+  $("hint-btn").disabled = !myTurn;
+  $("hint-btn").hidden = Boolean(msg.you.spectator);
+  if (!myTurn && app.hinted !== undefined) {
+    app.hinted = undefined; // a hint holds for the turn it was asked in
+    $("hint-text").textContent = "";
+  }
   root.dataset.spectator = String(Boolean(msg.you.spectator));
   $("spectator-badge").hidden = !msg.you.spectator;
   document.body.classList.toggle("is-spectator", Boolean(msg.you.spectator));
@@ -931,6 +960,7 @@ function drawHand(view, myTurn) {
     const legal = playable.has(code);
     b.classList.toggle("legal", legal);
     b.classList.toggle("chosen", legal && app.chosen === code);
+    b.classList.toggle("hinted", app.hinted === code);
     b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
     const dimmed = myTurn && view.phase === "play" && !legal;
     const name = `${i + 1}: ${cardName(code, app.deck, mapping())}`;
@@ -1288,6 +1318,7 @@ function main() {
   }, 1000);
   $("over-replay").addEventListener("click", openReplay);
   $("over-review").addEventListener("click", startReview);
+  $("hint-btn").addEventListener("click", askHint);
   document.addEventListener("keydown", onKey);
   render();
   if (!token && !watch) {
