@@ -74,3 +74,21 @@ def test_advise_refuses_a_hand_or_a_play_that_cannot_be(tmp_path: Path) -> None:
     assert r.returncode == 2 and "not in your hand" in r.stderr
     r = chibre("advise", "--hand", HAND, "--trump", "blue", cwd=tmp_path)
     assert r.returncode == 2 and "unknown trump" in r.stderr
+
+
+def test_h_in_the_terminal_gives_the_coach_s_hint_when_hints_are_on() -> None:
+    from test_terminal import CARD_PROMPT, CONTRACT_PROMPT, spawn
+
+    child = spawn("--seed", "4", "--hints")
+    child.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    child.sendline("h")
+    child.expect(r"Hint: (\S[^\r\n]*) — ([^\r\n]+)")
+    assert child.match.group(2).strip()
+    child.sendline("q")
+    child.sendline("y")
+    child.close()
+    child = spawn("--seed", "4")
+    child.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    child.sendline("h")
+    child.expect("Hints are off: start the game with --hints.")
+    child.close()
