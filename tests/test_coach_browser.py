@@ -123,3 +123,36 @@ def test_hints_are_refused_where_they_are_off_and_out_of_turn(server: str) -> No
     watch = on["watch"].partition("?watch=")[2]
     status, answer = http_json(server, f"/api/tables/{table}/hint?token={watch}")
     assert status == 403 and answer["error"]
+
+
+def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    page.goto(server + "/tafel")
+    page.click("#advise-link")
+    page.wait_for_url("**/advise")
+    page.fill("#hand", "HJ H9 HA HK H10 H8 SA CA DA")
+    page.click("#ask")
+    page.locator("#advice:not([hidden])").wait_for()
+    assert page.locator("#advice-best").text_content() == "The coach advises: trump hearts"
+    assert "makes match" in page.locator("#advice-reason").inner_text()
+    page.select_option("#trump", "1")
+    page.fill("#played", "HJ H6 H7 HQ")
+    page.click("#ask")
+    page.wait_for_function("() => document.getElementById('advice').dataset.best?.startsWith('H')")
+    assert "trump pull" in page.locator("#advice-reason").inner_text()
+    assert page.locator("#advice-options tr").count() == 8
+    page.fill("#played", "HJ H6")
+    page.click("#ask")
+    page.locator("#advice-error:not([hidden])").wait_for()
+    assert "seat 2's turn" in page.locator("#advice-error").inner_text()
+    page.screenshot(path=str(artifacts() / "coach-advice.png"))
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_advice_route_refuses_bad_input_with_its_field(server: str) -> None:
+    status, answer = http_json(server, "/api/advice", {"hand": "HJ H9 XX"})
+    assert status == 400 and answer["field"] == "hand"
+    status, answer = http_json(server, "/api/advice", {"hand": "HJ H9", "dealer": 3})
+    assert status == 400 and "9 cards" in answer["error"]
+    status, answer = http_json(server, "/api/advice", {"hand": "HJ", "dealer": 7})
+    assert status == 400 and answer["field"] == "dealer"

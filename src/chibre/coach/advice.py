@@ -16,11 +16,12 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Deal, Play
 from chibre.bots.player import choices
-from chibre.cards import ALL_CARDS, SUIT_MASKS, cards_of
+from chibre.cards import ALL_CARDS, SUIT_MASKS, cards_of, parse_card
 from chibre.coach.reasons import Reason, card_reason, contract_reason
 from chibre.coach.value import Budget, value_cards, value_contract
 from chibre.errors import ChibreError, IllegalAction
 from chibre.game import Game
+from chibre.i18n import text
 from chibre.observation import Observation
 from chibre.play import BOURG, trick_winner
 from chibre.rules import Rules
@@ -30,8 +31,30 @@ SEAT = 0
 FILL_TRIES = 400
 
 
+def played_cards(text: str) -> tuple[int, ...]:
+    """The cards played, in order, from codes or symbols separated by spaces or commas."""
+    return tuple(parse_card(word) for word in text.replace(",", " ").split())
+
+
 class InvalidAdvice(IllegalAction):
-    """A hand, dealer, trump or sequence of cards that cannot be a real table's."""
+    """A hand, dealer, trump or sequence of cards that cannot be a real table's; ``key`` and
+    ``fields`` say it in the message catalogue (``coach.bad.…``), the message in English."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key = "coach.bad." + key
+        self.fields = fields
+        super().__init__(text("en", self.key, **fields))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_invalid, (self.key.removeprefix("coach.bad."), self.fields))
+
+    def said(self, lang: str) -> str:
+        """The message in ``lang``."""
+        return text(lang, self.key, **self.fields)
+
+
+def _invalid(key: str, fields: dict[str, object]) -> InvalidAdvice:
+    return InvalidAdvice(key, **fields)
 
 
 @dataclass(frozen=True)
@@ -48,7 +71,7 @@ def advise(o: Observation, budget: Budget | None = None) -> Advice:
     """The coach's choice for the seat to act in ``o``, from ``o`` only."""
     budget = budget or Budget()
     if o.to_act != o.seat or not choices(o):
-        raise InvalidAdvice(f"it is not seat {o.seat}'s turn")
+        raise InvalidAdvice("not_turn", seat=o.seat)
     if o.phase == "contract":
         v = value_contract(o, budget)
         best = v.best()
@@ -100,26 +123,26 @@ def observation_for(
     ``InvalidAdvice`` when no table could reach it."""
     rules = (rules or Rules()).replace(weis=False, stoeck=False, first_chooser="right_of_dealer")
     if hand.bit_count() != 9 or hand & ~ALL_CARDS:
-        raise InvalidAdvice(f"a hand has 9 cards, not {hand.bit_count()}")
+        raise InvalidAdvice("hand_size", n=hand.bit_count())
     if not 0 <= dealer <= 3:
-        raise InvalidAdvice(f"the dealer is a seat 0..3, not {dealer}")
+        raise InvalidAdvice("dealer", dealer=dealer)
     chooser = (dealer + 1) & 3
     if contract is None:
         if played:
-            raise InvalidAdvice("cards were played: say which contract was named")
+            raise InvalidAdvice("need_trump")
         if chooser not in (SEAT, SEAT ^ 2):
-            raise InvalidAdvice(f"seat {chooser} chooses the contract: say which it named")
+            raise InvalidAdvice("chooser", seat=chooser)
     if len(set(played)) != len(played):
-        raise InvalidAdvice("a card is played twice")
+        raise InvalidAdvice("twice")
     k = -1 if contract is None else contract
     mine, barred, to_play = _voids(max(k, 0), dealer, list(played))
     if contract is not None and to_play != SEAT:
-        raise InvalidAdvice(f"after these cards it is seat {to_play}'s turn, not yours")
+        raise InvalidAdvice("their_turn", seat=to_play)
     if mine[SEAT] & ~hand:
-        raise InvalidAdvice("you played a card that is not in your hand")
+        raise InvalidAdvice("not_yours")
     others = [s for s in range(4) if s != SEAT]
     if any(mine[s] & hand for s in others):
-        raise InvalidAdvice("another seat played a card of your hand")
+        raise InvalidAdvice("yours")
     rng = Random(seed)
     last: ChibreError | None = None
     for _ in range(FILL_TRIES):
@@ -139,7 +162,7 @@ def observation_for(
             return _replay(rules, hands, dealer, contract, played)
         except ChibreError as e:
             last = e
-    raise InvalidAdvice(f"no table could have played these cards ({last})")
+    raise InvalidAdvice("impossible", why=str(last))
 
 
 def _replay(

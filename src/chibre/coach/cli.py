@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from chibre.cards import parse_card, parse_cards
-from chibre.coach.advice import advise, observation_for
+from chibre.cards import parse_cards
+from chibre.coach.advice import advise, observation_for, played_cards
 from chibre.coach.report import action_text, html_report, reason_text, text_report
 from chibre.coach.review import review_record
 from chibre.coach.value import Budget
@@ -92,7 +92,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 def cmd_advise(args: argparse.Namespace) -> int:
     hand = parse_cards(args.hand)
     contract = None if args.trump is None else read_contract(args.trump)
-    played = tuple(parse_card(t) for t in args.played.replace(",", " ").split())
+    played = played_cards(args.played)
     o = observation_for(hand, args.dealer, contract, played, seed=args.seed)
     advice = advise(o, Budget(samples=args.samples, contract_samples=args.samples,
                               seed=args.seed))  # fmt: skip

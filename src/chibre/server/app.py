@@ -29,9 +29,11 @@ from chibre import i18n
 from chibre.bots import TABLE_PLAYERS
 from chibre.bots.levels import DESCRIPTIONS
 from chibre.bots.player import choices
-from chibre.cards import SUIT_MAPPINGS, card_code
+from chibre.cards import SUIT_MAPPINGS, card_code, parse_cards
+from chibre.coach.advice import InvalidAdvice, observation_for, played_cards
 from chibre.coach.report import action_text, reason_text
 from chibre.coach.review import action_code
+from chibre.errors import ChibreError
 from chibre.notation import format_record, record_to_json
 from chibre.rules import PRESETS, Rules
 from chibre.server import gamesheet, history, qr, sheets, tournaments
@@ -48,7 +50,7 @@ from chibre.server.http import (
 )
 from chibre.server.jass_challenge import Lobby, jass_challenge_socket
 from chibre.server.lobby import InvalidTable
-from chibre.server.models import HistoryRequest, TableRequest
+from chibre.server.models import AdviceRequest, HistoryRequest, TableRequest
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.quota import Quota
 from chibre.server.recovery import prepare_once
@@ -328,6 +330,43 @@ async def table_hint(request: Request, id: str, token: Token = None) -> Response
             "text": i18n.text(
                 lang, "coach.hint_text", card=action_text(advice.best, lang), reason=reason
             ),
+        }
+    )
+
+
+@api.get("/advise", include_in_schema=False)
+async def advice_page() -> Response:
+    return page("advise.html")
+
+
+@api.post(
+    "/api/advice",
+    summary="The coach's advice for a hand held at a real table: the contract or the card",
+    dependencies=[Depends(hint_quota)],
+)
+async def table_advice(request: Request, body: AdviceRequest) -> Response:
+    lang = _lang(request)
+    try:
+        hand = parse_cards(body.hand)
+    except ChibreError as e:
+        return error(400, str(e), "hand")
+    try:
+        played = played_cards(body.played)
+    except ChibreError as e:
+        return error(400, str(e), "played")
+    try:
+        observation = observation_for(hand, body.dealer, body.trump, played)
+    except InvalidAdvice as e:
+        return error(400, e.said(lang), "played" if played else "hand")
+    advice = await request.app.state.coaching.hint(observation)
+    reason = reason_text(advice.reason, lang)
+    return JSONResponse(
+        {
+            "kind": advice.kind,
+            "best": action_code(advice.best),
+            "reason": reason,
+            "text": i18n.text(lang, "coach.advice_for", choice=action_text(advice.best, lang)),
+            "options": [[action_text(a, lang), round(v, 1)] for a, v in advice.options],
         }
     )
 
