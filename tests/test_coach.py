@@ -258,3 +258,16 @@ def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:
         observation_for(hand, 3, None, played)
     with pytest.raises(InvalidAdvice, match="seat 1 chooses"):
         observation_for(hand, 0)
+
+
+def test_the_pique_double_is_one_of_the_contract_s_options() -> None:
+    from coach_positions import deal_with, record
+
+    rules = 'rules {"weis": false, "first_chooser": "right_of_dealer", "pique_double": "choice"}'
+    strong_spades = record(deal_with(3, {0: "SJ S9 SA SK S10 HA HK CA D6"}), "=S", rules)
+    (a,) = only(strong_spades)
+    codes = {type(x).__name__ + str(getattr(x, "double", "")) for x, _ in a.options}
+    assert {"ChooseTrue", "ChooseFalse", "Chibre"} <= codes
+    assert a.best.contract == 2 and a.best.double
+    assert a.reason.key == "pique_double"
+    assert a.verdict is not Verdict.GOOD  # naming spades simple gave away half the hand

@@ -13,7 +13,7 @@ review as text or HTML.
 """
 
 from chibre.coach.decisions import Decision, decisions
-from chibre.coach.review import Assessment, Review, Settings, assess, review_record
+from chibre.coach.review import Assessment, Review, assess, review_record
 from chibre.coach.value import Budget
 from chibre.coach.verdict import Verdict, grade
 
@@ -22,7 +22,6 @@ __all__ = [
     "Budget",
     "Decision",
     "Review",
-    "Settings",
     "Verdict",
     "assess",
     "decisions",

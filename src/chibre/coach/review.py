@@ -24,9 +24,8 @@ from chibre.coach.verdict import Verdict, grade
 from chibre.game import GameRecord
 from chibre.rules import CONTRACT_NAMES
 
-Settings = Budget
-"""A review's settings are the valuation's budget and seed."""
 DEFAULT = Budget()
+"""The budget and seed of a review unless told otherwise."""
 
 BIGGEST = 3
 """How many mistakes the summary names."""
