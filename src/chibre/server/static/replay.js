@@ -14,6 +14,13 @@ function el(tag, cls, text) {
   return e;
 }
 
+/** The SVG namespace, as the HTML parser gives it to an <svg> element. */
+function svgNamespace() {
+  const holder = document.createElement("div");
+  holder.innerHTML = "<svg></svg>";
+  return holder.firstElementChild.namespaceURI;
+}
+
 export class Replay {
   /** `record`: the JSON record; `hooks`: deck(), mapping(), seatName(s), posOf(s), history(),
    * close(). */
@@ -227,7 +234,7 @@ export class Replay {
   renderGraph() {
     const shown = this.review.assessments.filter((a) => a.hand === this.hand && a.expected !== null);
     if (!shown.length) return;
-    const NS = "http://www.w3.org/2000/svg";
+    const NS = svgNamespace();
     const w = 260;
     const h = 90;
     const total = Math.max(1, this.moves());
