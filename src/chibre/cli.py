@@ -16,6 +16,8 @@ chibre player-service       serve our players on the HSLU jass-kit's HTTP routes
 chibre jass-challenge URL   play one of our players on a Jass Challenge server
 chibre tournament           a tournament of computer players
 chibre verify RECORD        check a record's deals against their commitment
+chibre review RECORD        the coach's review of every decision of a game
+chibre advise --hand "…"    the coach's advice for a hand held at a real table
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from random import Random
 
 from chibre import arena, client, jass_challenge, player_service, tafel_cli, terminal
 from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
+from chibre.coach import cli as coach_cli
 from chibre.deal import deal_cards
 from chibre.errors import ChibreError, NotationError
 from chibre.events import (
@@ -192,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_parser(sub)
     tournament_cli.add_parser(sub)
     verify_cli.add_parser(sub)
+    coach_cli.add_parser(sub)
     return parser
 
 
@@ -202,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     commands |= {"tafel"}
     commands |= {"bot", "player-service", "jass-challenge"}
     commands |= {"tournament", "verify"}
+    commands |= {"review", "advise"}
     commands |= {"-h", "--help"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo

@@ -39,6 +39,9 @@ from chibre.cards import (
     parse_card,
     swiss_suit,
 )
+from chibre.coach.advice import advise
+from chibre.coach.report import action_text, reason_text
+from chibre.coach.value import Budget
 from chibre.errors import ChibreError, NotationError
 from chibre.events import (
     Chibred,
@@ -65,7 +68,7 @@ from chibre.weis import CARRE, Weis, weis_of
 
 LANGS = ("fr", "de", "en")
 HUMAN = 0
-COMMANDS = ("?", "q", "l", "s", "t")
+COMMANDS = ("?", "q", "l", "s", "t", "h")
 TERM = "term."
 """The prefix of the terminal's keys in the message catalogue (``chibre.i18n``)."""
 
@@ -477,8 +480,10 @@ class TerminalTable:
         players: dict[int, Player],
         rng: Random,
         delay: float = 0.0,
+        hints: bool = False,
     ) -> None:
         self.rules = rules
+        self.hints = hints
         self.console = console
         self.view = console.view
         self.players = players
@@ -577,7 +582,22 @@ class TerminalTable:
             if obs.rules.claim == "thank":
                 return Thank()
             say(view.t("not_now", what="t"))
+        elif word == "h":
+            say(self._hint(obs))
         return None
+
+    def _hint(self, obs: Observation) -> str:
+        """The coach's best card or contract and its reason, from the human's observation."""
+        if not self.hints:
+            return self.view.t("hints_off")
+        advice = advise(obs, Budget(samples=16, contract_samples=12))
+        lang = self.view.lang
+        return i18n.text(
+            lang,
+            "coach.hint_text",
+            card=action_text(advice.best, lang),
+            reason=reason_text(advice.reason, lang, self.view.deck),
+        )
 
     def _thank_hint(self, obs: Observation) -> None:
         if obs.rules.claim == "thank" and obs.totals[0] >= obs.rules.target:
@@ -778,6 +798,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--lang", choices=LANGS, help="fr, de or en (default: from LANG)")
     p.add_argument("--deck", choices=DECKS, help="the cards to draw (default: the preset's)")
     p.add_argument("--no-color", action="store_true", help="no colours (also NO_COLOR)")
+    p.add_argument("--hints", action="store_true", help="h asks the coach for a hint")
     p.add_argument(
         "--delay",
         type=float,
@@ -809,7 +830,7 @@ def run(args: argparse.Namespace) -> int:
         s: _level_player(level, base * 4 + s, s, view, console.say) for s, level in levels.items()
     }
     delay = max(args.delay, 0.0) if sys.stdout.isatty() else 0.0  # a pause only to watch
-    table = TerminalTable(rules, console, players, rng, delay)
+    table = TerminalTable(rules, console, players, rng, delay, hints=args.hints)
     try:
         while True:
             table.play_game()

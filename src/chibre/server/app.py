@@ -29,10 +29,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chibre import i18n
 from chibre.bots import TABLE_PLAYERS
 from chibre.bots.levels import DESCRIPTIONS
-from chibre.cards import SUIT_MAPPINGS, card_code
+from chibre.bots.player import choices
+from chibre.cards import SUIT_MAPPINGS, card_code, parse_cards
+from chibre.coach.advice import InvalidAdvice, observation_for, played_cards
+from chibre.coach.report import action_text, reason_text
+from chibre.coach.review import action_code
+from chibre.errors import ChibreError
 from chibre.notation import format_record, record_to_dict
 from chibre.rules import PRESETS, Rules
 from chibre.server import gamesheet, history, qr, sheets, tournaments
+from chibre.server.coaching import Coaching
 from chibre.server.http import (
     MAX_BODY,
     STATIC,
@@ -45,7 +51,7 @@ from chibre.server.http import (
 )
 from chibre.server.jass_challenge import Lobby, jass_challenge_socket
 from chibre.server.lobby import InvalidTable
-from chibre.server.models import HistoryRequest, TableRequest
+from chibre.server.models import AdviceRequest, HistoryRequest, TableRequest
 from chibre.server.protocol import CODES, error_frame
 from chibre.server.quota import Quota
 from chibre.server.recovery import prepare_once
@@ -60,6 +66,8 @@ CLOSE_BAD_TOKEN = 4403
 CLOSE_FLOODED = 1008
 """The close code for a client that sends faster than it reads its replies."""
 CARD_CACHE = "public, max-age=86400"
+REVIEWS_PER_MINUTE = 6
+HINTS_PER_MINUTE = 30
 DAMAGED = i18n.text("en", "error.damaged")
 Token = Annotated[str | None, Query(max_length=64)]
 
@@ -227,6 +235,152 @@ async def table_record(
     )
 
 
+def review_quota(request: Request) -> None:
+    """Reviews started per client address a minute: past them, 429."""
+    quota: Quota = request.app.state.review_quota
+    wait = quota.allow(request.client.host if request.client else "?")
+    if wait is not None:
+        raise HTTPException(
+            429,
+            f"at most {quota.per_minute} reviews a minute: try again in {wait:.0f} s",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
+
+
+def _reviewed(request: Request, id: str, token: str | None, watch: str | None) -> Any:
+    """The finished game's record and the seats to review (the seat's own; a spectator's:
+    all four), or the refusal."""
+    found = _authorised(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
+    over = table.game.is_over
+    record = table.game.record
+    _tables(request).release(table)
+    if not over:
+        return error(403, i18n.text(_lang(request), "error.record_later"))
+    return record, (seat,) if seat is not None else (0, 1, 2, 3)
+
+
+@api.post(
+    "/api/tables/{id}/review",
+    summary="Start the coach's review of a finished game (the seat's decisions)",
+    dependencies=[Depends(review_quota)],
+)
+async def start_review(
+    request: Request, id: str, token: Token = None, watch: Token = None
+) -> Response:
+    found = _reviewed(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    record, seats = found
+    job = request.app.state.coaching.start(id, record, seats)
+    return JSONResponse(job.view(_lang(request)), status_code=202)
+
+
+@api.get("/api/tables/{id}/review", summary="The progress of a review, then the review")
+async def get_review(
+    request: Request,
+    id: str,
+    token: Token = None,
+    watch: Token = None,
+    lang: Annotated[str, Query(max_length=35)] = "",
+) -> Response:
+    found = _reviewed(request, id, token, watch)
+    if isinstance(found, Response):
+        return found
+    _, seats = found
+    job = request.app.state.coaching.find(id, seats)
+    said = i18n.best_language(lang or request.headers.get("accept-language"))
+    if job is None:
+        return error(404, i18n.text(said, "coach.not_started"))
+    return JSONResponse(job.view(said))
+
+
+def hint_quota(request: Request) -> None:
+    """Hints asked per client address a minute: past them, 429."""
+    quota: Quota = request.app.state.hint_quota
+    wait = quota.allow(request.client.host if request.client else "?")
+    if wait is not None:
+        raise HTTPException(
+            429,
+            f"at most {quota.per_minute} hints a minute: try again in {wait:.0f} s",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
+
+
+@api.get(
+    "/api/tables/{id}/hint",
+    summary="The coach's best card (or contract) for the seat to act, at a table with hints on",
+    dependencies=[Depends(hint_quota)],
+)
+async def table_hint(request: Request, id: str, token: Token = None) -> Response:
+    found = _authorised(request, id, token, None)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
+    lang = _lang(request)
+    hints = table.stored.hints
+    observation = table.game.observation(seat) if seat is not None else None
+    _tables(request).release(table)
+    if seat is None or observation is None:
+        return error(403, i18n.text(lang, "coach.hint_seat"))
+    if not hints:
+        return error(403, i18n.text(lang, "coach.hints_off"))
+    if observation.to_act != seat or not choices(observation):
+        return error(409, i18n.text(lang, "coach.not_your_turn"))
+    advice = await request.app.state.coaching.hint(observation)
+    deck = observation.rules.deck
+    reason = reason_text(advice.reason, lang, deck)
+    return JSONResponse(
+        {
+            "kind": advice.kind,
+            "best": action_code(advice.best),
+            "reason": reason,
+            "text": i18n.text(
+                lang, "coach.hint_text", card=action_text(advice.best, lang), reason=reason
+            ),
+        }
+    )
+
+
+@api.get("/advise", include_in_schema=False)
+async def advice_page() -> Response:
+    return page("advise.html")
+
+
+@api.post(
+    "/api/advice",
+    summary="The coach's advice for a hand held at a real table: the contract or the card",
+    dependencies=[Depends(hint_quota)],
+)
+async def table_advice(request: Request, body: AdviceRequest) -> Response:
+    lang = _lang(request)
+    try:
+        hand = parse_cards(body.hand)
+    except ChibreError as e:
+        return error(400, str(e), "hand")
+    try:
+        played = played_cards(body.played)
+    except ChibreError as e:
+        return error(400, str(e), "played")
+    try:
+        observation = observation_for(hand, body.dealer, body.trump, played)
+    except InvalidAdvice as e:
+        return error(400, e.said(lang), "played" if played else "hand")
+    advice = await request.app.state.coaching.hint(observation)
+    reason = reason_text(advice.reason, lang)
+    return JSONResponse(
+        {
+            "kind": advice.kind,
+            "best": action_code(advice.best),
+            "reason": reason,
+            "text": i18n.text(lang, "coach.advice_for", choice=action_text(advice.best, lang)),
+            "options": [[action_text(a, lang), round(v, 1)] for a, v in advice.options],
+        }
+    )
+
+
 @api.get("/api/tables/{id}/sheet", summary="The game sheet of a finished game, to read or print")
 async def table_sheet(
     request: Request,
@@ -369,6 +523,9 @@ def create_app(
         app.state.store = store
         app.state.tables = tables
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
+        app.state.review_quota = Quota(REVIEWS_PER_MINUTE)
+        app.state.hint_quota = Quota(HINTS_PER_MINUTE)
+        app.state.coaching = Coaching()
         app.state.jass_challenge = Lobby(tables, tables.settings.jass_challenge_limit)
         tables.restore()
         app.state.tournaments = tournaments.Tournaments(db_path, tables)
@@ -380,6 +537,7 @@ def create_app(
         finally:
             collector.close()
             app.state.tournaments.close()
+            app.state.coaching.close()
             tables.close()
             checkpointer.close()
             store.close()

@@ -116,6 +116,18 @@ class TableRequest(Strict):
     names: Annotated[list[Name | None], Field(min_length=4, max_length=4)] | None = None
     fair_deals: bool = False
     """Commit to every deal before the first card (a seed hash; docs/tournaments.md)."""
+    hints: bool = False
+    """The coach's hints at the table, for every seat that asks (never in a tournament)."""
+
+
+class AdviceRequest(Strict):
+    """``POST /api/advice``: a hand held at a real table, for the coach's advice (seat 0 is
+    the player; ``dealer`` counted from it; ``trump`` empty while it is to be chosen)."""
+
+    hand: Annotated[str, Field(min_length=1, max_length=120)]
+    dealer: Annotated[int, Field(ge=0, le=3)] = 3
+    trump: Annotated[int, Field(ge=0, le=5)] | None = None
+    played: Annotated[str, Field(max_length=400)] = ""
 
 
 class HeldSeat(Strict):

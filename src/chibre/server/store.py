@@ -138,6 +138,7 @@ class StoredTable:
     finished: bool = False
     resting: bool = False  # put to rest unfinished (``Store.rest``)
     deals: DealSource | None = None  # committed deals; ``None``: each shuffled from secrets
+    hints: bool = False  # the coach's hints on (kept while the server runs, not in the file)
     entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
     terms: TableTerms | None = None  # a tournament's table
 

@@ -312,6 +312,7 @@ class Table:
                     "status": self.status,
                     "next": self.next,
                     **({"move_until": self.move_until} if self.move_limit else {}),
+                    "hints": self.stored.hints,
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
@@ -895,6 +896,7 @@ class Tables:
         request is not right. ``deals``: its committed deals, ``terms``: its Passe and time
         limits (a tournament's table)."""
         stored = table_request(request)
+        stored.hints = request.hints and deals is None  # a tournament's table: never
         if deals is None and request.fair_deals:
             deals = DealSource(new_seed())
         stored.deals = deals
@@ -913,6 +915,7 @@ class Tables:
             watch=old.watch,
             preset=old.preset,
             created=max(time.time(), old.created + 1e-3),
+            hints=old.hints,
         )
         if old.deals is not None:
             stored.deals = DealSource(new_seed())

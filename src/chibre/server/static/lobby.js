@@ -338,6 +338,7 @@ async function main() {
         options,
         seats,
         names: names(seats),
+        hints: $("hints").checked,
       });
       showInvites(answer);
     } catch (e) {

@@ -14,6 +14,13 @@ function el(tag, cls, text) {
   return e;
 }
 
+/** The SVG namespace, as the HTML parser gives it to an <svg> element. */
+function svgNamespace() {
+  const holder = document.createElement("div");
+  holder.innerHTML = "<svg></svg>";
+  return holder.firstElementChild.namespaceURI;
+}
+
 export class Replay {
   /** `record`: the JSON record; `hooks`: deck(), mapping(), seatName(s), posOf(s), history(),
    * close(). */
@@ -22,12 +29,32 @@ export class Replay {
     this.hooks = hooks;
     this.hand = 0;
     this.move = 0;
+    this.review = null; // the coach's review, once the server has made it
+    this.byMove = new Map();
     $("rp-start").addEventListener("click", () => this.go(this.hand, 0));
     $("rp-prev").addEventListener("click", () => this.step(-1));
     $("rp-next").addEventListener("click", () => this.step(1));
     $("rp-end").addEventListener("click", () => this.go(this.hand, this.moves()));
     $("rp-back").addEventListener("click", () => hooks.close());
     $("rp-hand").addEventListener("change", () => this.go(Number($("rp-hand").value), 0));
+  }
+
+  /** The coach's review (GET /api/tables/{id}/review): each assessment shown at its move. */
+  setReview(review) {
+    this.review = review;
+    this.byMove = new Map();
+    for (const a of review.assessments) {
+      const key = `${a.hand}:${a.move}`;
+      if (!this.byMove.has(key)) this.byMove.set(key, []);
+      this.byMove.get(key).push(a);
+    }
+    $("replay").dataset.reviewed = "1";
+    this.render();
+  }
+
+  /** The review's progress, in the bar. */
+  setProgress(text) {
+    $("rp-review").textContent = text;
   }
 
   moves(hand = this.hand) {
@@ -190,5 +217,75 @@ export class Replay {
     }
     const points = this.hooks.history()[this.hand];
     if (this.move === this.moves() && points) note.append(el("strong", "", `${points[0]} : ${points[1]}`));
+    this.renderReview();
+  }
+
+  /** The coach's word on the move just shown: its verdict on the card, the better card
+   * highlighted in the hand it was in, and the graph of the expected score over the hand. */
+  renderReview() {
+    const box = $("rp-coach");
+    box.replaceChildren();
+    $("rp-graph").replaceChildren();
+    if (!this.review) return;
+    for (const a of this.byMove.get(`${this.hand}:${this.move - 1}`) || []) {
+      const line = el("div", `coach-line coach-${a.verdict_key}`);
+      line.dataset.verdict = a.verdict;
+      line.textContent = a.text;
+      box.append(line);
+      if (a.kind !== "card") continue;
+      const played = $("rp-trick").querySelector(`img[data-card="${a.taken}"]`);
+      if (played) {
+        played.parentElement.dataset.verdict = a.verdict;
+        played.parentElement.classList.add(`coach-${a.verdict_key}`);
+      }
+      if (a.best !== a.taken && a.verdict_key !== "good") {
+        const seatBox = $(`rp-${this.hooks.posOf(a.seat)}`);
+        seatBox.querySelector(`img[data-card="${a.best}"]`)?.classList.add("coach-best");
+      }
+    }
+    this.renderGraph();
+  }
+
+  renderGraph() {
+    const shown = this.review.assessments.filter((a) => a.hand === this.hand && a.expected !== null);
+    if (!shown.length) return;
+    const NS = svgNamespace();
+    const w = 260;
+    const h = 90;
+    const total = Math.max(1, this.moves());
+    const top = Math.max(157, ...shown.map((a) => a.expected));
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    svg.setAttribute("class", "coach-graph");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", t("coach.expected"));
+    const title = document.createElementNS(NS, "title");
+    title.textContent = t("coach.expected");
+    svg.append(title);
+    const x = (move) => 4 + ((w - 8) * move) / total;
+    const y = (v) => h - 4 - ((h - 8) * Math.max(0, v)) / top;
+    for (const seat of [...new Set(shown.map((a) => a.seat))]) {
+      const mine = shown.filter((a) => a.seat === seat);
+      const line = document.createElementNS(NS, "polyline");
+      line.setAttribute("points", mine.map((a) => `${x(a.move)},${y(a.expected)}`).join(" "));
+      line.setAttribute("class", `coach-curve coach-seat-${seat}`);
+      svg.append(line);
+      for (const a of mine) {
+        const dot = document.createElementNS(NS, "circle");
+        dot.setAttribute("cx", String(x(a.move)));
+        dot.setAttribute("cy", String(y(a.expected)));
+        dot.setAttribute("r", a.move === this.move - 1 ? "4" : "2.5");
+        dot.setAttribute("class", `coach-dot coach-${a.verdict_key}`);
+        svg.append(dot);
+      }
+    }
+    const now = document.createElementNS(NS, "line");
+    now.setAttribute("x1", String(x(this.move)));
+    now.setAttribute("x2", String(x(this.move)));
+    now.setAttribute("y1", "0");
+    now.setAttribute("y2", String(h));
+    now.setAttribute("class", "coach-now");
+    svg.append(now);
+    $("rp-graph").append(el("div", "coach-graph-title", t("coach.expected")), svg);
   }
 }

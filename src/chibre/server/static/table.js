@@ -442,8 +442,60 @@ function secondsLeft(until) {
   return Math.max(0, Math.ceil(until - Date.now() / 1000));
 }
 
+/** The coach's hint for this seat's turn (tables with hints on): its best card or contract
+ * and the reason, from this seat's observation only; the card is marked in the hand. */
+async function askHint() {
+  if (!token) return;
+  $("hint-btn").disabled = true;
+  const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hint?${auth}`, {
+    headers: { "Accept-Language": getLang() },
+  });
+  const body = await r.json();
+  $("hint-btn").disabled = false;
+  if (!r.ok) {
+    toast(body.error || String(r.status), "error");
+    return;
+  }
+  app.hinted = body.best;
+  $("hint-text").textContent = body.text;
+  $("hint-text").dataset.best = body.best;
+  for (const b of document.querySelectorAll("#hand [data-card]")) {
+    b.classList.toggle("hinted", b.dataset.card === body.best);
+  }
+}
+
 /** Show the replay of the finished game (set up by main). */
 let openReplay = () => {};
+
+/** The coach's review of this seat's game: started on the server, its progress polled and
+ * shown in the replay's bar, then every verdict beside its move. */
+async function startReview() {
+  await openReplay();
+  if (!app.replay) return;
+  const url = `/api/tables/${encodeURIComponent(tableId)}/review?${auth}&lang=${getLang()}`;
+  const headers = { "Accept-Language": getLang() };
+  let r = await fetch(url, { method: "POST", headers });
+  for (;;) {
+    const body = await r.json();
+    if (!r.ok) {
+      app.replay.setProgress("");
+      toast(body.error || String(r.status), "error");
+      return;
+    }
+    if (body.status === "done") {
+      app.replay.setProgress(t("coach.done"));
+      app.replay.setReview(body.review);
+      return;
+    }
+    if (body.status === "failed") {
+      app.replay.setProgress(t("coach.failed"));
+      return;
+    }
+    app.replay.setProgress(t("coach.progress", { done: body.done, total: body.total || "…" }));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    r = await fetch(url, { headers });
+  }
+}
 
 /** The game after this one at the same table: the same link with the new table's id. */
 function goToRematch(next) {
@@ -572,6 +624,13 @@ function render() {
   document.title = myTurn ? `● ${t("your_turn")} · ${t("app_title")}` : t("app_title");
   root.dataset.status = msg.table.status;
   $("react-btn").hidden = !friendsTable(msg);
+  $("hint-row").hidden = !msg.table.hints;
+  $("hint-btn").disabled = !myTurn;
+  $("hint-btn").hidden = Boolean(msg.you.spectator);
+  if (!myTurn && app.hinted !== undefined) {
+    app.hinted = undefined; // a hint holds for the turn it was asked in
+    $("hint-text").textContent = "";
+  }
   root.dataset.spectator = String(Boolean(msg.you.spectator));
   $("spectator-badge").hidden = !msg.you.spectator;
   document.body.classList.toggle("is-spectator", Boolean(msg.you.spectator));
@@ -906,6 +965,7 @@ function drawHand(view, myTurn) {
     const legal = playable.has(code);
     b.classList.toggle("legal", legal);
     b.classList.toggle("chosen", legal && app.chosen === code);
+    b.classList.toggle("hinted", app.hinted === code);
     b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
     const dimmed = myTurn && view.phase === "play" && !legal;
     const name = `${i + 1}: ${cardName(code, app.deck, mapping())}`;
@@ -1316,6 +1376,8 @@ function main() {
     if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected) || app.msg?.table?.move_until) render();
   }, 1000);
   $("over-replay").addEventListener("click", openReplay);
+  $("over-review").addEventListener("click", startReview);
+  $("hint-btn").addEventListener("click", askHint);
   document.addEventListener("keydown", onKey);
   render();
   if (!token && !watch) {

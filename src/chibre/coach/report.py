@@ -1,0 +1,152 @@
+"""A review written for people: one line per decision, then the summary — as text for the
+terminal, as a standalone HTML page, in French, German or English (the message catalogue,
+``coach.`` keys)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from chibre.actions import Action, Chibre, Choose, Play
+from chibre.cards import card_name, card_symbol, suit_name
+from chibre.coach.reasons import Reason
+from chibre.coach.review import Assessment, Review
+from chibre.coach.verdict import Verdict
+from chibre.i18n import text
+
+
+def contract_text(contract: int, lang: str, double: bool = False) -> str:
+    """A contract in words: ``trump ♥``, ``Obenabe``; ``double`` for the pique double."""
+    if contract < 4:
+        name = text(lang, "coach.contract.trump", suit=suit_name(contract, lang))
+    else:
+        name = text(lang, "coach.contract." + ("obenabe" if contract == 4 else "undenufe"))
+    return text(lang, "coach.double", contract=name) if double else name
+
+
+def action_text(action: Action, lang: str) -> str:
+    """An option in words: a card as ``♥10``, a contract, chibre."""
+    if isinstance(action, Play):
+        return card_symbol(action.card)
+    if isinstance(action, Choose):
+        return contract_text(action.contract, lang, action.double)
+    if isinstance(action, Chibre):
+        return text(lang, "coach.chibre")
+    return type(action).__name__
+
+
+def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
+    """The reason's line in ``lang``."""
+    fields: dict[str, str] = {}
+    for name, value in reason.fields.items():
+        if name in ("card", "other"):
+            fields[name] = card_name(int(value), lang, deck)
+        elif name == "suit":
+            fields[name] = suit_name(int(value), lang, deck)
+        elif name == "contract":
+            fields[name] = contract_text(int(value), lang)
+        else:
+            fields[name] = f"{value:g}" if isinstance(value, float) else str(value)
+    return text(lang, "coach.reason." + reason.key, **fields)
+
+
+def assessment_line(a: Assessment, lang: str, deck: str = "french") -> str:
+    """``♥J ?! lost 4.3 ± 1.5 — best ♥8: ducking: …`` (the open cards after ``|``)."""
+    head = f"{action_text(a.taken, lang)} {a.verdict.value}"
+    if a.kind in ("weis", "stoeck"):
+        head = f"{text(lang, 'coach.kind.' + a.kind)} {a.verdict.value}"
+    parts = [head]
+    if a.verdict is not Verdict.GOOD:
+        parts.append(text(lang, "coach.lost", loss=f"{a.loss:.1f}", error=f"{a.error:.1f}"))
+    line = " ".join(parts) + " — "
+    if a.best != a.taken and a.kind not in ("weis", "stoeck"):
+        line += f"{text(lang, 'coach.best')} {action_text(a.best, lang)}: "
+    line += reason_text(a.reason, lang, deck)
+    if a.hindsight is not None:
+        cards = " ".join(card_symbol(c) for c in a.hindsight)
+        line += " | " + text(lang, "coach.hindsight", cards=cards)
+    return line
+
+
+def text_report(review: Review, lang: str = "en", deck: str = "french") -> str:
+    """The whole review as text."""
+    lines = [text(lang, "coach.title")]
+    hand = -1
+    for a in review.assessments:
+        if a.hand_index != hand:
+            hand = a.hand_index
+            lines.append("")
+            lines.append(text(lang, "coach.hand", number=hand + 1))
+        seat = text(lang, "coach.seat", seat=a.seat)
+        lines.append(f"  {seat}: {assessment_line(a, lang, deck)}")
+    lines.append("")
+    for s in review.summaries:
+        seat = text(lang, "coach.seat", seat=s.seat)
+        lines.append(
+            text(
+                lang,
+                "coach.summary",
+                seat=seat,
+                decisions=s.decisions,
+                lost=f"{s.lost_per_hand:.1f}",
+                accuracy=round(100 * s.accuracy),
+            )
+        )
+        lines.append("  " + text(lang, "coach.biggest") + ":")
+        if not s.biggest:
+            lines.append("    " + text(lang, "coach.no_mistake"))
+        for a in s.biggest:
+            hand_name = text(lang, "coach.hand", number=a.hand_index + 1)
+            lines.append(f"    {hand_name}: {assessment_line(a, lang, deck)}")
+    return "\n".join(lines) + "\n"
+
+
+def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
+    """The whole review as a standalone HTML page (no script, no outside file)."""
+    rows = []
+    for a in review.assessments:
+        css = a.verdict.key
+        rows.append(
+            f'<tr class="{css}"><td>{a.hand_index + 1}</td><td>{a.seat}</td>'
+            f"<td>{escape(action_text(a.taken, lang))}</td><td>{escape(a.verdict.value)}</td>"
+            f"<td>{a.loss:.1f} ± {a.error:.1f}</td>"
+            f"<td>{escape(action_text(a.best, lang))}</td>"
+            f"<td>{escape(reason_text(a.reason, lang, deck))}</td>"
+            f"<td>{escape(' '.join(card_symbol(c) for c in a.hindsight or ()))}</td></tr>"
+        )
+    summary = "".join(
+        "<li>"
+        + escape(
+            text(
+                lang,
+                "coach.summary",
+                seat=text(lang, "coach.seat", seat=s.seat),
+                decisions=s.decisions,
+                lost=f"{s.lost_per_hand:.1f}",
+                accuracy=round(100 * s.accuracy),
+            )
+        )
+        + "</li>"
+        for s in review.summaries
+    )
+    title = escape(text(lang, "coach.title"))
+    head = "".join(
+        f"<th>{escape(h)}</th>"
+        for h in (
+            text(lang, "coach.hand", number=""),
+            "",
+            text(lang, "coach.played"),
+            "",
+            "±",
+            text(lang, "coach.best"),
+            "",
+            text(lang, "coach.hindsight", cards=""),
+        )
+    )
+    return (
+        f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+        "<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}"
+        ".inaccuracy{background:#fff4c2}.mistake{background:#ffd9a8}.blunder{background:#ffb3b3}"
+        f"</style></head><body><h1>{title}</h1><ul>{summary}</ul>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        "</body></html>\n"
+    )

@@ -1,0 +1,146 @@
+"""The coach on the server: reviews of finished games, in a worker process of their own.
+
+A review is many searches (``chibre.coach.review``); the server plans it on the event loop
+(replaying the record is quick) and sends each decision to a pool of its own — one process,
+started on first use, at a lower priority — so that the tables, and the search players'
+pool (``chibre.server.thinking``), are not slowed. The decisions go one at a time, so the
+progress is the count of those done. A worker receives a seat's ``Decision``: its
+observation, and the real hands only for the hindsight column.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from chibre.actions import Deal
+from chibre.coach.advice import Advice, advise
+from chibre.coach.decisions import decisions
+from chibre.coach.report import assessment_line, reason_text
+from chibre.coach.review import Assessment, Review, assess, compile_review
+from chibre.coach.value import Budget
+from chibre.game import GameRecord
+from chibre.observation import Observation
+
+KEPT_REVIEWS = 32
+"""How many reviews the server keeps (the most recently asked for)."""
+REVIEW_BUDGET = Budget(samples=24, contract_samples=16)
+"""A little lighter than the command line's default: a game in the background in seconds."""
+HINT_BUDGET = Budget(samples=16, contract_samples=12)
+"""A hint answers within about a second."""
+
+
+def _lower_priority() -> None:
+    """A review worker yields to the tables."""
+    with suppress(OSError):  # not allowed here: it runs at the same priority
+        os.nice(10)
+
+
+@dataclass
+class ReviewJob:
+    """One review: ``done`` of ``total`` decisions assessed; ``review`` once finished,
+    ``failed`` if the worker could not."""
+
+    record: GameRecord
+    seats: tuple[int, ...]
+    total: int = 0
+    done: int = 0
+    review: Review | None = None
+    failed: str = ""
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def view(self, lang: str) -> dict[str, Any]:
+        """What the page is sent: the progress, then the review with its lines in ``lang``."""
+        status = "failed" if self.failed else "done" if self.review else "running"
+        out: dict[str, Any] = {"status": status, "done": self.done, "total": self.total}
+        if self.review is not None:
+            out["review"] = _review_view(self.review, self.record, lang)
+        return out
+
+
+def _review_view(review: Review, record: GameRecord, lang: str) -> dict[str, Any]:
+    deck = record.rules.deck
+    starts = [i for i, (_, a) in enumerate(record.entries) if isinstance(a, Deal)]
+    body = review.to_dict()
+    for a, d in zip(review.assessments, body["assessments"], strict=True):
+        d["move"] = a.entry - starts[a.hand_index] - 1
+        d["text"] = assessment_line(a, lang, deck)
+        d["reason_text"] = reason_text(a.reason, lang, deck)
+    return body
+
+
+class Coaching:
+    """The server's reviews, by table and seats, and the worker that makes them."""
+
+    def __init__(self, budget: Budget = REVIEW_BUDGET) -> None:
+        self.budget = budget
+        self.jobs: OrderedDict[tuple[str, tuple[int, ...]], ReviewJob] = OrderedDict()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+            )
+        return self._pool
+
+    def find(self, table: str, seats: tuple[int, ...]) -> ReviewJob | None:
+        return self.jobs.get((table, seats))
+
+    def start(self, table: str, record: GameRecord, seats: tuple[int, ...]) -> ReviewJob:
+        """The review of ``seats`` of ``table``'s game, started unless it is already there."""
+        key = (table, seats)
+        job = self.jobs.get(key)
+        if job is not None and not job.failed:
+            self.jobs.move_to_end(key)
+            return job
+        job = ReviewJob(record, seats)
+        self.jobs[key] = job
+        while len(self.jobs) > KEPT_REVIEWS:
+            _, old = self.jobs.popitem(last=False)
+            if old.task is not None:
+                old.task.cancel()
+        job.task = asyncio.get_running_loop().create_task(self._run(job))
+        return job
+
+    async def _run(self, job: ReviewJob) -> None:
+        todo = decisions(job.record, job.seats)
+        job.total = len(todo)
+        out: list[Assessment] = []
+        try:
+            for d in todo:
+                out.append(
+                    await asyncio.wrap_future(self._executor().submit(assess, d, self.budget))
+                )
+                job.done += 1
+            job.review = compile_review(job.record, job.seats, self.budget, out)
+        except Exception as e:  # a worker that died or failed: said, never the server's end
+            job.failed = type(e).__name__
+            self._pool = None
+
+    async def hint(self, observation: Observation) -> Advice:
+        """The coach's choice for the seat of ``observation``, from it only (in the worker)."""
+        job = self._executor().submit(advise, observation, HINT_BUDGET)
+        try:
+            return await asyncio.wrap_future(job)
+        except Exception:
+            self._pool = None
+            raise
+
+    def close(self) -> None:
+        for job in self.jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                if process.is_alive():
+                    process.terminate()

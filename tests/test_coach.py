@@ -1,0 +1,273 @@
+"""The coach: verdicts, reasons, honesty and reproducibility of a review."""
+
+from __future__ import annotations
+
+from random import Random
+
+import numpy as np
+import pytest
+
+from chibre.actions import Deal, Play
+from chibre.bots import make_player
+from chibre.bots.sampling import sample_deals
+from chibre.cards import parse_cards
+from chibre.coach import Budget, Verdict, assess, decisions, grade, review_record
+from chibre.coach.report import html_report, text_report
+from chibre.coach.value import Valuation, paired_loss, sure_match
+from chibre.coach.verdict import BLUNDER, INACCURACY, MISTAKE
+from chibre.game import Game, GameRecord
+from chibre.rules import Rules
+from coach_positions import (
+    ALL_EQUAL,
+    BOCK,
+    FORCED_MATCH,
+    OBVIOUS_CHIBRE,
+    SCHMIEREN,
+    TRUMP_PULL,
+)
+
+QUICK = Budget(samples=16, contract_samples=12)
+
+
+def played_hand(seed: int, rules: Rules | None = None) -> GameRecord:
+    """One hand between four ``rule`` players."""
+    game = Game(rules or Rules())
+    players = [make_player("rule", seed + s) for s in range(4)]
+    game.deal(Random(seed))
+    while game.current_player is not None and game.current_player >= 0:
+        s = game.current_player
+        game.apply(players[s].act(game.observation(s)), s)
+    return game.record
+
+
+# --- the verdict ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("loss", "error", "verdict"),
+    [
+        (0.0, 0.0, Verdict.GOOD),
+        (INACCURACY - 0.1, 0.0, Verdict.GOOD),
+        (INACCURACY, 0.0, Verdict.INACCURACY),
+        (MISTAKE, 0.0, Verdict.MISTAKE),
+        (BLUNDER, 0.0, Verdict.BLUNDER),
+        (BLUNDER + 10, 5.0, Verdict.BLUNDER),
+        (BLUNDER + 10, 6.0, Verdict.MISTAKE),  # the error takes the loss under the threshold
+        (30.0, 20.0, Verdict.GOOD),  # noise is no mistake
+    ],
+)
+def test_the_verdict_counts_only_the_loss_the_error_makes_clear(
+    loss: float, error: float, verdict: Verdict
+) -> None:
+    assert grade(loss, error) is verdict
+
+
+def test_the_loss_is_paired_over_the_same_deals() -> None:
+    # Two options that differ by exactly 10 on every deal, however much the deals vary.
+    base = np.array([0.0, 50.0, 100.0, 20.0])
+    v = Valuation(
+        options=(Play(0), Play(1)),
+        values=np.stack([base + 10, base], axis=1),
+        times=np.array([1.0, 1.0, 2.0, 1.0]),
+        deals=(),
+        exact=True,
+    )
+    loss, error = paired_loss(v, 0, 1)
+    assert loss == pytest.approx(10.0)
+    assert error == pytest.approx(0.0)
+    assert v.best() == 0
+
+
+def test_sure_match_reads_the_hand_alone() -> None:
+    assert sure_match(parse_cards("HJ H9 HA HK H10 H8 SA CA DA"), 1)
+    assert not sure_match(parse_cards("HJ H9 HA HK H10 H8 SA CA DA"), 4)  # ♥Q is out
+    assert sure_match(parse_cards("DA DK DQ HA HK SA SK CA CK"), 4)
+    assert not sure_match(parse_cards("H9 HA HK HQ H10 H8 SA CA DA"), 1)  # no bourg
+
+
+# --- constructed positions -----------------------------------------------------------------
+
+
+def only(record: GameRecord, seat: int = 0) -> list:
+    return list(review_record(record, [seat], QUICK).assessments)
+
+
+def test_a_forced_match_is_named_and_its_reason_is_the_match() -> None:
+    (a,) = only(FORCED_MATCH)
+    assert a.kind == "contract"
+    assert a.best.contract == 1 and not a.best.double
+    assert a.reason.key == "contract_match"
+    assert a.verdict is Verdict.BLUNDER
+
+
+def test_an_obvious_chibre_is_found() -> None:
+    (a,) = only(OBVIOUS_CHIBRE)
+    assert type(a.best).__name__ == "Chibre"
+    assert a.reason.key == "chibre"
+    assert a.verdict in (Verdict.MISTAKE, Verdict.BLUNDER)
+
+
+def test_schmieren_on_the_partner_s_sure_trick() -> None:
+    (a,) = only(SCHMIEREN)
+    assert a.best == Play(parse_cards("D10").bit_length() - 1)
+    assert a.reason.key == "schmieren"
+
+
+def test_the_bock_to_cash() -> None:
+    a = only(BOCK, 1)[-1]
+    assert a.best == Play(parse_cards("SA").bit_length() - 1)
+    assert a.reason.key == "bock"
+    assert a.verdict is not Verdict.GOOD
+    assert a.hindsight is not None and a.best.card in a.hindsight  # open cards agree
+
+
+def test_the_trump_pull_with_the_bourg_out() -> None:
+    a = only(TRUMP_PULL)[-1]
+    assert isinstance(a.best, Play) and a.best.card // 9 == 1  # a trump: ♥9 or ♥A
+    assert a.reason.key == "trump_pull"
+    assert a.verdict is not Verdict.GOOD
+
+
+def test_two_equal_cards_are_never_a_mistake() -> None:
+    review = only(ALL_EQUAL)
+    card = next(a for a in review if a.kind == "card")
+    assert card.verdict is Verdict.GOOD
+    contract = next(a for a in review if a.kind == "contract")
+    assert contract.verdict is Verdict.GOOD and contract.reason.key == "contract_match"
+
+
+# --- honesty and reproducibility -----------------------------------------------------------
+
+
+def redealt(record: GameRecord, upto: int, seat: int, seed: int) -> GameRecord:
+    """The record up to entry ``upto`` with the cards ``seat`` cannot see dealt anew, as
+    one of the deals consistent with what it has seen."""
+    game = Game(record.rules)
+    for seat_, action in record.entries[:upto]:
+        game.apply(action, None if isinstance(action, Deal) else seat_)
+    o = game.observation(seat)
+    (now,) = sample_deals(o, Random(seed), 1)
+    hand = game.hand
+    assert hand is not None
+    dealt = tuple(now[s] | (hand.dealt[s] & ~hand.hands[s]) for s in range(4))
+    out = GameRecord(record.rules)
+    first, rest = record.entries[0], record.entries[1 : upto + 1]
+    deal = first[1]
+    assert isinstance(deal, Deal)
+    out.entries = [(first[0], Deal(dealt, deal.dealer)), *rest]  # type: ignore[arg-type]
+    out.replay()  # the same actions are legal with the new cards
+    return out
+
+
+def without_hindsight(review: list) -> list:
+    return [{**a.to_dict(), "hindsight": None} for a in review]
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_re_dealing_the_hidden_cards_changes_no_verdict(seed: int) -> None:
+    record = played_hand(seed)
+    mine = [d for d in decisions(record, [0]) if d.kind == "card"]
+    upto = mine[len(mine) // 2].entry
+    again = redealt(record, upto, 0, seed + 100)
+    assert again.entries[0] != record.entries[0]  # the hidden cards did change
+    prefix = GameRecord(record.rules, record.entries[: upto + 1])
+    a = review_record(prefix, [0], QUICK).assessments
+    b = review_record(again, [0], QUICK).assessments
+    assert len(a) >= 2
+    assert without_hindsight(list(a)) == without_hindsight(list(b))
+
+
+def test_a_review_is_reproducible_for_a_seed() -> None:
+    record = played_hand(5)
+    one = review_record(record, [1], QUICK).to_dict()
+    two = review_record(record, [1], QUICK).to_dict()
+    assert one == two and one["assessments"]
+
+
+def test_the_review_reads_in_three_languages() -> None:
+    review = review_record(FORCED_MATCH, [0], QUICK)
+    texts = {lang: text_report(review, lang) for lang in ("fr", "de", "en")}
+    assert "Spiel 1" in texts["de"] and "Main 1" in texts["fr"] and "Hand 1" in texts["en"]
+    assert "trump hearts: the hand makes match" in texts["en"]
+    assert "??" in texts["en"]
+    page = html_report(review, "de")
+    assert page.startswith("<!doctype html>") and "Trumpf" in page
+
+
+def test_the_summary_counts_points_lost_accuracy_and_biggest_mistakes() -> None:
+    review = review_record(played_hand(7), [0, 1], QUICK)
+    for s in review.summaries:
+        mine = [a for a in review.assessments if a.seat == s.seat]
+        assert s.decisions == len(mine)
+        assert s.hands == 1
+        assert s.lost == pytest.approx(sum(a.loss for a in mine))
+        good = sum(a.verdict is Verdict.GOOD for a in mine)
+        assert s.accuracy == pytest.approx(good / len(mine))
+        assert len(s.biggest) <= 3
+        assert all(b.verdict is not Verdict.GOOD for b in s.biggest)
+        assert [b.loss for b in s.biggest] == sorted((b.loss for b in s.biggest), reverse=True)
+
+
+def test_an_assessment_looks_only_at_its_seat_s_decision() -> None:
+    d = decisions(FORCED_MATCH, [0])[0]
+    a = assess(d, QUICK)
+    assert a.seat == 0 and a.taken == d.action
+    assert decisions(FORCED_MATCH, [1]) == []
+
+
+def test_stoeck_and_weis_left_undeclared_are_the_coach_s_to_point_out() -> None:
+    rules = Rules.make(auto_weis=False, auto_stoeck=False)
+    for seed in range(40):
+        record = played_hand(seed, rules)
+        stripped = [
+            (s, a._replace(weis=(), stoeck=False)) if isinstance(a, Play) else (s, a)
+            for s, a in record.entries
+        ]
+        if stripped != record.entries:
+            break
+    else:
+        pytest.fail("no hand with a declaration in 40 deals")
+    declared = {(s, "stoeck") for s, a in record.entries if isinstance(a, Play) and a.stoeck}
+    declared |= {(s, "weis") for s, a in record.entries if isinstance(a, Play) and a.weis}
+    quiet = GameRecord(rules, stripped)
+    quiet.replay()
+    review = review_record(quiet, [0, 1, 2, 3], QUICK)
+    missed = {(a.seat, a.kind) for a in review.assessments if a.kind in ("weis", "stoeck")}
+    assert missed == declared
+    for a in review.assessments:
+        if a.kind == "stoeck":
+            assert a.loss == 20 and a.verdict is Verdict.BLUNDER and a.reason.key == "stoeck"
+    assert not [
+        a
+        for a in review_record(record, [0, 1, 2, 3], QUICK).assessments
+        if a.kind in ("weis", "stoeck")
+    ]
+
+
+def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:
+    from chibre.cards import parse_card
+    from chibre.coach.advice import InvalidAdvice, advise, observation_for
+
+    hand = parse_cards("HJ H9 HA HK H10 H8 SA CA DA")
+    played = tuple(parse_card(c) for c in ["HJ", "H6", "H7", "HQ"])
+    views = {observation_for(hand, 3, 1, played, seed=s) for s in range(4)}
+    assert len(views) == 1  # however the unseen cards were filled in
+    (o,) = views
+    assert advise(o, QUICK).reason.key == "trump_pull"
+    with pytest.raises(InvalidAdvice, match="which contract"):
+        observation_for(hand, 3, None, played)
+    with pytest.raises(InvalidAdvice, match="seat 1 chooses"):
+        observation_for(hand, 0)
+
+
+def test_the_pique_double_is_one_of_the_contract_s_options() -> None:
+    from coach_positions import deal_with, record
+
+    rules = 'rules {"weis": false, "first_chooser": "right_of_dealer", "pique_double": "choice"}'
+    strong_spades = record(deal_with(3, {0: "SJ S9 SA SK S10 HA HK CA D6"}), "=S", rules)
+    (a,) = only(strong_spades)
+    codes = {type(x).__name__ + str(getattr(x, "double", "")) for x, _ in a.options}
+    assert {"ChooseTrue", "ChooseFalse", "Chibre"} <= codes
+    assert a.best.contract == 2 and a.best.double
+    assert a.reason.key == "pique_double"
+    assert a.verdict is not Verdict.GOOD  # naming spades simple gave away half the hand

@@ -1,0 +1,159 @@
+"""The coach in a real browser against a real server: a finished game reviewed from the end
+dialog, its progress shown, then the verdicts beside the moves of the replay."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from browser_support import artifacts, new_page, take_turn, wait_my_turn_or
+from server_support import create_table, http_json, running_server
+from test_table_browser import play_until
+
+VERDICTS = {"✓", "?!", "?", "??"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("coach")) as base_url:
+        yield base_url
+
+
+def test_a_finished_game_is_reviewed_and_the_verdicts_appear_on_the_replay(
+    browser: Browser, server: str
+) -> None:
+    # no weis: a weis of 100 could end the game at the first trick, before any choice
+    made = create_table(server, options={"target": 100, "weis": False})
+    link = made["seats"][0]["link"]
+    page = new_page(browser)
+    page.goto(server + link)
+    page.locator("#hand .card").first.wait_for()
+    table, _, token = link.removeprefix("/t/").partition("?seat=")
+    status, early = http_json(server, f"/api/tables/{table}/review?token={token}", {})
+    assert status == 403 and early["error"]  # not before the game is over
+    play_until(page, "t.dataset.status === 'finished'")
+    page.locator("#over-dialog[open]").wait_for()
+    page.click("#over-review")
+    page.locator("#replay").wait_for()
+    page.wait_for_function(
+        "() => /Reviewing… \\d+\\/(\\d+|…)/.test(document.getElementById('rp-review').textContent)"
+    )
+    page.wait_for_function(
+        "() => document.getElementById('replay').dataset.reviewed === '1'", timeout=120_000
+    )
+    assert page.locator("#rp-review").inner_text() == "Review done"
+    seen = []
+    for _ in range(80):
+        lines = page.locator("#rp-coach .coach-line")
+        if lines.count():
+            verdict = lines.first.get_attribute("data-verdict")
+            seen.append(verdict)
+            if page.locator("#rp-trick .slot[data-verdict]").count():
+                marked = page.locator("#rp-trick .slot[data-verdict]").first
+                assert marked.get_attribute("data-verdict") == verdict
+                assert page.locator("#rp-graph svg circle").count() >= 1
+                break
+        page.click("#rp-next")
+    assert seen and set(seen) <= VERDICTS
+    page.screenshot(path=str(artifacts() / "coach-replay.png"))
+    status, done = http_json(server, f"/api/tables/{table}/review?token={token}")
+    assert status == 200 and done["status"] == "done"
+    assessments = done["review"]["assessments"]
+    assert assessments and {a["seat"] for a in assessments} == {0}
+    assert all(a["verdict"] in VERDICTS and a["text"] for a in assessments)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_review_is_refused_to_a_link_that_does_not_open_the_table(server: str) -> None:
+    made = create_table(server, options={"target": 100})
+    table = made["table"]
+    status, answer = http_json(server, f"/api/tables/{table}/review?token=nope", {})
+    assert status == 403 and answer["error"]
+    status, answer = http_json(server, "/api/tables/nosuch/review?token=nope")
+    assert status == 404 and answer["error"]
+
+
+def hints_table(server: str, hints: bool = True) -> dict:
+    status, made = http_json(
+        server,
+        "/api/tables",
+        {"preset": "romand", "seats": ["human", "rule", "rule", "rule"], "hints": hints},
+    )
+    assert status == 200, made
+    return made
+
+
+def test_a_hint_at_a_table_with_hints_on_shows_a_legal_card(browser: Browser, server: str) -> None:
+    made = hints_table(server)
+    page = new_page(browser)
+    page.goto(server + made["seats"][0]["link"])
+    watcher = new_page(browser)
+    watcher.goto(server + made["watch"])
+    watcher.locator("#hint-row").wait_for()  # every seat, and the spectators, see it is on
+    assert not watcher.locator("#hint-btn").is_visible()
+    page.locator("#hand .card").first.wait_for()
+    for _ in range(12):
+        wait_my_turn_or(page, "false")
+        if page.locator("#controls .btn-contract").count():
+            take_turn(page)  # a contract to name first: the hint test is about a card
+            continue
+        page.locator("#hand .card.legal").first.wait_for()
+        page.click("#hint-btn")
+        page.wait_for_function("() => document.getElementById('hint-text').dataset.best")
+        best = page.locator("#hint-text").get_attribute("data-best")
+        legal = page.locator("#hand .card.legal").evaluate_all("bs => bs.map(b => b.dataset.card)")
+        assert best in legal, (best, legal)
+        assert page.locator("#hand .card.hinted").get_attribute("data-card") == best
+        assert page.locator("#hint-text").inner_text().startswith("Hint: ")
+        page.screenshot(path=str(artifacts() / "coach-hint.png"))
+        break
+    else:
+        raise AssertionError("never a card to play")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_hints_are_refused_where_they_are_off_and_out_of_turn(server: str) -> None:
+    off = hints_table(server, hints=False)
+    table, _, token = off["seats"][0]["link"].removeprefix("/t/").partition("?seat=")
+    status, answer = http_json(server, f"/api/tables/{table}/hint?token={token}")
+    assert status == 403 and answer["error"] == "Hints are off at this table"
+    on = hints_table(server)
+    table, _, _ = on["seats"][0]["link"].removeprefix("/t/").partition("?seat=")
+    watch = on["watch"].partition("?watch=")[2]
+    status, answer = http_json(server, f"/api/tables/{table}/hint?token={watch}")
+    assert status == 403 and answer["error"]
+
+
+def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    page.goto(server + "/tafel")
+    page.click("#advise-link")
+    page.wait_for_url("**/advise")
+    page.fill("#hand", "HJ H9 HA HK H10 H8 SA CA DA")
+    page.click("#ask")
+    page.locator("#advice:not([hidden])").wait_for()
+    assert page.locator("#advice-best").text_content() == "The coach advises: trump hearts"
+    assert "makes match" in page.locator("#advice-reason").inner_text()
+    page.select_option("#trump", "1")
+    page.fill("#played", "HJ H6 H7 HQ")
+    page.click("#ask")
+    page.wait_for_function("() => document.getElementById('advice').dataset.best?.startsWith('H')")
+    assert "trump pull" in page.locator("#advice-reason").inner_text()
+    assert page.locator("#advice-options tr").count() == 8
+    page.fill("#played", "HJ H6")
+    page.click("#ask")
+    page.locator("#advice-error:not([hidden])").wait_for()
+    assert "seat 2's turn" in page.locator("#advice-error").inner_text()
+    page.screenshot(path=str(artifacts() / "coach-advice.png"))
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_advice_route_refuses_bad_input_with_its_field(server: str) -> None:
+    status, answer = http_json(server, "/api/advice", {"hand": "HJ H9 XX"})
+    assert status == 400 and answer["field"] == "hand"
+    status, answer = http_json(server, "/api/advice", {"hand": "HJ H9", "dealer": 3})
+    assert status == 400 and "9 cards" in answer["error"]
+    status, answer = http_json(server, "/api/advice", {"hand": "HJ", "dealer": 7})
+    assert status == 400 and answer["field"] == "dealer"
