@@ -272,3 +272,30 @@ def test_after_a_restart_a_seat_whose_player_never_came_keeps_waiting(tmp_path: 
     assert seats[2]["bot"] is False and seats[2]["connected"] is False
     assert frame["seq"] == waiting["seq"] == len(stored_entries(db, t["table"]))
     assert frame["view"]["to_act"] == 2  # the table waits for seat 2's player
+
+
+async def first_state(base: str, link: str) -> Frame:
+    async with websockets.connect(ws_url(base, link)) as ws:
+        return await recv_state(ws)
+
+
+def test_a_table_s_hints_stay_on_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        seats = ["human", "rule", "rule", "rule"]
+        status, with_hints = http_json(base, "/api/tables", {"seats": seats, "hints": True})
+        assert status == 200, with_hints
+        without = create_table(base, seats)
+        process.send_signal(signal.SIGKILL)
+        process.wait(TIMEOUT)
+    finally:
+        stop_server(process)
+    process, base = start_server(db)
+    try:
+        on = asyncio.run(first_state(base, with_hints["seats"][0]["link"]))
+        off = asyncio.run(first_state(base, without["seats"][0]["link"]))
+    finally:
+        stop_server(process)
+    assert on["table"]["hints"] is True
+    assert off["table"]["hints"] is False

@@ -202,6 +202,18 @@ def _table_terms(db: sqlite3.Connection) -> None:
     _run(db, TABLE_TERMS)
 
 
+TABLE_HINTS = """
+CREATE TABLE IF NOT EXISTS table_hints (
+    table_id TEXT PRIMARY KEY
+) WITHOUT ROWID;
+"""
+
+
+def _table_hints(db: sqlite3.Connection) -> None:
+    """Version 6: the tables played with the coach's hints on."""
+    _run(db, TABLE_HINTS)
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -238,6 +250,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         5, "the terms of tournament tables (Passe, time limits)", ("table_terms",), _table_terms
     ),
+    Migration(6, "the tables with the coach's hints on", ("table_hints",), _table_hints),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 OURS = frozenset(t for m in MIGRATIONS for t in m.tables)

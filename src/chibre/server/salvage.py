@@ -47,6 +47,7 @@ SHEET_COLUMNS = ("id", "key", "name", "created", "updated", "sheet")
 DAMAGED_COLUMNS = ("id", "noted", "reason")
 DEALS_COLUMNS = ("table_id", "seed", "turned")
 TERMS_COLUMNS = ("table_id", "hands", "grace", "move", "shared")
+HINTS_COLUMNS = ("table_id",)
 TOURNAMENT_COLUMNS = ("id", "created", "name", "settings", "organiser", "code", "seed")
 TOURNAMENT_PARTS: dict[str, tuple[int, tuple[str, ...]]] = {
     "tournament_entries": (
@@ -563,9 +564,11 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
     under: list[tuple[object, ...]] = [(t,) for t in sorted(known)]
     deals = _read_keyed(db, "table_deals", 1, DEALS_COLUMNS)
     terms = _read_keyed(db, "table_terms", 1, TERMS_COLUMNS)
-    if deals.damaged or terms.damaged:  # each table's row looked up by its id
+    hints = _read_keyed(db, "table_hints", 1, HINTS_COLUMNS)
+    if deals.damaged or terms.damaged or hints.damaged:  # each table's row looked up by its id
         deals = _read_keyed(db, "table_deals", 1, DEALS_COLUMNS, under)
         terms = _read_keyed(db, "table_terms", 1, TERMS_COLUMNS, under)
+        hints = _read_keyed(db, "table_hints", 1, HINTS_COLUMNS, under)
     dealt = {str(r[0]) for r in deals.rows}
     terms_of = {str(r[0]): r for r in terms.rows}
     tournaments = _read_tournaments(db)
@@ -614,6 +617,7 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
         copied = [
             ("table_deals", DEALS_COLUMNS, [r for r in deals.rows if str(r[0]) in by_id]),
             ("table_terms", TERMS_COLUMNS, [r for r in terms.rows if str(r[0]) in by_id]),
+            ("table_hints", HINTS_COLUMNS, [r for r in hints.rows if str(r[0]) in by_id]),
             ("tournaments", TOURNAMENT_COLUMNS, tournaments.rows["tournaments"]),
             *((name, cols, tournaments.rows[name]) for name, (_, cols) in TOURNAMENT_PARTS.items()),
         ]

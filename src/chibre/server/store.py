@@ -138,7 +138,7 @@ class StoredTable:
     finished: bool = False
     resting: bool = False  # put to rest unfinished (``Store.rest``)
     deals: DealSource | None = None  # committed deals; ``None``: each shuffled from secrets
-    hints: bool = False  # the coach's hints on (kept while the server runs, not in the file)
+    hints: bool = False  # the coach's hints on (in ``table_hints``)
     entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
     terms: TableTerms | None = None  # a tournament's table
 
@@ -229,6 +229,8 @@ class Store:
                     (table.id, table.deals.seed, int(table.deals.turned)),
                 )
             )
+        if table.hints:
+            rows.append(("INSERT INTO table_hints (table_id) VALUES (?)", (table.id,)))
         if table.terms is not None:
             t = table.terms
             rows.append(
@@ -386,7 +388,12 @@ class Store:
             deals=self._deals(table_id),
             entries=self.entries(table_id),
             terms=self._terms(table_id),
+            hints=self._hints(table_id),
         )
+
+    def _hints(self, table_id: str) -> bool:
+        query = "SELECT 1 FROM table_hints WHERE table_id = ?"
+        return self.db.execute(query, (table_id,)).fetchone() is not None
 
     def _terms(self, table_id: str) -> TableTerms | None:
         row = self.db.execute(
