@@ -428,16 +428,29 @@ def _enter(
         over = 0
         if k > 0 and not partner:
             over = allowed & tab[_BEATS + 36 * led + win_card]
+        to_partner = 0
+        if k == 0:
+            # the suits where the partner holds a card no opponent's card of the suit beats
+            mate = st[(seat + 2) & 3]
+            q = mate
+            while q:
+                c = _bit_index(q)
+                q &= q - 1
+                if (tab[_BEATS + 36 * (c // 9) + c] & opp & (0x1FF << (9 * (c // 9)))) == 0:
+                    to_partner |= 1 << (c // 9)
         m = allowed
         while m:
             c = _bit_index(m)
             m &= m - 1
             if k == 0:
-                # sure winners first (no opponent holds a higher card of the suit or, in a
-                # side suit, a trump), each group strongest first; the table's lead before all
-                kv = -tab[_LEAD_KEY + c]
+                # the table's lead first, then sure winners (no opponent holds a higher card
+                # of the suit or, in a side suit, a trump), strongest first; then low cards of
+                # the suits the partner holds the top of, then the other cards, weakest first
+                kv = tab[_LEAD_KEY + c]
                 if (tab[_BEATS + 36 * (c // 9) + c] & opp) == 0:
-                    kv -= 200
+                    kv = -200 - kv
+                elif (to_partner >> (c // 9)) & 1:
+                    kv -= 100
                 if c == first_move:
                     kv = -1000
             elif partner:
