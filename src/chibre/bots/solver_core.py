@@ -203,16 +203,17 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
 
 @_njit_inline
 def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
-    """A lower bound of the points the team of ``seat``, to lead, takes from here: the points
-    of its top cards that no other card can beat (quick tricks) — a suit's highest cards in
-    an unbroken run in that hand, side suits only while no opponent holds a trump."""
+    """A lower bound of the points the team of ``seat``, to lead, takes from its quick tricks
+    outside the trump suit (``_trump_run`` has that one): the points of its top cards that no
+    other card can beat — a suit's highest cards in an unbroken run in that hand, side suits
+    only while no opponent holds a trump."""
     hand = st[seat]
     opp = st[(seat + 1) & 3] | st[(seat + 3) & 3]
     trumps = tab[_TRUMPS]
     contract = tab[_CONTRACT]
     total = 0
     for s in range(4):
-        if s != contract and (opp & trumps) != 0:
+        if s == contract or (opp & trumps) != 0:
             continue
         if (hand >> (9 * s)) & 0x1FF == 0:
             continue
@@ -224,6 +225,29 @@ def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
                 break
             total += tab[_PTS + c]
     return int(total)
+
+
+@_njit_inline
+def _trump_run(st: Any, tab: Any, rest: int) -> int:
+    """The top trumps one team holds in an unbroken run (its two hands together): each takes
+    the trick it falls in, whoever leads. ``2 * points + team``, or -1 without trumps."""
+    contract = tab[_CONTRACT]
+    if contract >= 4 or (rest & tab[_TRUMPS]) == 0:
+        return -1
+    team0 = st[0] | st[2]
+    owner = -1
+    total = 0
+    for i in range(9):
+        c = tab[_ORDER + 9 * contract + i]
+        if not (rest >> c) & 1:
+            continue
+        t = 0 if (team0 >> c) & 1 else 1
+        if owner < 0:
+            owner = t
+        elif t != owner:
+            break
+        total += tab[_PTS + c]
+    return int(2 * total + owner)
 
 
 @_njit_inline
@@ -335,20 +359,36 @@ def _enter(
             st[_RET] = v
             return 1
         rest = st[0] | st[1] | st[2] | st[3]
-        most = _suit_points(tab, rest) + LAST_TRICK_BONUS
-        least = 0
+        # sure points of each team (0, 1) and whether it takes a trick for sure
+        sure0 = 0
+        sure1 = 0
+        win0 = 0
+        win1 = 0
         sure = _sure_points(st, tab, seat, rest)
-        if seat & 1:
-            most -= sure
+        if sure:
+            if seat & 1:
+                sure1 = sure
+                win1 = 1
+            else:
+                sure0 = sure
+                win0 = 1
+        run = _trump_run(st, tab, rest)
+        if run >= 0:
+            if run & 1:
+                sure1 += run >> 1
+                win1 = 1
+            else:
+                sure0 += run >> 1
+                win0 = 1
+        most = _suit_points(tab, rest) + LAST_TRICK_BONUS - sure1
+        least = sure0
         key = rest | (seat << 36)
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
-            if not t1 and not (sure and seat & 1):
+            if not t1 and not win1:
                 most += bonus
-            if not t0:
+            if not t0 and not win0:
                 least = -bonus
-        if sure and seat & 1 == 0:
-            least = sure
         alpha = fr[fb + _ALPHA]
         beta = fr[fb + _BETA]
         if most <= alpha:
