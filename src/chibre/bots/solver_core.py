@@ -98,7 +98,8 @@ _ABORT = 9
 _GEN = 10  # the generation stamp of this iteration
 _BASE = 11  # the first generation of this call (hints from earlier iterations)
 _RET = 12  # the value an opened node decided at once
-_STATE_SIZE = 13
+_CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> their class
+_STATE_SIZE = _CANON + 2048
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -250,6 +251,76 @@ def _trump_run(st: Any, tab: Any, rest: int) -> int:
     return int(2 * total + owner)
 
 
+@_njit
+def _fill_classes(st: Any, tab: Any) -> None:
+    """Fill ``st[_CANON:]`` for the hands in ``st`` (the root's): for each suit, each subset of
+    its cards left maps to one representative of its class. Cards worth nothing with no
+    card worth points left between them (in trick order) are interchangeable when they change
+    hands the same way: positions whose cards differ only there have the same value, so the
+    table keys them alike. The representative keeps the cards worth points and, between two
+    of them, the same sequence of holders on the earliest such cards of the deal."""
+    rest = st[0] | st[1] | st[2] | st[3]
+    zero = tab[_ZERO]
+    for s in range(4):
+        full = (rest >> (9 * s)) & 511
+        sub = full
+        while True:
+            out = 0
+            cands = 0  # the span's cards of the deal worth nothing, 4 bits each, in order
+            nc = 0
+            seq = 0  # the holders of those left, 2 bits each, in order
+            ns = 0
+            for i in range(10):
+                r = -1
+                if i < 9:
+                    c = tab[_ORDER + 9 * s + i]
+                    r = c - 9 * s
+                    if not (full >> r) & 1:
+                        continue
+                    if (zero >> c) & 1:
+                        cands |= r << (4 * nc)
+                        nc += 1
+                        if (sub >> r) & 1:
+                            h = 0
+                            while not (st[h] >> c) & 1:
+                                h += 1
+                            seq |= h << (2 * ns)
+                            ns += 1
+                        continue
+                    if not (sub >> r) & 1:
+                        continue
+                    out |= 1 << r
+                # a card worth points left (or the end) closes the span
+                j = 0
+                for q in range(ns):
+                    h = (seq >> (2 * q)) & 3
+                    while True:
+                        x = (cands >> (4 * j)) & 15
+                        j += 1
+                        if (st[h] >> (9 * s + x)) & 1:
+                            out |= 1 << x
+                            break
+                cands = 0
+                nc = 0
+                seq = 0
+                ns = 0
+            st[_CANON + 512 * s + sub] = out
+            if sub == 0:
+                break
+            sub = (sub - 1) & full
+
+
+@_njit_inline
+def _class(st: Any, rest: int) -> int:
+    """The representative of ``rest`` (``_fill_classes``)."""
+    return int(
+        st[_CANON + (rest & 511)]
+        | (st[_CANON + 512 + ((rest >> 9) & 511)] << 9)
+        | (st[_CANON + 1024 + ((rest >> 18) & 511)] << 18)
+        | (st[_CANON + 1536 + ((rest >> 27) & 511)] << 27)
+    )
+
+
 @_njit_inline
 def _legal(tab: Any, hand: int, led: int, win_card: int) -> int:
     follow = hand & (0x1FF << (9 * led))
@@ -382,7 +453,7 @@ def _enter(
                 win0 = 1
         most = _suit_points(tab, rest) + LAST_TRICK_BONUS - sure1
         least = sure0
-        key = rest | (seat << 36)
+        key = _class(st, rest) | (seat << 36)
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
             if not t1 and not win1:
@@ -842,6 +913,7 @@ def _search(
     fr = new_array(48 * _FIELDS)
     st = new_array(_STATE_SIZE)
     st[0], st[1], st[2], st[3] = hands
+    _fill_classes(st, tab)
     st[_BONUS] = bonus
     led = trick[0] // 9 if trick else 0
     ws, wc, wst, on_table = leader, -1, -1, 0
