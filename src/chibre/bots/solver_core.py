@@ -99,7 +99,8 @@ _GEN = 10  # the generation stamp of this iteration
 _BASE = 11  # the first generation of this call (hints from earlier iterations)
 _RET = 12  # the value an opened node decided at once
 _CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> their class
-_STATE_SIZE = _CANON + 2048
+_KILLER = _CANON + 2048  # 48 by ply: the card that last refuted a move there (-1: none)
+_STATE_SIZE = _KILLER + 48
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -549,19 +550,23 @@ def _enter(
                 q &= q - 1
                 if (tab[_BEATS + 36 * (c // 9) + c] & opp & (0x1FF << (9 * (c // 9)))) == 0:
                     to_partner |= 1 << (c // 9)
+        killer = st[_KILLER + ply]
         m = allowed
         while m:
             c = _bit_index(m)
             m &= m - 1
             if k == 0:
-                # the table's lead first, then sure winners (no opponent holds a higher card
-                # of the suit or, in a side suit, a trump), strongest first; then low cards of
-                # the suits the partner holds the top of, then the other cards, weakest first
+                # the table's lead first, then the lead that last refuted a move at this ply
+                # (killer), then sure winners (no opponent holds a higher card of the suit
+                # or, in a side suit, a trump), strongest first; then low cards of the suits
+                # the partner holds the top of, then the other cards, weakest first
                 kv = tab[_LEAD_KEY + c]
                 if (tab[_BEATS + 36 * (c // 9) + c] & opp) == 0:
                     kv = -200 - kv
                 elif (to_partner >> (c // 9)) & 1:
                     kv -= 100
+                if c == killer:
+                    kv = -900
                 if c == first_move:
                     kv = -1000
             elif partner:
@@ -731,6 +736,7 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
                     fr[fb + _BETA] = v
             fr[fb + _I] += 1
             if fr[fb + _ALPHA] >= fr[fb + _BETA]:
+                st[_KILLER + ply] = c
                 fr[fb + _I] = fr[fb + _N]
             phase = _NEXT
 
@@ -914,6 +920,8 @@ def _search(
     st = new_array(_STATE_SIZE)
     st[0], st[1], st[2], st[3] = hands
     _fill_classes(st, tab)
+    for i in range(48):
+        st[_KILLER + i] = -1
     st[_BONUS] = bonus
     led = trick[0] // 9 if trick else 0
     ws, wc, wst, on_table = leader, -1, -1, 0
