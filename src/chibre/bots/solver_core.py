@@ -100,7 +100,8 @@ _BASE = 11  # the first generation of this call (hints from earlier iterations)
 _RET = 12  # the value an opened node decided at once
 _CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> their class
 _KILLER = _CANON + 2048  # 48 by ply: the card that last refuted a move there (-1: none)
-_STATE_SIZE = _KILLER + 48
+_KILLER2 = _KILLER + 48  # the killer before it
+_STATE_SIZE = _KILLER2 + 48
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -556,8 +557,8 @@ def _enter(
             c = _bit_index(m)
             m &= m - 1
             if k == 0:
-                # the table's lead first, then the lead that last refuted a move at this ply
-                # (killer), then sure winners (no opponent holds a higher card of the suit
+                # the table's lead first, then the two leads that last refuted a move at this
+                # ply (killers), then sure winners (no opponent holds a higher card of the suit
                 # or, in a side suit, a trump), strongest first; then low cards of the suits
                 # the partner holds the top of, then the other cards, weakest first
                 kv = tab[_LEAD_KEY + c]
@@ -567,6 +568,8 @@ def _enter(
                     kv -= 100
                 if c == killer:
                     kv = -900
+                elif c == st[_KILLER2 + ply]:
+                    kv = -800
                 if c == first_move:
                     kv = -1000
             elif partner:
@@ -736,7 +739,9 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
                     fr[fb + _BETA] = v
             fr[fb + _I] += 1
             if fr[fb + _ALPHA] >= fr[fb + _BETA]:
-                st[_KILLER + ply] = c
+                if st[_KILLER + ply] != c:
+                    st[_KILLER2 + ply] = st[_KILLER + ply]
+                    st[_KILLER + ply] = c
                 fr[fb + _I] = fr[fb + _N]
             phase = _NEXT
 
@@ -920,7 +925,7 @@ def _search(
     st = new_array(_STATE_SIZE)
     st[0], st[1], st[2], st[3] = hands
     _fill_classes(st, tab)
-    for i in range(48):
+    for i in range(96):
         st[_KILLER + i] = -1
     st[_BONUS] = bonus
     led = trick[0] // 9 if trick else 0
