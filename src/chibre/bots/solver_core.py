@@ -1,15 +1,18 @@
 """The double-dummy search of ``chibre.bots.solver``: one source, run compiled or plain.
 
-Every function of the search is written for numba's ``njit``: without recursion — one frame
-per card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in
-one (``st``), the contract's tables in another (``tab``), the transposition table in a third
-(key, generation, lower bound, upper bound and best lead per slot, reused from call to call: a
+Every function of the search is written for numba's ``njit``: without recursion — one frame per
+card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in one
+(``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
+generation, lower bound, upper bound and best lead per slot, reused from call to call: a
 generation stamp replaces clearing it; when the probed slots are full the one with the fewest
-cards left goes). With numba (``COMPILE``) the functions are compiled, and
-``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
-machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is
-the identity and the very same functions run in plain Python on ``array('q')`` arrays: only
-the three bit primitives (lowest card, card count, table slot) have a plain twin.
+cards left goes; positions are keyed by their class, ``_fill_classes``). The search runs only
+with null windows (the root bisects, and a child's window is its parent's, shifted): a wider
+window gives wrong values (as on main), so ``_root`` must keep to null windows. With numba
+(``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
+on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
+early). Without numba the decorator is the identity and the very same functions run in plain
+Python on ``array('q')`` arrays: only the three bit primitives (lowest card, card count, table
+slot) have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
 as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
