@@ -16,9 +16,12 @@ from dataclasses import replace
 from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chibre.bots import solver
 from chibre.bots.solver import (
+    ZERO_CARDS,
     Backend,
     InvalidPosition,
     Position,
@@ -172,6 +175,77 @@ def test_five_and_six_tricks_equal_plain_alpha_beta(contract: int) -> None:
         want = alpha_beta(p)
         assert solve_exact(p, backend="python").value == want, p
         assert solve_exact(p, backend="numba").value == want, p
+
+
+CONTRACTS = st.sampled_from([0, 1, 2, 3, 4, 5])  # the four trumps, Obenabe, Undenufe
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(1, 3), in_trick=st.integers(0, 3))
+def test_endings_equal_exhaustive_minimax_on_both_paths(
+    seed: int, contract: int, tricks: int, in_trick: int
+) -> None:
+    p = random_position(Random(seed), tricks, contract, in_trick=in_trick)
+    want = minimax(p)
+    plain = card_results(p, backend="python")
+    compiled = card_results(p, backend="numba")
+    assert plain.value == want, p
+    assert (plain.cards, plain.card_scores, plain.value, plain.nodes) == (
+        compiled.cards,
+        compiled.card_scores,
+        compiled.value,
+        compiled.nodes,
+    )
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, in_trick=st.integers(0, 3))
+def test_five_tricks_equal_plain_alpha_beta_on_both_paths(
+    seed: int, contract: int, in_trick: int
+) -> None:
+    p = random_position(Random(seed), 5, contract, in_trick=in_trick)
+    want = alpha_beta(p)
+    plain = solve_exact(p, backend="python")
+    compiled = solve_exact(p, backend="numba")
+    assert plain.value == compiled.value == want, p
+    assert plain.nodes == compiled.nodes
+
+
+def play_on(rng: Random, p: Position, cards: int) -> Position:
+    """``p`` after ``cards`` random legal cards (the hand not over)."""
+    for _ in range(cards):
+        legal = cards_of(legal_cards(p.hands[p.to_act], p.trick, p.contract))
+        nxt, _, _ = play_card(p, rng.choice(legal))
+        assert nxt is not None
+        p = nxt
+    return p
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(1, 2))
+def test_a_position_and_the_representative_of_its_class_have_one_value(
+    seed: int, contract: int, tricks: int
+) -> None:
+    """The table's key: the position the search keys a trick's start by (the same cards worth
+    points, the cards worth nothing moved to other ones of the same holders) has its value."""
+    core = solver._load_core(False)
+    rng = Random(seed)
+    root = random_position(rng, 5, contract, in_trick=0)
+    after = play_on(rng, root, 4 * tricks)
+    state = core.new_array(core._STATE_SIZE)
+    for seat in range(4):
+        state[seat] = root.hands[seat]
+    core._fill_classes(state, core._contract(contract))
+    rest = after.hands[0] | after.hands[1] | after.hands[2] | after.hands[3]
+    rep = core._class(state, rest)
+    zero = ZERO_CARDS[contract]
+    assert rep & ~zero == rest & ~zero
+    assert rep & ~(root.hands[0] | root.hands[1] | root.hands[2] | root.hands[3]) == 0
+    h0, h1, h2, h3 = (h & rep for h in root.hands)
+    same = replace(after, hands=(h0, h1, h2, h3))
+    same.check()
+    assert alpha_beta(same) == alpha_beta(after), (after, same)
 
 
 def test_solve_and_card_values_use_the_default_backend() -> None:

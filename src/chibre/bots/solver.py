@@ -11,12 +11,17 @@ The method is alpha-beta on bitboards: team 0 (seats 0 and 2) maximises, team 1 
 one zero-sum scale (team 0's points, plus the bonus for its match, minus it for the other
 team's). The root bisects the interval of possible values with null-window searches that share
 a transposition table at the start of each trick (the remaining cards, the leader and which
-teams have already taken a trick; lower and upper bounds and the best lead). Moves are ordered
-(the table's lead first, then strong leads; cheap winning cards; points on a partner's trick
-(schmieren); few points on an opponent's) and equivalent cards pruned: cards of one hand worth
-no points, of one suit, with no card of another hand (or of the current trick) between them,
-play the same, so one stands for all (no two cards of a suit that are worth points are worth
-the same, so cards with points are always tried one by one).
+teams have already taken a trick; lower and upper bounds and the best lead), keyed by class:
+positions that differ only in which cards worth nothing are left, with the same holders in the
+same order between the same cards worth points, share an entry. At each trick's start the
+quick tricks of the leader and the unbroken run of top trumps of each team bound the value.
+Moves are ordered (the table's lead first, then the two leads that last refuted a move at that
+depth, sure winners, low cards to the partner's top cards, then the weakest; cheap winning
+cards; points on a partner's trick (schmieren); few points on an opponent's) and equivalent
+cards pruned: cards of one hand worth no points, of one suit, with no card of another hand (or
+of the current trick) between them, play the same, so one stands for all (no two cards of a
+suit that are worth points are worth the same, so cards with points are always tried one by
+one).
 
 Values: ``solve`` and ``card_values`` give points, never negative. ``Result.score`` and
 ``Result.card_scores`` give the zero-sum scale, where a match by the other team counts minus

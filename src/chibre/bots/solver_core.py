@@ -1,15 +1,18 @@
 """The double-dummy search of ``chibre.bots.solver``: one source, run compiled or plain.
 
-Every function of the search is written for numba's ``njit``: without recursion — one frame
-per card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in
-one (``st``), the contract's tables in another (``tab``), the transposition table in a third
-(key, generation, lower bound, upper bound and best lead per slot, reused from call to call: a
+Every function of the search is written for numba's ``njit``: without recursion — one frame per
+card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in one
+(``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
+generation, lower bound, upper bound and best lead per slot, reused from call to call: a
 generation stamp replaces clearing it; when the probed slots are full the one with the fewest
-cards left goes). With numba (``COMPILE``) the functions are compiled, and
-``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
-machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is
-the identity and the very same functions run in plain Python on ``array('q')`` arrays: only
-the three bit primitives (lowest card, card count, table slot) have a plain twin.
+cards left goes; positions are keyed by their class, ``_fill_classes``). The search runs only
+with null windows (the root bisects, and a child's window is its parent's, shifted): a wider
+window gives wrong values (as on main), so ``_root`` must keep to null windows. With numba
+(``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
+on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
+early). Without numba the decorator is the identity and the very same functions run in plain
+Python on ``array('q')`` arrays: only the three bit primitives (lowest card, card count, table
+slot) have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
 as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
@@ -98,7 +101,10 @@ _ABORT = 9
 _GEN = 10  # the generation stamp of this iteration
 _BASE = 11  # the first generation of this call (hints from earlier iterations)
 _RET = 12  # the value an opened node decided at once
-_STATE_SIZE = 13
+_CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> their class
+_KILLER = _CANON + 2048  # 48 by ply: the card that last refuted a move there (-1: none)
+_KILLER2 = _KILLER + 48  # the killer before it
+_STATE_SIZE = _KILLER2 + 48
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -203,16 +209,17 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
 
 @_njit_inline
 def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
-    """A lower bound of the points the team of ``seat``, to lead, takes from here: the points
-    of its top cards that no other card can beat (quick tricks) — a suit's highest cards in
-    an unbroken run in that hand, side suits only while no opponent holds a trump."""
+    """A lower bound of the points the team of ``seat``, to lead, takes from its quick tricks
+    outside the trump suit (``_trump_run`` has that one): the points of its top cards that no
+    other card can beat — a suit's highest cards in an unbroken run in that hand, side suits
+    only while no opponent holds a trump."""
     hand = st[seat]
     opp = st[(seat + 1) & 3] | st[(seat + 3) & 3]
     trumps = tab[_TRUMPS]
     contract = tab[_CONTRACT]
     total = 0
     for s in range(4):
-        if s != contract and (opp & trumps) != 0:
+        if s == contract or (opp & trumps) != 0:
             continue
         if (hand >> (9 * s)) & 0x1FF == 0:
             continue
@@ -224,6 +231,99 @@ def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
                 break
             total += tab[_PTS + c]
     return int(total)
+
+
+@_njit_inline
+def _trump_run(st: Any, tab: Any, rest: int) -> int:
+    """The top trumps one team holds in an unbroken run (its two hands together): each takes
+    the trick it falls in, whoever leads. ``2 * points + team``, or -1 without trumps."""
+    contract = tab[_CONTRACT]
+    if contract >= 4 or (rest & tab[_TRUMPS]) == 0:
+        return -1
+    team0 = st[0] | st[2]
+    owner = -1
+    total = 0
+    for i in range(9):
+        c = tab[_ORDER + 9 * contract + i]
+        if not (rest >> c) & 1:
+            continue
+        t = 0 if (team0 >> c) & 1 else 1
+        if owner < 0:
+            owner = t
+        elif t != owner:
+            break
+        total += tab[_PTS + c]
+    return int(2 * total + owner)
+
+
+@_njit
+def _fill_classes(st: Any, tab: Any) -> None:
+    """Fill ``st[_CANON:]`` for the hands in ``st`` (the root's): for each suit, each subset of
+    its cards left maps to one representative of its class. Cards worth nothing with no
+    card worth points left between them (in trick order) are interchangeable when they change
+    hands the same way: positions whose cards differ only there have the same value, so the
+    table keys them alike. The representative keeps the cards worth points and, between two
+    of them, the same sequence of holders on the earliest such cards of the deal."""
+    rest = st[0] | st[1] | st[2] | st[3]
+    zero = tab[_ZERO]
+    for s in range(4):
+        full = (rest >> (9 * s)) & 511
+        sub = full
+        while True:
+            out = 0
+            cands = 0  # the span's cards of the deal worth nothing, 4 bits each, in order
+            nc = 0
+            seq = 0  # the holders of those left, 2 bits each, in order
+            ns = 0
+            for i in range(10):
+                r = -1
+                if i < 9:
+                    c = tab[_ORDER + 9 * s + i]
+                    r = c - 9 * s
+                    if not (full >> r) & 1:
+                        continue
+                    if (zero >> c) & 1:
+                        cands |= r << (4 * nc)
+                        nc += 1
+                        if (sub >> r) & 1:
+                            h = 0
+                            while not (st[h] >> c) & 1:
+                                h += 1
+                            seq |= h << (2 * ns)
+                            ns += 1
+                        continue
+                    if not (sub >> r) & 1:
+                        continue
+                    out |= 1 << r
+                # a card worth points left (or the end) closes the span
+                j = 0
+                for q in range(ns):
+                    h = (seq >> (2 * q)) & 3
+                    while True:
+                        x = (cands >> (4 * j)) & 15
+                        j += 1
+                        if (st[h] >> (9 * s + x)) & 1:
+                            out |= 1 << x
+                            break
+                cands = 0
+                nc = 0
+                seq = 0
+                ns = 0
+            st[_CANON + 512 * s + sub] = out
+            if sub == 0:
+                break
+            sub = (sub - 1) & full
+
+
+@_njit_inline
+def _class(st: Any, rest: int) -> int:
+    """The representative of ``rest`` (``_fill_classes``)."""
+    return int(
+        st[_CANON + (rest & 511)]
+        | (st[_CANON + 512 + ((rest >> 9) & 511)] << 9)
+        | (st[_CANON + 1024 + ((rest >> 18) & 511)] << 18)
+        | (st[_CANON + 1536 + ((rest >> 27) & 511)] << 27)
+    )
 
 
 @_njit_inline
@@ -335,20 +435,36 @@ def _enter(
             st[_RET] = v
             return 1
         rest = st[0] | st[1] | st[2] | st[3]
-        most = _suit_points(tab, rest) + LAST_TRICK_BONUS
-        least = 0
+        # sure points of each team (0, 1) and whether it takes a trick for sure
+        sure0 = 0
+        sure1 = 0
+        win0 = 0
+        win1 = 0
         sure = _sure_points(st, tab, seat, rest)
-        if seat & 1:
-            most -= sure
-        key = rest | (seat << 36)
+        if sure:
+            if seat & 1:
+                sure1 = sure
+                win1 = 1
+            else:
+                sure0 = sure
+                win0 = 1
+        run = _trump_run(st, tab, rest)
+        if run >= 0:
+            if run & 1:
+                sure1 += run >> 1
+                win1 = 1
+            else:
+                sure0 += run >> 1
+                win0 = 1
+        most = _suit_points(tab, rest) + LAST_TRICK_BONUS - sure1
+        least = sure0
+        key = _class(st, rest) | (seat << 36)
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
-            if not t1 and not (sure and seat & 1):
+            if not t1 and not win1:
                 most += bonus
-            if not t0:
+            if not t0 and not win0:
                 least = -bonus
-        if sure and seat & 1 == 0:
-            least = sure
         alpha = fr[fb + _ALPHA]
         beta = fr[fb + _BETA]
         if most <= alpha:
@@ -428,16 +544,35 @@ def _enter(
         over = 0
         if k > 0 and not partner:
             over = allowed & tab[_BEATS + 36 * led + win_card]
+        to_partner = 0
+        if k == 0:
+            # the suits where the partner holds a card no opponent's card of the suit beats
+            mate = st[(seat + 2) & 3]
+            q = mate
+            while q:
+                c = _bit_index(q)
+                q &= q - 1
+                if (tab[_BEATS + 36 * (c // 9) + c] & opp & (0x1FF << (9 * (c // 9)))) == 0:
+                    to_partner |= 1 << (c // 9)
+        killer = st[_KILLER + ply]
         m = allowed
         while m:
             c = _bit_index(m)
             m &= m - 1
             if k == 0:
-                # sure winners first (no opponent holds a higher card of the suit or, in a
-                # side suit, a trump), each group strongest first; the table's lead before all
-                kv = -tab[_LEAD_KEY + c]
+                # the table's lead first, then the two leads that last refuted a move at this
+                # ply (killers), then sure winners (no opponent holds a higher card of the suit
+                # or, in a side suit, a trump), strongest first; then low cards of the suits
+                # the partner holds the top of, then the other cards, weakest first
+                kv = tab[_LEAD_KEY + c]
                 if (tab[_BEATS + 36 * (c // 9) + c] & opp) == 0:
-                    kv -= 200
+                    kv = -200 - kv
+                elif (to_partner >> (c // 9)) & 1:
+                    kv -= 100
+                if c == killer:
+                    kv = -900
+                elif c == st[_KILLER2 + ply]:
+                    kv = -800
                 if c == first_move:
                     kv = -1000
             elif partner:
@@ -607,6 +742,9 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
                     fr[fb + _BETA] = v
             fr[fb + _I] += 1
             if fr[fb + _ALPHA] >= fr[fb + _BETA]:
+                if st[_KILLER + ply] != c:
+                    st[_KILLER2 + ply] = st[_KILLER + ply]
+                    st[_KILLER + ply] = c
                 fr[fb + _I] = fr[fb + _N]
             phase = _NEXT
 
@@ -789,6 +927,9 @@ def _search(
     fr = new_array(48 * _FIELDS)
     st = new_array(_STATE_SIZE)
     st[0], st[1], st[2], st[3] = hands
+    _fill_classes(st, tab)
+    for i in range(96):
+        st[_KILLER + i] = -1
     st[_BONUS] = bonus
     led = trick[0] // 9 if trick else 0
     ws, wc, wst, on_table = leader, -1, -1, 0
