@@ -54,7 +54,7 @@ def spawn(*args: str, no_color: bool = True, env: dict[str, str] | None = None) 
     if no_color:
         argv.append("--no-color")
     return pexpect.spawn(
-        sys.executable, argv, env=environ, encoding="utf-8", timeout=30, dimensions=(60, 220)
+        sys.executable, argv, env=environ, encoding="utf-8", timeout=60, dimensions=(60, 220)
     )
 
 
