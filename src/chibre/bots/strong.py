@@ -9,14 +9,15 @@ way: the contracts the learned policy finds likely (``short_list``: the likelies
 make nine tenths of its probability, at most three — one for most hands) are valued over
 sampled deals with the chooser leading, each value blended with the quick hand count
 (``sampling.hand_counts``) — in duplicate matches against the ``rule`` player the search
-alone named worse contracts than the blend —; the best is named when it is worth enough, else the player chibres (schiebt)
-where it may; pique double is taken when the doubled value is better.
+alone named worse contracts than the blend —; the best is named when it is worth enough,
+else the player chibres (schiebt) where it may; pique double is taken when the doubled value
+is better.
 
 The levels differ in budget: ``easy`` looks at few deals with a tiny budget (and so errs),
 ``medium`` decides within about 0.2 s, ``strong`` within about a second, ``expert`` with
-twice ``strong``'s deals; ``strong`` and ``expert`` also read the table: the deals are drawn
-twice over and resampled by how likely each makes what the other seats did
-(``chibre.bots.reading``, under the learned policy). The budgets
+twice ``strong``'s deals and more for the contract; ``strong`` and ``expert`` also read the
+table: the deals are drawn twice over (``expert``: four times) and resampled by how likely each
+makes what the other seats did (``chibre.bots.reading``, under the learned policy). The budgets
 depend on whether numba runs: with it the players take ``LEVELS_COMPILED``, without it the
 far smaller ``LEVELS_PLAIN`` (the plain-Python solver searches far fewer nodes per
 second), so the same seed can decide differently on a machine without numba.
@@ -72,10 +73,10 @@ class Level:
 # Budgets for the compiled solver (numba, about 10 M nodes/s) and for plain Python (the same
 # search uncompiled, about 140,000 nodes/s).
 LEVELS_COMPILED: dict[str, Level] = {
-    "easy": Level(4, 500, 4, 20_000, 4, 500, 40),
+    "easy": Level(2, 200, 3, 5_000, 2, 200, 40),
     "medium": Level(16, 12_000, 5, 100_000, 10, 5_000, 50),
     "strong": Level(48, 60_000, 5, 300_000, 24, 30_000, 50, read=True),
-    "expert": Level(96, 120_000, 6, 400_000, 48, 60_000, 50, read=True),
+    "expert": Level(96, 120_000, 6, 400_000, 64, 60_000, 50, read=True, pool=4),
 }
 LEVELS_PLAIN: dict[str, Level] = {
     "easy": Level(3, 150, 3, 2_000, 3, 100, 40),
