@@ -17,9 +17,10 @@ import pytest
 from chibre import CHANCE, Chibre, Choose, Deal, Game, Play, Rules, Thank, parse_card, parse_cards
 from chibre.bots import make_player
 from chibre.bots.cheat import CheatPlayer
-from chibre.bots.sampling import sample_deals
+from chibre.bots.policy import shipped_policy
+from chibre.bots.sampling import hand_counts, sample_deals
 from chibre.bots.solver import Position, card_results, card_values
-from chibre.bots.strong import LEVELS, GameSituation, StrongPlayer, margin
+from chibre.bots.strong import LEVELS, GameSituation, StrongPlayer, margin, short_list
 from chibre.play import CARD_POINTS
 from chibre.rules import PRESETS
 from test_sampling import random_position, redeal
@@ -309,3 +310,14 @@ def test_a_time_per_move_scales_the_budget_not_the_clock() -> None:
     assert seat is not None and seat >= 0
     obs = game.observation(seat)
     assert half.act(obs) == StrongPlayer(0, "medium", time_per_move=0.05).act(obs)
+
+
+def test_the_policy_short_lists_the_contracts_searched() -> None:
+    grid = Rules().grid
+    plain = parse_cards("♥J ♥9 ♥A ♥K ♥Q ♥10 ♥8 ♦6 ♣6")
+    policy = shipped_policy().contract_probs(plain, False, grid)
+    assert short_list(hand_counts(plain), policy, grid, 0.9) == [1]  # hearts, nothing else
+    assert len(short_list(hand_counts(plain), policy, grid, 0.0)) == 3  # by the hand count
+    flat = [1 / 6] * 6
+    assert short_list(hand_counts(plain), flat, grid, 0.9) == [0, 1, 2]  # never more than 3
+    assert short_list(hand_counts(plain), flat, grid, 0.3) == [0, 1]  # ties: the first ones

@@ -5,17 +5,19 @@ deals of the cards it has not seen that agree with everything public
 (``chibre.bots.sampling``), lets the double-dummy solver value each legal card on each deal,
 and plays the card with the best mean. Early in the hand the solver gives budgeted estimates;
 in the last tricks its values are exact. The contract (l'atout, der Trumpf) is chosen the same
-way: the three contracts the hand counts best in are valued over sampled deals with the
-chooser leading, each value blended with the quick hand count (``sampling.hand_counts``) —
-in duplicate matches against the ``rule`` player the search alone named worse contracts than
-the blend —; the best is named when it is worth enough, else the player chibres (schiebt)
-where it may; pique double is taken when the doubled value is better.
+way: the contracts the learned policy finds likely (``short_list``: the likeliest until they
+make nine tenths of its probability, at most three — one for most hands) are valued over
+sampled deals with the chooser leading, each value blended with the quick hand count
+(``sampling.hand_counts``) — in duplicate matches against the ``rule`` player the search
+alone named worse contracts than the blend —; the best is named when it is worth enough,
+else the player chibres (schiebt) where it may; pique double is taken when the doubled value
+is better.
 
 The levels differ in budget: ``easy`` looks at few deals with a tiny budget (and so errs),
 ``medium`` decides within about 0.2 s, ``strong`` within about a second, ``expert`` with
-twice ``strong``'s deals; ``strong`` and ``expert`` also read the table: the deals are drawn
-twice over and resampled by how likely each makes what the other seats did
-(``chibre.bots.reading``, under the learned policy). The budgets
+twice ``strong``'s deals and more for the contract; ``strong`` and ``expert`` also read the
+table: the deals are drawn twice over (``expert``: four times) and resampled by how likely each
+makes what the other seats did (``chibre.bots.reading``, under the learned policy). The budgets
 depend on whether numba runs: with it the players take ``LEVELS_COMPILED``, without it the
 far smaller ``LEVELS_PLAIN`` (the plain-Python solver searches far fewer nodes per
 second), so the same seed can decide differently on a machine without numba.
@@ -65,15 +67,16 @@ class Level:
     blend: float = 0.4  # weight of the search against the hand count in the contract
     read: bool = False  # weigh the deals by the policy's likelihood of what the others did
     pool: int = 2  # deals drawn per deal kept when reading the table
+    short_list: float = 0.9  # policy mass the searched contracts cover (0: by hand count)
 
 
 # Budgets for the compiled solver (numba, about 10 M nodes/s) and for plain Python (the same
 # search uncompiled, about 140,000 nodes/s).
 LEVELS_COMPILED: dict[str, Level] = {
-    "easy": Level(4, 500, 4, 20_000, 4, 500, 40),
+    "easy": Level(2, 200, 3, 5_000, 2, 200, 40),
     "medium": Level(16, 12_000, 5, 100_000, 10, 5_000, 50),
     "strong": Level(48, 60_000, 5, 300_000, 24, 30_000, 50, read=True),
-    "expert": Level(96, 120_000, 6, 400_000, 48, 60_000, 50, read=True),
+    "expert": Level(96, 120_000, 6, 400_000, 64, 60_000, 50, read=True, pool=4),
 }
 LEVELS_PLAIN: dict[str, Level] = {
     "easy": Level(3, 150, 3, 2_000, 3, 100, 40),
@@ -235,16 +238,15 @@ class StrongPlayer:
     def contract_values(self, o: Observation, rng: Random) -> dict[int, float]:
         """Our team's expected margin (our points less theirs, before the multiplier) in
         the contracts worth considering, the chooser leading: card points, the match, and
-        our stöck. The contracts the hand counts best in (``hand_counts``, the multiplier
-        weighed in) are searched, with twice the budget of searching all six."""
+        our stöck. The contracts of the policy's short list (``short_list``) are searched,
+        each with twice the budget of searching all six."""
         level = self.level
         deals = self._deals(o, rng, level.contract_samples)
         n = sum(times for _, times in deals)
         counts = hand_counts(o.hand)
-        rules = o.rules
-        ranked = sorted(range(6), key=lambda k: -(counts[k] + COUNT_PER_FACTOR * rules.grid[k]))
+        policy = shipped_policy().contract_probs(o.hand, False, o.rules.grid)
         out: dict[int, float] = {}
-        for k in sorted(ranked[:CONTRACTS_SEARCHED]):
+        for k in short_list(counts, policy, o.rules.grid, level.short_list):
             total = 0.0
             for hands, times in deals:
                 position = Position(hands=hands, contract=k, leader=o.chooser)
@@ -270,6 +272,26 @@ class StrongPlayer:
         if best_margin < self.level.chibre_below and any(isinstance(a, Chibre) for a in options):
             return Chibre()
         return best_action
+
+
+def short_list(
+    counts: tuple[int, ...], policy: list[float], grid: tuple[int, ...], mass: float
+) -> list[int]:
+    """The contracts worth searching, in order: with ``mass`` 0 the ``CONTRACTS_SEARCHED``
+    the hand counts best in (the multiplier weighed in); else those the policy finds likeliest
+    until together they make ``mass`` of its probability — one where the hand is plain, never
+    more than ``CONTRACTS_SEARCHED``."""
+    if mass <= 0:
+        ranked = sorted(range(6), key=lambda k: -(counts[k] + COUNT_PER_FACTOR * grid[k]))
+        return sorted(ranked[:CONTRACTS_SEARCHED])
+    out: list[int] = []
+    covered = 0.0
+    for k in sorted(range(6), key=lambda k: (-policy[k], k)):
+        out.append(k)
+        covered += policy[k]
+        if covered >= mass or len(out) == CONTRACTS_SEARCHED:
+            break
+    return sorted(out)
 
 
 def count_margin(count: int) -> float:
