@@ -3,6 +3,9 @@ dialog, its progress shown, then the verdicts beside the moves of the replay."""
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -153,6 +156,19 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
 def test_the_advice_route_refuses_bad_input_with_its_field(server: str) -> None:
     status, answer = http_json(server, "/api/advice", {"hand": "HJ H9 XX"})
     assert status == 400 and answer["field"] == "hand"
+    assert answer["error"] == "cannot read the card “XX”"
+    status, answer = http_json(server, "/api/advice", {"hand": "HJ H9 HJ"})
+    assert status == 400 and answer["error"] == "the card “HJ” is given twice"
+    for lang, said in (("fr", "impossible de lire la carte « Q7 »"), ("de", "„Q7“")):
+        request = urllib.request.Request(
+            server + "/api/advice",
+            data=json.dumps({"hand": "HJ H9", "played": "H6 Q7"}).encode(),
+            headers={"Content-Type": "application/json", "Accept-Language": lang},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        answer = json.loads(refused.value.read())
+        assert answer["field"] == "played" and said in answer["error"]
     status, answer = http_json(server, "/api/advice", {"hand": "HJ H9", "dealer": 3})
     assert status == 400 and "9 cards" in answer["error"]
     status, answer = http_json(server, "/api/advice", {"hand": "HJ", "dealer": 7})

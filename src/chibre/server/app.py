@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from functools import lru_cache
@@ -34,7 +35,7 @@ from chibre.cards import SUIT_MAPPINGS, card_code, parse_cards
 from chibre.coach.advice import InvalidAdvice, observation_for, played_cards
 from chibre.coach.report import action_text, reason_text
 from chibre.coach.review import action_code
-from chibre.errors import ChibreError
+from chibre.errors import NotationError
 from chibre.notation import format_record, record_to_dict
 from chibre.rules import PRESETS, Rules
 from chibre.server import gamesheet, history, qr, sheets, tournaments
@@ -349,6 +350,14 @@ async def advice_page() -> Response:
     return page("advise.html")
 
 
+def _unread(e: NotationError, lang: str) -> str:
+    """A card the advice cannot read (or one given twice), said in ``lang``."""
+    start = max(e.text.rfind(" ", 0, e.position), e.text.rfind(",", 0, e.position)) + 1
+    word = re.split(r"[\s,]+", e.text[start:])[0] or e.text
+    key = "coach.bad.given_twice" if "given twice" in str(e) else "coach.bad.unread"
+    return i18n.text(lang, key, word=word)
+
+
 @api.post(
     "/api/advice",
     summary="The coach's advice for a hand held at a real table: the contract or the card",
@@ -358,12 +367,12 @@ async def table_advice(request: Request, body: AdviceRequest) -> Response:
     lang = _lang(request)
     try:
         hand = parse_cards(body.hand)
-    except ChibreError as e:
-        return error(400, str(e), "hand")
+    except NotationError as e:
+        return error(400, _unread(e, lang), "hand")
     try:
         played = played_cards(body.played)
-    except ChibreError as e:
-        return error(400, str(e), "played")
+    except NotationError as e:
+        return error(400, _unread(e, lang), "played")
     try:
         observation = observation_for(hand, body.dealer, body.trump, played)
     except InvalidAdvice as e:
