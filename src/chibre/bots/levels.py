@@ -42,9 +42,9 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "en": "Reads the table: weighs each deal by what the others have played.",
     },
     "expert": {
-        "fr": "Lit le jeu et calcule le plus loin, jusqu'à une seconde par coup.",
-        "de": "Liest den Tisch und rechnet am weitesten, bis zu einer Sekunde pro Zug.",
-        "en": "Reads the table and looks furthest, up to a second a move.",
+        "fr": "Lit le jeu et calcule le plus loin, jusqu'à deux secondes par coup.",
+        "de": "Liest den Tisch und rechnet am weitesten, bis zu zwei Sekunden pro Zug.",
+        "en": "Reads the table and looks furthest, up to two seconds a move.",
     },
 }
 """One line per table player and language."""
