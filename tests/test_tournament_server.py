@@ -561,3 +561,36 @@ def test_the_organisers_time_limits(tmp_path: Path) -> None:
         assert (summary["grace"], summary["move_limit"]) == (1, 1.5)
     finally:
         stop_server(process)
+
+
+def test_a_real_card_passe_refuses_a_hand_after_its_last(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, db=db) as base:
+        t = create(base, rounds=1, hands=2, real_tables=1)
+        for n in range(4):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        (real,) = state(base, t)["rounds"][0]["tables"]
+        assert real["kind"] == "cards"
+        sheet_id, key = real["sheet"].removeprefix("/tafel#").split(".", 1)
+        hands = f"/api/sheets/{sheet_id}/hands?key={key}"
+        for points in (100, 60):
+            hand = {"contract": 0, "chooser": 0, "points": points, "team": 0}
+            assert http_json(base, hands, hand)[0] == 201
+        _, before = http_json(base, f"/api/sheets/{sheet_id}?key={key}")
+        third = {"contract": 1, "chooser": 1, "points": 80, "team": 1}
+        status, answer = http_json(base, hands, third)
+        assert status == 400 and "the Passe of 2 hands is complete" in answer["error"], answer
+        _, after = http_json(base, f"/api/sheets/{sheet_id}?key={key}")
+        assert after == before and len(after["hands"]) == 2  # nothing changed
+        s = wait_for(base, t, "finished")
+        assert s["rounds"][0]["tables"][0]["totals"] == before["totals"]
+        # the hands of the Passe may still be corrected, by the scorer and by the organiser
+        status, _ = http_json(
+            base,
+            f"/api/tournaments/{t['id']}/corrections?key={t['key']}",
+            {"round": 1, "table": 1, "hand": 2, "points": 70, "reason": "miscounted"},
+        )
+        assert status == 200
+        assert state(base, t)["rounds"][0]["tables"][0]["totals"] == [170, 144]
+        assert http_json(base, hands, third)[0] == 400  # and the Passe stays complete
