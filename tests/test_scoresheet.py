@@ -11,7 +11,7 @@ from chibre.actions import Thank
 from chibre.errors import ChibreError, IllegalAction
 from chibre.game import Game
 from chibre.hand import Hand, team_of
-from chibre.rules import Rules, Striche
+from chibre.rules import MAX_TARGET, Rules, Striche
 from chibre.scoresheet import (
     InvalidEntry,
     ScoreSheet,
@@ -526,3 +526,23 @@ def test_any_imported_sheet_is_read_or_refused_with_a_message(options, name, tea
         assert str(e)
     else:
         assert sheet.totals[0] == 60 * sheet.rules.factor(1)
+
+
+def test_a_passe_takes_its_hands_and_refuses_one_more():
+    rules = Rules(target=MAX_TARGET)
+    sheet = ScoreSheet(rules, (), "Passe", passe=2)
+    for points in (100, 60):
+        sheet.add({"contract": "hearts", "chooser": 0, "points": points, "team": 0})
+    before = sheet.to_dict()
+    with pytest.raises(InvalidEntry, match="the Passe of 2 hands is complete"):
+        sheet.add({"contract": "hearts", "chooser": 1, "points": 80, "team": 0})
+    assert sheet.to_dict() == before and len(sheet.hands) == 2
+    sheet.replace(2, {"contract": "hearts", "chooser": 0, "points": 70, "team": 0})
+    assert sheet.totals == (170, 144)  # a hand of the Passe may still be corrected
+    again = ScoreSheet.from_json(sheet.to_json())
+    assert again.passe == 2 and again.to_dict() == sheet.to_dict()
+    with pytest.raises(InvalidEntry, match="has 3 hands written"):
+        ScoreSheet(rules, [*sheet.hands, sheet.hands[0]], passe=2)
+    with pytest.raises(InvalidEntry, match="a Passe is a number of hands"):
+        ScoreSheet(rules, (), passe=-1)
+    assert "passe" not in ScoreSheet(rules).to_dict()  # a game to the target, as before

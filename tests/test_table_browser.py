@@ -509,3 +509,41 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     )
     assert status == 0
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_fair_deals_asked_for_in_the_lobby_show_their_commitment(
+    browser: Browser, server: str
+) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    box = page.get_by_label("Fair deals (the seed committed to before the first card")
+    assert not box.is_checked()  # an ordinary table unless asked for
+    box.check()
+    page.click("#create")
+    page.locator("#invites").wait_for()
+    link = page.locator("#go-table").get_attribute("href")
+    assert link is not None
+    table_id = link.split("/t/")[1].split("?")[0]
+    token = link.split("seat=")[1]
+    with urllib.request.urlopen(f"{server}/api/tables/{table_id}?token={token}") as r:
+        deals = json.loads(r.read())["deals"]
+    assert deals["commitment"].startswith("sha256:") and "seed" not in deals
+    page.goto(server + link)
+    page.locator("#hand .card").first.wait_for()
+    commitment = page.locator("#deals-box .deals-commitment")
+    commitment.wait_for()
+    assert deals["commitment"] in commitment.inner_text()
+    assert page.locator("#deals-box .deals-seed").count() == 0  # revealed only at the end
+    # left unchecked, the lobby's table commits to nothing and shows no commitment
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    page.click("#create")
+    page.locator("#invites").wait_for()
+    plain = page.locator("#go-table").get_attribute("href")
+    assert plain is not None and plain != link
+    page.goto(server + plain)
+    page.locator("#hand .card").first.wait_for()
+    page.wait_for_timeout(300)
+    assert page.locator("#deals-box").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]

@@ -22,6 +22,7 @@ from chibre.server.store import decode_entry
 from chibre.tournament import COMPUTER
 from chibre.tournament.fairdeal import verify
 from server_support import (
+    create_table,
     http_json,
     opened,
     running_server,
@@ -561,3 +562,75 @@ def test_the_organisers_time_limits(tmp_path: Path) -> None:
         assert (summary["grace"], summary["move_limit"]) == (1, 1.5)
     finally:
         stop_server(process)
+
+
+def test_a_real_card_passe_refuses_a_hand_after_its_last(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, db=db) as base:
+        t = create(base, rounds=1, hands=2, real_tables=1)
+        for n in range(4):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        (real,) = state(base, t)["rounds"][0]["tables"]
+        assert real["kind"] == "cards"
+        sheet_id, key = real["sheet"].removeprefix("/tafel#").split(".", 1)
+        hands = f"/api/sheets/{sheet_id}/hands?key={key}"
+        for points in (100, 60):
+            hand = {"contract": 0, "chooser": 0, "points": points, "team": 0}
+            assert http_json(base, hands, hand)[0] == 201
+        _, before = http_json(base, f"/api/sheets/{sheet_id}?key={key}")
+        third = {"contract": 1, "chooser": 1, "points": 80, "team": 1}
+        status, answer = http_json(base, hands, third)
+        assert status == 400 and "the Passe of 2 hands is complete" in answer["error"], answer
+        _, after = http_json(base, f"/api/sheets/{sheet_id}?key={key}")
+        assert after == before and len(after["hands"]) == 2  # nothing changed
+        s = wait_for(base, t, "finished")
+        assert s["rounds"][0]["tables"][0]["totals"] == before["totals"]
+        # the hands of the Passe may still be corrected, by the scorer and by the organiser
+        status, _ = http_json(
+            base,
+            f"/api/tournaments/{t['id']}/corrections?key={t['key']}",
+            {"round": 1, "table": 1, "hand": 2, "points": 70, "reason": "miscounted"},
+        )
+        assert status == 200
+        assert state(base, t)["rounds"][0]["tables"][0]["totals"] == [170, 144]
+        assert http_json(base, hands, third)[0] == 400  # and the Passe stays complete
+
+
+def test_a_tournament_table_offers_no_rematch(tmp_path: Path) -> None:
+    """A friendly table plays another game on asking; a tournament's table refuses: its
+    players go back to the tournament, and no game outside it is opened."""
+    db = tmp_path / "chibre.sqlite"
+    args = ("--bot-delay", "0", "--deal-delay", "0.05")
+    with running_server(tmp_path, *args, db=db) as base:
+        friendly = create_table(base, options={"claim": "thank"})
+        with ws_connect(ws_url(base, friendly["seats"][0]["link"]), max_queue=None) as ws:
+            assert json.loads(ws.recv(timeout=10))["table"]["rematch"] is True
+        t = create(base, rounds=1, hands=1, grace=1, move_limit=0.2)
+        for n in range(4):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        link = state(base, t)["rounds"][0]["tables"][0]["seats"][0]["link"]
+        table_id = link.split("/t/")[1].split("?")[0]
+        with ws_connect(ws_url(base, link), max_queue=None) as ws:
+            frame = json.loads(ws.recv(timeout=10))
+            assert frame["table"]["rematch"] is False  # the page shows no "Rematch"
+            ws.send(json.dumps({"type": "rematch"}))  # nor before the end
+            while frame.get("type") != "error":
+                frame = json.loads(ws.recv(timeout=10))
+            assert frame["code"] == "tournament_rematch"
+            end = time.monotonic() + 60  # the computer plays for every seat: one hand
+            while not (frame.get("type") == "state" and frame["table"]["status"] == "finished"):
+                assert time.monotonic() < end, frame
+                frame = json.loads(ws.recv(timeout=10))
+            ws.send(json.dumps({"type": "language", "lang": "de"}))
+            ws.send(json.dumps({"type": "rematch"}))
+            while frame.get("type") != "error":
+                frame = json.loads(ws.recv(timeout=10))
+            assert frame["code"] == "tournament_rematch"
+            assert "keine Revanche" in frame["message"] and "Turnier" in frame["message"]
+        token = link.split("seat=")[1]
+        _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
+        assert summary["finished"] and summary["tournament"]["link"]
+        with opened(db) as c:  # no other game was opened: the friendly table and this one
+            assert c.execute("SELECT COUNT(*) FROM game_tables").fetchone() == (2,)

@@ -40,6 +40,9 @@ What the calculator does not represent, and how it reads it instead:
 Bad input (trick points outside 0..157, both teams entering weis, stöck in Obenabe or
 Undenufe, an unknown contract …) raises ``InvalidEntry`` with a message a player can read,
 and the sheet is left exactly as it was. ``to_json`` / ``from_json`` round-trip a sheet.
+
+A sheet may be a **Passe** of a fixed number of hands (``passe``, a tournament's table played
+with real cards): no target ends it, and a hand after its last one is refused.
 """
 
 from __future__ import annotations
@@ -563,7 +566,8 @@ class ScoreSheet:
     """Une feuille de match / ein Jassblatt: the hands of one game with real cards.
 
     Every change (``add``, ``replace``, ``delete``) recounts the whole game; a change that
-    the rules refuse raises ``InvalidEntry`` and leaves the sheet as it was.
+    the rules refuse raises ``InvalidEntry`` and leaves the sheet as it was. ``passe``: the
+    number of hands of a Passe (0: a game to the target), no hand written after the last.
     """
 
     def __init__(
@@ -572,8 +576,12 @@ class ScoreSheet:
         hands: Iterable[HandEntry | Mapping[str, Any]] = (),
         name: str = "",
         teams: Sequence[str] = ("A", "B"),
+        passe: int = 0,
     ) -> None:
         self.rules = rules or Rules()
+        if not isinstance(passe, int) or isinstance(passe, bool) or passe < 0:
+            raise InvalidEntry(f"a Passe is a number of hands (0: none), not {passe!r}")
+        self.passe = passe
         if not isinstance(name, str):
             raise InvalidEntry("the sheet's name must be text")
         if (
@@ -585,6 +593,8 @@ class ScoreSheet:
         self.name = name
         self.teams = (teams[0].strip(), teams[1].strip())
         entries = [self._read(h) for h in hands]
+        if passe and len(entries) > passe:
+            raise InvalidEntry(f"the Passe of {passe} hands has {len(entries)} hands written")
         self._count = count_game(entries, self.rules)
         self._entries = entries
 
@@ -605,6 +615,11 @@ class ScoreSheet:
             raise InvalidEntry(
                 f"the game is over: team {self.teams[self._count.winner]} won in hand "
                 f"{self._count.decided_in}"
+            )
+        if self.passe and len(self._entries) >= self.passe:
+            raise InvalidEntry(
+                f"the Passe of {self.passe} hands is complete: no hand after hand {self.passe} "
+                "(correct or strike a hand instead)"
             )
         self._set([*self._entries, self._read(hand)])
         return self._count.results[-1]
@@ -728,6 +743,7 @@ class ScoreSheet:
             "teams": list(self.teams),
             "rules": self.rules.to_dict(),
             "hands": [h.to_dict() for h in self._entries],
+            **({"passe": self.passe} if self.passe else {}),
         }
 
     def to_json(self) -> str:
@@ -745,7 +761,7 @@ class ScoreSheet:
         hands = d.get("hands", [])
         if not isinstance(hands, list):
             raise InvalidEntry("the sheet's hands must be a list")
-        return cls(rules, hands, d.get("name", ""), d.get("teams", ("A", "B")))
+        return cls(rules, hands, d.get("name", ""), d.get("teams", ("A", "B")), d.get("passe", 0))
 
     @classmethod
     def from_json(cls, text: str) -> ScoreSheet:

@@ -43,6 +43,7 @@ ERROR_CODES = (
     "damaged",
     "bad_name",
     "not_finished",
+    "tournament_rematch",
 )
 
 
@@ -194,7 +195,7 @@ class Rename(_Message):
 
 class Rematch(_Message):
     """``{"type": "rematch"}``: once the game is over, another one at the same table — the
-    same seats, tokens and links, a new record."""
+    same seats, tokens and links, a new record (never at a tournament's table)."""
 
     type: Literal["rematch"]
 

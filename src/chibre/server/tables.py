@@ -313,6 +313,7 @@ class Table:
                     "next": self.next,
                     **({"move_until": self.move_until} if self.move_limit else {}),
                     "hints": self.stored.hints,
+                    "rematch": self.offers_rematch,
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
@@ -547,8 +548,17 @@ class Table:
         for conn in self.connections:
             conn.reply(frame)
 
+    @property
+    def offers_rematch(self) -> bool:
+        """Whether another game may follow this one here: not at a tournament's table (one
+        with terms), whose players go back to their tournament."""
+        return self.stored.terms is None
+
     def start_rematch(self) -> None:
-        """Another game at this table once this one is over (``not_finished`` before)."""
+        """Another game at this table once this one is over (``not_finished`` before,
+        ``tournament_rematch`` at a tournament's table)."""
+        if not self.offers_rematch:
+            raise refusal("tournament_rematch")
         if not self.game.is_over:
             raise refusal("not_finished")
         if self.next is None and self.rematch is not None:

@@ -696,7 +696,8 @@ class Tournaments:
         if draw.number <= t.request.real_tables:
             teams = [" & ".join(names[i] for i in (team, team + 2)) for team in (0, 1)]
             rules = t.rules.replace(target=MAX_TARGET) if t.request.hands else t.rules
-            sheet = ScoreSheet(rules, (), f"{t.name} — {number}/{draw.number}", teams)
+            name = f"{t.name} — {number}/{draw.number}"
+            sheet = ScoreSheet(rules, (), name, teams, t.request.hands)
             opened = self.sheets.create(sheet)
             return Link(CARDS, opened.id, opened.key, "[]")
         request = TableRequest(

@@ -339,6 +339,7 @@ async function main() {
         seats,
         names: names(seats),
         hints: $("hints").checked,
+        fair_deals: $("fair_deals").checked,
       });
       showInvites(answer);
     } catch (e) {

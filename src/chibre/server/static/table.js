@@ -1127,7 +1127,8 @@ function drawOver(view) {
     el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
   );
   $("over-reason").textContent = passe ? "" : overReason(view.deciding);
-  $("over-rematch").hidden = me === null;
+  // a tournament's table has no rematch: its end dialog leads back to the tournament
+  $("over-rematch").hidden = me === null || app.msg.table.rematch === false;
   const kinds = view.striche_kinds || [{}, {}];
   const table = el("table", "striche-table");
   const head = el("tr");
