@@ -231,7 +231,10 @@ class Lobby:
         """A player of one of our tournaments, by their own link: a session of one bot that
         takes the player's seat in each round (``_follow``)."""
         found = PLAYER_LINK.search(link)
-        now = tournaments.entry_seat(found.group(1), found.group(2)) if found else None
+        try:
+            now = tournaments.entry_seat(found.group(1), found.group(2)) if found else None
+        except StoreUnavailable:
+            raise BadFrame("the tournaments cannot be read now: try again later") from None
         if found is None or now is None:
             raise BadFrame("that link opens no player of a tournament of this server")
         session_name = f"tournament {now.tournament} {now.player}"
@@ -757,7 +760,12 @@ async def _follow(lobby: Lobby, session: Session, member: Member) -> None:
     assert session.player is not None
     tournaments = member.socket.app.state.tournaments
     while not member.gone:
-        now = tournaments.entry_seat(*session.player)
+        try:
+            now = tournaments.entry_seat(*session.player)
+        except StoreUnavailable:  # looked at again in a moment
+            log.exception("jass challenge %r: the tournament could not be read", session.name)
+            await asyncio.sleep(FOLLOW_TICK)
+            continue
         if now is None or now.over:
             break
         found = SEAT_LINK.search(now.link) if now.link else None
@@ -768,12 +776,6 @@ async def _follow(lobby: Lobby, session: Session, member: Member) -> None:
                 lobby.tables.release(table)
             await asyncio.sleep(FOLLOW_TICK)
             continue
-        if table.game.rules.weis or table.game.rules.stoeck:  # the tournament's rules say not
-            await member.socket.send_text(
-                frame("ERROR", "this table plays weis or stöck, which this protocol cannot carry")
-            )
-            lobby.tables.release(table)
-            break
         log.info("jass challenge %r: %s plays at table %s", session.name, member.name, table.id)
         session.table, member.seat, session.seated = table, seat, [member]
         if await _start(lobby, session) is None or member.bridge is None:
