@@ -11,6 +11,10 @@ seat's own state frames are told in the protocol's frames (DEAL_CARDS, BROADCAST
 PLAYED_CARDS, BROADCAST_STICH, BROADCAST_GAME_FINISHED, BROADCAST_WINNER_TEAM) and its turn
 is a REQUEST_TRUMPF or REQUEST_CARD.
 
+A session name may also be a seat's invitation link (that seat of one of our tables) or a
+tournament player's own link: then the bot plays that player's seat in every round of the
+tournament (``_follow``, from ``Tournaments.entry_seat``), waiting between rounds.
+
 A foreign bot never blocks a table. A push after a push is rejected (REJECT_TRUMPF, then
 REQUEST_TRUMPF true again); an illegal card is rejected (REJECT_CARD, then the same
 REQUEST_CARD); anything else it should not have sent is answered BAD_MESSAGE. Each request has
@@ -698,10 +702,10 @@ async def _start(lobby: Lobby, session: Session) -> Table | None:
     """The session's bots (``session.seated``) sit down: the table (a new one, or the seat
     link's), a bridge for each."""
     try:
-        seat_kinds = (SEAT, ENTRY)
-        table = (
-            session.table if session.kind in seat_kinds and session.table else lobby.start(session)
-        )
+        if session.kind in (SEAT, ENTRY) and session.table is not None:
+            table = session.table  # a seat of one of our tables
+        else:
+            table = lobby.start(session)
     except (InvalidTable, TooManyTables, StoreUnavailable) as e:
         await session.broadcast(frame("ERROR", f"the game could not start: {e}"))
         await _close_all(lobby, session)

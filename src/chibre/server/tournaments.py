@@ -380,9 +380,7 @@ class EntrySeat:
 
     tournament: str
     player: str  # the member's id
-    name: str
     rules: Rules
-    round: int  # the rounds drawn so far
     link: str | None  # their seat's link at this round's online table, while it plays
     over: bool  # every round is drawn and none seats them any more
 
@@ -613,7 +611,7 @@ class Tournaments:
                     link = f"/t/{table.id}?seat={seat.info.token}"
                 self.tables.release(table)
         over = number >= t.request.rounds and not playing
-        return EntrySeat(t.id, member.id, member.name, t.rules, number, link, over)
+        return EntrySeat(t.id, member.id, t.rules, link, over)
 
     # --- changing ----------------------------------------------------------------------------
 
