@@ -516,10 +516,11 @@ def test_a_tournament_of_three_bots_with_a_spectator(tmp_path: Path) -> None:
     assert kinds.count("BROADCAST_TOURNAMENT_RANKING_TABLE") == 3
     assert kinds.count("PLAYED_CARDS") == 4 * kinds.count("BROADCAST_STICH") > 0
     started = next(h["data"] for h in heard if h["type"] == "BROADCAST_TOURNAMENT_STARTED")
-    assert started == {"players": ["alpha", "beta", "gamma"]}
+    order = started["players"]  # in the order the bots first joined (their clients race)
+    assert sorted(order) == ["alpha", "beta", "gamma"]
     table = [h["data"] for h in heard if h["type"] == "BROADCAST_TOURNAMENT_RANKING_TABLE"][-1]
     pairs = [(r["player1"], r["player2"]) for r in table["pairingResults"]]
-    assert pairs == [("alpha", "beta"), ("alpha", "gamma"), ("beta", "gamma")]
+    assert pairs == [(order[0], order[1]), (order[0], order[2]), (order[1], order[2])]
     won = {n: 0 for n in ("alpha", "beta", "gamma")}
     for r in table["pairingResults"]:
         won[r["player1"] if r["firstPlayerWon"] else r["player2"]] += 1
@@ -662,3 +663,110 @@ def test_a_bot_that_left_a_seat_gives_it_back(tmp_path: Path) -> None:
     assert stored is not None and stored.replay().is_over
     assert result.winner is not None and result.bad_messages == [] and result.decisions > 5
     assert [i.kind for i in stored.seats[0].incidents] == ["gone"]
+
+
+# --- a player of one of our tournaments ------------------------------------------------------
+
+
+class Recording(ChallengeClient):
+    """Our client, keeping the type of every frame it was sent."""
+
+    def __init__(self, player: Watching, name: str, session: str) -> None:
+        super().__init__(player, name, session=session)
+        self.kinds: list[str] = []
+
+    async def answer(self, kind: str, data: Any) -> list[str]:
+        self.kinds.append(kind)
+        return await super().answer(kind, data)
+
+
+async def follow_a_tournament(url: str, base: str, t: dict[str, Any], client: Recording) -> Any:
+    playing = asyncio.create_task(play_challenge(url, client))
+    await asyncio.sleep(1.5)  # no round yet: it waits, told nothing
+    assert not playing.done() and client.kinds == [
+        "REQUEST_PLAYER_NAME", "REQUEST_SESSION_CHOICE", "BROADCAST_SESSION_JOINED",
+    ]  # fmt: skip
+    assert client.session is not None
+    twice = await refused_link(url, client.session)
+    status, answer = await asyncio.to_thread(
+        http_json, base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {}
+    )
+    assert status == 201, answer
+    result = await playing  # until the server closes the socket: the tournament is over
+    return result, twice
+
+
+def test_a_bot_plays_a_whole_tournament_by_its_players_link(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    player = Watching("rule", 7)
+    args = ("--bot-delay", "0", "--deal-delay", "0.05")
+    with running_server(tmp_path, *args, db=db) as base:
+        url = base.replace("http://", "ws://") + "/"
+        body = {"name": "Kit", "rounds": 2, "hands": 2, "auto": True,
+                "options": {"weis": False, "stoeck": False}}  # fmt: skip
+        status, t = http_json(base, "/api/tournaments", body)
+        assert status == 201, t
+        status, entry = http_json(
+            base, f"/api/tournaments/{t['id']}/entries?code={t['code']}", {"name": "kit"}
+        )
+        assert status == 201, entry
+        for n in range(3):
+            computer = {"name": f"Bot {n + 1}", "kind": "rule"}
+            assert (
+                http_json(base, f"/api/tournaments/{t['id']}/entries?key={t['key']}", computer)[0]
+                == 201
+            )
+        client = Recording(player, "kit", base + entry["links"][0])
+        result, twice = asyncio.run(
+            asyncio.wait_for(follow_a_tournament(url, base, t, client), 180)
+        )
+        end = time.monotonic() + 30
+        while not (s := http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1])[
+            "finished"
+        ]:
+            assert time.monotonic() < end, s
+            time.sleep(0.2)
+        # a tournament with weis and stöck, and a token that is nobody's, are refused
+        status, weis = http_json(base, "/api/tournaments", {"name": "Weis", "rounds": 1})
+        assert status == 201, weis
+        status, other = http_json(
+            base, f"/api/tournaments/{weis['id']}/entries?code={weis['code']}", {"name": "kit"}
+        )
+        refused = [
+            asyncio.run(refused_link(url, base + other["links"][0])),
+            asyncio.run(refused_link(url, base + entry["links"][0].replace("player=", "player=x"))),
+        ]
+    assert "already" in twice
+    assert "weis or stöck" in refused[0] and "opens no player" in refused[1]
+    assert result.bad_messages == [] and result.errors == [] and result.rejected == 0
+    # told each round's table, then silent until the next round's BROADCAST_TEAMS
+    assert client.kinds.count("BROADCAST_TEAMS") == 2 and client.kinds.count("DEAL_CARDS") == 4
+    between = client.kinds.index("BROADCAST_TEAMS", 4)
+    assert client.kinds[between - 1] == "BROADCAST_GAME_FINISHED"
+    assert client.kinds[-1] == "BROADCAST_GAME_FINISHED"  # a Passe has no winner
+    # each round's table holds the bot's moves, each decided from that seat's own view
+    store = Store(db)
+    try:
+        asked = []
+        for rnd in s["rounds"]:
+            (table,) = rnd["tables"]
+            seat = next(x["seat"] for x in table["seats"] if x["name"] == "kit")
+            assert table["done"] and not table["seats"][seat]["flagged"]
+            stored = store.load(table["watch"].split("/t/")[1].split("?")[0])
+            assert stored is not None and stored.seats[seat].incidents == ()
+            game = stored.replay()
+            assert game.is_over and len(game.hands) == 2
+            replay, moves = stored.new_game(), 0
+            for who, action in stored.entries:
+                if who == seat:
+                    asked.append(replay.observation(seat))
+                    moves += 1
+                replay.apply(action, None if who < 0 else who)
+            assert moves >= 18  # two hands of nine cards at least
+    finally:
+        store.close()
+    assert len(asked) == len(player.seen) == result.decisions
+    for theirs, ours in zip(player.seen, asked, strict=True):
+        assert (theirs.hand, theirs.trick, theirs.tricks, theirs.contract) == (
+            ours.hand, ours.trick, ours.tricks, ours.contract,
+        )  # fmt: skip

@@ -11,6 +11,10 @@ seat's own state frames are told in the protocol's frames (DEAL_CARDS, BROADCAST
 PLAYED_CARDS, BROADCAST_STICH, BROADCAST_GAME_FINISHED, BROADCAST_WINNER_TEAM) and its turn
 is a REQUEST_TRUMPF or REQUEST_CARD.
 
+A session name may also be a seat's invitation link (that seat of one of our tables) or a
+tournament player's own link: then the bot plays that player's seat in every round of the
+tournament (``_follow``, from ``Tournaments.entry_seat``), waiting between rounds.
+
 A foreign bot never blocks a table. A push after a push is rejected (REJECT_TRUMPF, then
 REQUEST_TRUMPF true again); an illegal card is rejected (REJECT_CARD, then the same
 REQUEST_CARD); anything else it should not have sent is answered BAD_MESSAGE. Each request has
@@ -57,6 +61,7 @@ from chibre.server.protocol import MAX_FRAME, ProtocolError
 from chibre.server.quota import Quota
 from chibre.server.store import StoreUnavailable
 from chibre.server.tables import Connection, Table, Tables, TooManyTables
+from chibre.server.tournaments import Tournaments
 from chibre.tournament.fairdeal import DealSource
 
 log = logging.getLogger("chibre.server")
@@ -76,9 +81,14 @@ MAX_SPECTATORS = 20
 """Spectators of one session."""
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
-SINGLE_GAME, TOURNAMENT, SEAT = "SINGLE_GAME", "TOURNAMENT", "SEAT"
+SINGLE_GAME, TOURNAMENT, SEAT, ENTRY = "SINGLE_GAME", "TOURNAMENT", "SEAT", "ENTRY"
 SEAT_LINK = re.compile(r"/t/([A-Za-z0-9_-]{1,64})\?seat=([A-Za-z0-9_-]{1,128})$")
 """A seat's invitation link (``…/t/ID?seat=TOKEN``) given as the session's name: that seat."""
+PLAYER_LINK = re.compile(r"/tournament/([A-Za-z0-9_-]{1,64})\?player=([A-Za-z0-9_-]{1,128})$")
+"""A tournament player's own link (``…/tournament/ID?player=TOKEN``) given as the session's
+name: that player's seat in every round of the tournament."""
+FOLLOW_TICK = 0.5
+"""Seconds between two looks, between rounds, for a tournament player's next seat."""
 
 
 @dataclass
@@ -112,6 +122,7 @@ class Session:
     started: bool = False
     ratings: dict[str, Rating] = field(default_factory=dict)
     results: list[dict[str, Any]] = field(default_factory=list)  # a tournament's pairings
+    player: tuple[str, str] | None = None  # ENTRY: our tournament's id, the player's token
 
     def team_size(self, team: int) -> int:
         return sum(1 for m in self.members if m.seat % 2 == team)
@@ -218,12 +229,37 @@ class Lobby:
         self.live[session.name] = session
         return session, member
 
+    def follow(
+        self, link: str, name: str, ws: WebSocket, tournaments: Tournaments
+    ) -> tuple[Session, Member]:
+        """A player of one of our tournaments, by their own link: a session of one bot that
+        takes the player's seat in each round (``_follow``)."""
+        found = PLAYER_LINK.search(link)
+        try:
+            now = tournaments.entry_seat(found.group(1), found.group(2)) if found else None
+        except StoreUnavailable:
+            raise BadFrame("the tournaments cannot be read now: try again later") from None
+        if found is None or now is None:
+            raise BadFrame("that link opens no player of a tournament of this server")
+        session_name = f"tournament {now.tournament} {now.player}"
+        if now.rules.weis or now.rules.stoeck:
+            raise BadFrame("that tournament plays weis or stöck, which this protocol cannot carry")
+        if now.over:
+            raise BadFrame("that tournament has no more rounds for this player")
+        if session_name in self.live:
+            raise BadFrame("a bot of this protocol plays for that player already")
+        session = Session(session_name, ENTRY, player=(now.tournament, found.group(2)))
+        member = Member(next(self.ids), name, -1, ws)
+        session.members.append(member)
+        self.live[session_name] = session
+        return session, member
+
     def watch(self, choice: dict[str, Any]) -> Session:
         """The session a spectator asks for (by name, else the first one going)."""
         name = choice.get("sessionName")
-        going = [x for x in self.live.values() if x.kind != SEAT]
+        going = [x for x in self.live.values() if x.kind not in (SEAT, ENTRY)]
         session = self.live.get(name) if name else next(iter(going), None)
-        if session is None or session.kind == SEAT:
+        if session is None or session.kind in (SEAT, ENTRY):
             raise BadFrame(f"no session {str(name)[:NAME_LENGTH]!r} to watch")
         if len(session.spectators) >= MAX_SPECTATORS:
             raise BadFrame("that session has as many spectators as it takes")
@@ -573,6 +609,8 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
             link = data.get("sessionName") if isinstance(data, dict) else None
             if isinstance(link, str) and SEAT_LINK.search(link):
                 return lobby.take_seat(link, name, ws)
+            if isinstance(link, str) and PLAYER_LINK.search(link):
+                return lobby.follow(link, name, ws, ws.app.state.tournaments)
             session = lobby.choose(data)
             if not session.members:  # a new session is a new table: the table quota
                 wait = quota.allow(ws.client.host if ws.client else "?")
@@ -610,6 +648,9 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
     await session.broadcast(frame("BROADCAST_SESSION_JOINED", joined))
     if (session.kind == SINGLE_GAME and len(session.members) == 4) or session.kind == SEAT:
         await _start(lobby, session)
+    follow = None
+    if session.kind == ENTRY:
+        follow = asyncio.get_running_loop().create_task(_follow(lobby, session, member))
     try:
         while True:
             got = await _read(ws)
@@ -634,10 +675,13 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
                 with suppress(Exception):
                     await ws.close(CLOSE_POLICY)
                 break
-            if bridge.done.is_set() and session.kind != TOURNAMENT:
+            if bridge.done.is_set() and session.kind not in (TOURNAMENT, ENTRY):
                 break
     finally:
         await _left(lobby, session, member)
+        if follow is not None:
+            follow.cancel()
+            lobby.live.pop(session.name, None)
 
 
 async def _watch(ws: WebSocket, lobby: Lobby, session: Session) -> None:
@@ -658,7 +702,10 @@ async def _start(lobby: Lobby, session: Session) -> Table | None:
     """The session's bots (``session.seated``) sit down: the table (a new one, or the seat
     link's), a bridge for each."""
     try:
-        table = session.table if session.kind == SEAT and session.table else lobby.start(session)
+        if session.kind in (SEAT, ENTRY) and session.table is not None:
+            table = session.table  # a seat of one of our tables
+        else:
+            table = lobby.start(session)
     except (InvalidTable, TooManyTables, StoreUnavailable) as e:
         await session.broadcast(frame("ERROR", f"the game could not start: {e}"))
         await _close_all(lobby, session)
@@ -703,11 +750,45 @@ async def _pump(bridge: SeatBridge) -> None:
     pump.cancel()
     bridge.table.leave(conn)
     bridge.lobby.tables.release(bridge.table)
-    if bridge.session.kind != TOURNAMENT:
+    if bridge.session.kind not in (TOURNAMENT, ENTRY):
         with suppress(Exception):
             await bridge.member.socket.close(CLOSE_NORMAL)
         if bridge.seat == 0 or bridge.session.kind == SEAT:  # its last frames went out
             await _close_all(bridge.lobby, bridge.session, bots=False)
+
+
+async def _follow(lobby: Lobby, session: Session, member: Member) -> None:
+    """A tournament player's bot: in each round it takes the player's seat at that round's
+    table (``Tournaments.entry_seat``) and plays there as by the seat's link; between rounds it
+    waits; once no round will seat the player any more its socket closes (1000)."""
+    assert session.player is not None
+    tournaments = member.socket.app.state.tournaments
+    while not member.gone:
+        try:
+            now = tournaments.entry_seat(*session.player)
+        except StoreUnavailable:  # looked at again in a moment
+            log.exception("jass challenge %r: the tournament could not be read", session.name)
+            await asyncio.sleep(FOLLOW_TICK)
+            continue
+        if now is None or now.over:
+            break
+        found = SEAT_LINK.search(now.link) if now.link else None
+        table = lobby.tables.get(found.group(1)) if found else None
+        seat = table.seat_of(found.group(2)) if table is not None and found else None
+        if table is None or seat is None or table.game.is_over:
+            if table is not None:
+                lobby.tables.release(table)
+            await asyncio.sleep(FOLLOW_TICK)
+            continue
+        log.info("jass challenge %r: %s plays at table %s", session.name, member.name, table.id)
+        session.table, member.seat, session.seated = table, seat, [member]
+        if await _start(lobby, session) is None or member.bridge is None:
+            break
+        await member.bridge.done.wait()
+        member.bridge = None
+    if not member.gone:
+        with suppress(Exception):
+            await member.socket.close(CLOSE_NORMAL)
 
 
 async def _close_all(lobby: Lobby, session: Session, bots: bool = True) -> None:
@@ -790,7 +871,7 @@ async def _left(lobby: Lobby, session: Session, member: Member) -> None:
         return
     if bridge.done.is_set():
         return
-    if session.kind == SEAT:  # our table's seat is free again: its grace period, then rule
+    if session.kind in (SEAT, ENTRY):  # our table's seat is free again: grace, then rule
         bridge.note("gone", f"{member.name} left the seat")
         bridge.asked = -1
         if bridge.deadline is not None:

@@ -373,6 +373,18 @@ class Played:
     points: list[tuple[int, int]] = field(default_factory=list)  # per complete hand (online)
 
 
+@dataclass
+class EntrySeat:
+    """Where a player of a tournament sits now, from their token: what a program that
+    follows its entry from round to round needs (the Jass Challenge endpoint)."""
+
+    tournament: str
+    player: str  # the member's id
+    rules: Rules
+    link: str | None  # their seat's link at this round's online table, while it plays
+    over: bool  # every round is drawn and none seats them any more
+
+
 class Tournaments:
     """Every tournament of the server, on the tables and sheets of the same store."""
 
@@ -578,6 +590,28 @@ class Tournaments:
             if mine is not None and "deals" in mine.info:
                 out["deals"] = mine.info["deals"]
         return out
+
+    def entry_seat(self, tid: str, token: str) -> EntrySeat | None:
+        """Where the player of ``token`` (a human entry's) sits in tournament ``tid`` now;
+        ``None`` if that opens no such player."""
+        t = self.store.load(tid)
+        found = t.member(token) if t is not None else None
+        if t is None or found is None or not found[0].human:
+            return None
+        member = found[1]
+        number, link, playing = len(t.rounds), None, False
+        draw = next((d for d in t.rounds[-1] if member.id in d.seats), None) if t.rounds else None
+        at = t.links.get((number, draw.number)) if draw is not None else None
+        if draw is not None and at is not None and at.kind == ONLINE:
+            table = self.tables.get(at.ref)
+            if table is not None:
+                seat = table.seats[draw.seats.index(member.id)]
+                playing = not table.game.is_over
+                if playing and seat.info.token:
+                    link = f"/t/{table.id}?seat={seat.info.token}"
+                self.tables.release(table)
+        over = number >= t.request.rounds and not playing
+        return EntrySeat(t.id, member.id, t.rules, link, over)
 
     # --- changing ----------------------------------------------------------------------------
 
