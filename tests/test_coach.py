@@ -258,6 +258,8 @@ def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:
         observation_for(hand, 3, None, played)
     with pytest.raises(InvalidAdvice, match="seat 1 chooses"):
         observation_for(hand, 0)
+    with pytest.raises(InvalidAdvice, match="all 36 cards"):
+        observation_for(hand, 3, 1, tuple(range(36)))
 
 
 def test_the_pique_double_is_one_of_the_contract_s_options() -> None:

@@ -440,6 +440,42 @@ def test_new_sessions_count_against_the_table_quota(tmp_path: Path) -> None:
     assert "AUTOJOIN, CREATE_NEW, JOIN_EXISTING or SPECTATOR" in said[1]
 
 
+async def odd_choices(url: str) -> list[str]:
+    """A session's name that is not a string, and a tournament asked by a game's name."""
+    said = []
+    first = Bot(await websockets.connect(url), "first")
+    await first.recv("REQUEST_PLAYER_NAME")
+    await first.send("CHOOSE_PLAYER_NAME", first.name)
+    await first.recv("REQUEST_SESSION_CHOICE")
+    await first.send("CHOOSE_SESSION", {"sessionChoice": "CREATE_NEW", "sessionName": "game"})
+    await first.recv("BROADCAST_SESSION_JOINED")
+    bot = Bot(await websockets.connect(url), "odd")
+    await bot.recv("REQUEST_PLAYER_NAME")
+    await bot.send("CHOOSE_PLAYER_NAME", bot.name)
+    await bot.recv("REQUEST_SESSION_CHOICE")
+    for choice in (
+        {"sessionChoice": "JOIN_EXISTING", "sessionName": ["game"]},
+        {"sessionChoice": "SPECTATOR", "sessionName": {"a": 1}},
+        {"sessionChoice": "CREATE_NEW", "sessionName": "game", "sessionType": "TOURNAMENT"},
+    ):
+        await bot.send("CHOOSE_SESSION", choice)
+        said.append(await bot.recv("BAD_MESSAGE"))
+        assert await bot.recv("REQUEST_SESSION_CHOICE") == ["game"]  # asked again
+    await bot.send("CHOOSE_SESSION", {"sessionChoice": "JOIN_EXISTING", "sessionName": "game"})
+    await bot.recv("BROADCAST_SESSION_JOINED")  # the connection was never dropped
+    for b in (first, bot):
+        await b.ws.close()
+    return said
+
+
+def test_odd_session_choices_are_refused_and_asked_again(tmp_path: Path) -> None:
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        said = asyncio.run(asyncio.wait_for(odd_choices(url), 60))
+    assert said[:2] == ["sessionName is a string"] * 2
+    assert said[2] == "the session 'game' is not a TOURNAMENT session"
+
+
 # --- tournaments and spectators --------------------------------------------------------------
 
 

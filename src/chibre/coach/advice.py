@@ -134,6 +134,8 @@ def observation_for(
             raise InvalidAdvice("chooser", seat=chooser)
     if len(set(played)) != len(played):
         raise InvalidAdvice("twice")
+    if len(played) == 36:
+        raise InvalidAdvice("hand_over")
     k = -1 if contract is None else contract
     mine, barred, to_play = _voids(max(k, 0), dealer, list(played))
     if contract is not None and to_play != SEAT:

@@ -374,7 +374,9 @@ async def table_advice(request: Request, body: AdviceRequest) -> Response:
     except NotationError as e:
         return error(400, _unread(e, lang), "played")
     try:
-        observation = observation_for(hand, body.dealer, body.trump, played)
+        observation = await asyncio.to_thread(
+            observation_for, hand, body.dealer, body.trump, played
+        )
     except InvalidAdvice as e:
         return error(400, e.said(lang), "played" if played else "hand")
     advice = await request.app.state.coaching.hint(observation)

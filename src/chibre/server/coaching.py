@@ -15,6 +15,7 @@ import multiprocessing
 import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from chibre.coach.review import Assessment, Review, assess, compile_review
 from chibre.coach.value import Budget
 from chibre.game import GameRecord
 from chibre.observation import Observation
+from chibre.server.thinking import stop_pool
 
 KEPT_REVIEWS = 32
 """How many reviews the server keeps (the most recently asked for)."""
@@ -122,16 +124,22 @@ class Coaching:
             job.review = compile_review(job.record, job.seats, self.budget, out)
         except Exception as e:  # a worker that died or failed: said, never the server's end
             job.failed = type(e).__name__
-            self._pool = None
+            self._forget_broken(e)
 
     async def hint(self, observation: Observation) -> Advice:
         """The coach's choice for the seat of ``observation``, from it only (in the worker)."""
         job = self._executor().submit(advise, observation, HINT_BUDGET)
         try:
             return await asyncio.wrap_future(job)
-        except Exception:
-            self._pool = None
+        except Exception as e:
+            self._forget_broken(e)
             raise
+
+    def _forget_broken(self, e: Exception) -> None:
+        """After a worker died, the next job starts a new pool (a refusal keeps this one)."""
+        if isinstance(e, BrokenProcessPool) and self._pool is not None:
+            stop_pool(self._pool)
+            self._pool = None
 
     def close(self) -> None:
         for job in self.jobs.values():
@@ -139,8 +147,4 @@ class Coaching:
                 job.task.cancel()
         pool, self._pool = self._pool, None
         if pool is not None:
-            workers = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in workers:
-                if process.is_alive():
-                    process.terminate()
+            stop_pool(pool)

@@ -181,6 +181,8 @@ class Lobby:
         how = choice.get("sessionChoice")
         name = choice.get("sessionName")
         kind = choice.get("sessionType", SINGLE_GAME)
+        if name is not None and not isinstance(name, str):
+            raise BadFrame("sessionName is a string")
         if kind not in (SINGLE_GAME, TOURNAMENT):
             raise BadFrame("sessionType is SINGLE_GAME or TOURNAMENT")
         if how == "AUTOJOIN":
@@ -197,6 +199,8 @@ class Lobby:
         if not isinstance(name, str) or not 0 < len(name) <= NAME_LENGTH:
             raise BadFrame(f"a session's name is 1 to {NAME_LENGTH} characters")
         if name in self.open:
+            if "sessionType" in choice and self.open[name].kind != kind:
+                raise BadFrame(f"the session {name!r} is not a {kind} session")
             return self.open[name]
         if name in self.live:
             raise BadFrame(f"the session {name!r} has started: choose another name")
@@ -257,6 +261,8 @@ class Lobby:
     def watch(self, choice: dict[str, Any]) -> Session:
         """The session a spectator asks for (by name, else the first one going)."""
         name = choice.get("sessionName")
+        if name is not None and not isinstance(name, str):
+            raise BadFrame("sessionName is a string")
         going = [x for x in self.live.values() if x.kind not in (SEAT, ENTRY)]
         session = self.live.get(name) if name else next(iter(going), None)
         if session is None or session.kind in (SEAT, ENTRY):

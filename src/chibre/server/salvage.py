@@ -579,8 +579,8 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
         row = by_id.get(table_id)
         if row is None or not whole or not _replays(row, entries, terms_of.get(table_id)):
             damaged.add(table_id)
-        elif table_id in tournaments.online and table_id not in dealt:
-            damaged.add(table_id)  # its committed deals are lost
+        elif table_id in tournaments.online and not (table_id in dealt and table_id in terms_of):
+            damaged.add(table_id)  # its committed deals or its terms (a Passe's end) are lost
     good_sheets = [r for r in sheets.rows if _sheet_readable(r)]
     result.lost_sheets = sorted(
         {str(r[0]) for r in sheets.rows if not _sheet_readable(r)} | sheets.lost_ids

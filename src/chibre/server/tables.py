@@ -516,11 +516,13 @@ class Table:
 
     def note_incident(self, seat: int, kind: str, detail: str, seconds: float) -> None:
         """Keep in the record that a foreign bot at ``seat`` failed a decision and the fallback
-        made it (``MAX_INCIDENTS`` a seat; a store that refuses it loses only the note)."""
+        made it (``MAX_INCIDENTS`` a seat; a store that refuses it loses only the note; the
+        detail's control characters, a line break among them, as spaces)."""
         s = self.seats[seat]
         if len(s.info.incidents) >= MAX_INCIDENTS:
             return
-        incident = SeatIncident(kind, detail[:MAX_DETAIL], round(seconds, 3), self.seq)
+        said = "".join(c if c.isprintable() else " " for c in detail[:MAX_DETAIL])
+        incident = SeatIncident(kind, said, round(seconds, 3), self.seq)
         info = dataclasses.replace(s.info, incidents=(*s.info.incidents, incident))
         seats = tuple(info if n == seat else x.info for n, x in enumerate(self.seats))
         try:

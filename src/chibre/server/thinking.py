@@ -102,9 +102,13 @@ class Thinkers:
         """Stop the workers, even one still thinking (the server shuts down)."""
         pool, self._pool = self._pool, None
         if pool is not None:
-            # a worker stuck in a decision would keep the process alive: stop it too
-            workers = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in workers:
-                if process.is_alive():
-                    process.terminate()
+            stop_pool(pool)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down now, stopping a worker still busy (it would keep the server alive)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        if process.is_alive():
+            process.terminate()
