@@ -10,9 +10,8 @@ from __future__ import annotations
 from chibre.actions import Action, Choose, Play, Thank
 from chibre.bots.player import choices, may_thank
 from chibre.bots.solver import Position, card_results, solve_exact, warm_up
-from chibre.bots.strong import _taken, margin
+from chibre.bots.strong import card_position, margin
 from chibre.observation import Observation
-from chibre.play import MATCH_BONUS
 from chibre.weis import STOECK_CARDS, STOECK_POINTS
 
 
@@ -48,15 +47,9 @@ class CheatPlayer:
         if o.phase == "contract":
             return self._contract(o, options, hands)
         budget = None if 9 - len(o.tricks) <= self.exact_tricks else self.max_nodes
-        position = Position(
-            hands=hands,
-            contract=o.contract,
-            leader=o.trick_leader,
-            trick=o.trick,
-            taken=_taken(o),
-            match_bonus=MATCH_BONUS,
-        )
-        values = card_results(position, budget).card_scores  # a conceded match counts
+        values = card_results(
+            card_position(o, hands), budget
+        ).card_scores  # a conceded match counts
         plays = {a.card: a for a in options if isinstance(a, Play)}
         best = max(v for c, v in values.items() if c in plays)
         return plays[min(c for c, v in values.items() if c in plays and v == best)]

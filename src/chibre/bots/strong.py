@@ -109,10 +109,22 @@ def scaled(level: Level, factor: float) -> Level:
     )
 
 
-def _taken(observation: Observation) -> tuple[bool, bool]:
+def taken_tricks(observation: Observation) -> tuple[bool, bool]:
     """Whether each team has taken a trick this hand (a match is still possible otherwise)."""
     teams = {t.winner & 1 for t in observation.tricks}
     return (0 in teams, 1 in teams)
+
+
+def card_position(o: Observation, hands: Deal4) -> Position:
+    """The card play from this observation's moment with ``hands`` open."""
+    return Position(
+        hands=hands,
+        contract=o.contract,
+        leader=o.trick_leader,
+        trick=o.trick,
+        taken=taken_tricks(o),
+        match_bonus=MATCH_BONUS,
+    )
 
 
 def _points_left(observation: Observation) -> int:
@@ -217,16 +229,8 @@ class StrongPlayer:
         budget = level.end_nodes if tricks_left <= level.exact_tricks else level.nodes
         situation = GameSituation(o)
         totals = dict.fromkeys(plays, 0.0)
-        taken = _taken(o)
         for hands, times in self._deals(o, rng, level.samples):
-            position = Position(
-                hands=hands,
-                contract=o.contract,
-                leader=o.trick_leader,
-                trick=o.trick,
-                taken=taken,
-                match_bonus=MATCH_BONUS,
-            )
+            position = card_position(o, hands)
             for c, v in card_results(position, budget).card_scores.items():
                 if c in totals:
                     totals[c] += times * situation.value(v)

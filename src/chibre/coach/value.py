@@ -37,7 +37,7 @@ from chibre.bots.policy import shipped_policy
 from chibre.bots.reading import weighted_deals
 from chibre.bots.sampling import Deal4, hand_counts
 from chibre.bots.solver import Position, card_results, solve_exact
-from chibre.bots.strong import COUNT_PER_FACTOR, HAND_POINTS, margin
+from chibre.bots.strong import COUNT_PER_FACTOR, HAND_POINTS, card_position, margin
 from chibre.cards import SUIT_MASKS, cards_of
 from chibre.observation import Observation
 from chibre.play import MATCH_BONUS, TRUMP_STRENGTH
@@ -112,24 +112,6 @@ def paired_loss(v: Valuation, better: int, taken: int) -> tuple[float, float]:
 def _deals(o: Observation, budget: Budget, n: int) -> list[tuple[Deal4, int]]:
     rng: Random = decision_rng(budget.seed, o)
     return weighted_deals(o, rng, n, shipped_policy(), budget.pool)
-
-
-def taken_tricks(o: Observation) -> tuple[bool, bool]:
-    """Whether each team has taken a trick this hand (the match is open otherwise)."""
-    teams = {t.winner & 1 for t in o.tricks}
-    return (0 in teams, 1 in teams)
-
-
-def card_position(o: Observation, hands: Deal4) -> Position:
-    """The card play from this observation's moment with ``hands`` open."""
-    return Position(
-        hands=hands,
-        contract=o.contract,
-        leader=o.trick_leader,
-        trick=o.trick,
-        taken=taken_tricks(o),
-        match_bonus=MATCH_BONUS,
-    )
 
 
 def value_cards(o: Observation, budget: Budget) -> Valuation:

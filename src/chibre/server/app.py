@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from functools import lru_cache
 from pathlib import Path
@@ -122,17 +122,27 @@ def _tables(request: Request | WebSocket) -> Tables:
     return tables
 
 
-def table_quota(request: Request) -> None:
-    """New tables per client address a minute (``--tables-per-minute``): past them, 429 — told
-    before the body is read into its model."""
-    quota: Quota = request.app.state.table_quota
-    wait = quota.allow(request.client.host if request.client else "?")
-    if wait is not None:
-        raise HTTPException(
-            429,
-            f"at most {quota.per_minute} new tables a minute: try again in {wait:.0f} s",
-            headers={"Retry-After": str(max(1, round(wait)))},
-        )
+def per_minute(name: str, what: str) -> Callable[[Request], None]:
+    """A dependency counting requests per client address a minute against the quota
+    ``app.state.<name>``: past it, 429 saying how many ``what`` a minute — told before the body
+    is read into its model."""
+
+    def check(request: Request) -> None:
+        quota: Quota = getattr(request.app.state, name)
+        wait = quota.allow(request.client.host if request.client else "?")
+        if wait is not None:
+            raise HTTPException(
+                429,
+                f"at most {quota.per_minute} {what} a minute: try again in {wait:.0f} s",
+                headers={"Retry-After": str(max(1, round(wait)))},
+            )
+
+    return check
+
+
+table_quota = per_minute("table_quota", "new tables")  # --tables-per-minute
+review_quota = per_minute("review_quota", "reviews")
+hint_quota = per_minute("hint_quota", "hints")
 
 
 @api.post(
@@ -236,18 +246,6 @@ async def table_record(
     )
 
 
-def review_quota(request: Request) -> None:
-    """Reviews started per client address a minute: past them, 429."""
-    quota: Quota = request.app.state.review_quota
-    wait = quota.allow(request.client.host if request.client else "?")
-    if wait is not None:
-        raise HTTPException(
-            429,
-            f"at most {quota.per_minute} reviews a minute: try again in {wait:.0f} s",
-            headers={"Retry-After": str(max(1, round(wait)))},
-        )
-
-
 def _reviewed(request: Request, id: str, token: str | None, watch: str | None) -> Any:
     """The finished game's record and the seats to review (the seat's own; a spectator's:
     all four), or the refusal."""
@@ -296,18 +294,6 @@ async def get_review(
     if job is None:
         return error(404, i18n.text(said, "coach.not_started"))
     return JSONResponse(job.view(said))
-
-
-def hint_quota(request: Request) -> None:
-    """Hints asked per client address a minute: past them, 429."""
-    quota: Quota = request.app.state.hint_quota
-    wait = quota.allow(request.client.host if request.client else "?")
-    if wait is not None:
-        raise HTTPException(
-            429,
-            f"at most {quota.per_minute} hints a minute: try again in {wait:.0f} s",
-            headers={"Retry-After": str(max(1, round(wait)))},
-        )
 
 
 @api.get(
