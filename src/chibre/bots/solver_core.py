@@ -7,7 +7,7 @@ generation, lower bound, upper bound and best lead per slot, reused from call to
 generation stamp replaces clearing it; when the probed slots are full the one with the fewest
 cards left goes; positions are keyed by their class, ``_fill_classes``). The search runs only
 with null windows (the root bisects, and a child's window is its parent's, shifted): a wider
-window gives wrong values (as on main), so ``_root`` must keep to null windows. With numba
+window gives wrong values, so ``_root`` must keep to null windows. With numba
 (``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
 on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
 early). Without numba the decorator is the identity and the very same functions run in plain
