@@ -13,7 +13,7 @@ none); both solve the same positions, one after the other, and the last column g
 reference's median over this tree's. Ends with one summary line.
 
     python bench/solver.py [--positions 12] [--seed 1] [--python-full] [--skip-trump]
-                           [--reference main]
+                           [--numba-only] [--reference main]
 """
 
 from __future__ import annotations
@@ -145,6 +145,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--python-full", action="store_true", help="plain Python on full deals")
     parser.add_argument("--skip-trump", action="store_true", help="no full trump deal")
+    parser.add_argument("--numba-only", action="store_true", help="no plain Python at all")
     parser.add_argument("--reference", default="main", help="git revision to compare ('': none)")
     args = parser.parse_args()
     n = args.positions
@@ -186,7 +187,7 @@ def main() -> None:
         medians: dict[str, float] = {}
         ours: dict[bool, tuple[float, list[int]]] = {}
         for name, compiled, run in runs:
-            if not compiled and not with_python:
+            if not compiled and (args.numba_only or not with_python):
                 continue
             times, nodes, values = measure(positions, run)
             median = statistics.median(times)

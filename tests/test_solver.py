@@ -212,6 +212,47 @@ def test_five_tricks_equal_plain_alpha_beta_on_both_paths(
     assert plain.nodes == compiled.nodes
 
 
+def team0_value(p: Position, margin0: int) -> int:
+    """Team 0's value on the search's scale (its points, with the bonus for its match, minus
+    it for the other team's), from team 0's margin."""
+    total = p.points_out()
+    if margin0 > total:
+        return margin0
+    if -margin0 > total:
+        return -p.match_bonus
+    return (total + margin0) // 2
+
+
+WINDOWS = st.lists(st.tuples(st.integers(-120, 280), st.integers(1, 300)), min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(3, 5), windows=WINDOWS)
+def test_any_window_gives_the_value_or_a_bound_on_its_side_on_both_paths(
+    seed: int, contract: int, tricks: int, windows: list[tuple[int, int]]
+) -> None:
+    """One search per window, in turn on one table (the root asks only null windows, but wider
+    ones once gave wrong values: an exact entry of the table inside the window left the node
+    searching an empty one, and its children stored their bounds on the wrong side)."""
+    p = random_position(Random(seed), tricks, contract, in_trick=0)
+    want = team0_value(p, _search(p, prune=True))
+    wide = [(-200, 400), *((a, a + w) for a, w in windows)]
+    got = {}
+    for backend in BACKENDS:
+        core = solver._load_core(backend == "numba")
+        got[backend] = core.window_search(
+            list(p.hands), p.contract, p.leader, p.trick, p.taken, p.match_bonus, wide
+        )
+    assert got["python"] == got["numba"]
+    for (alpha, beta), g in zip(wide, got["python"], strict=True):
+        if g <= alpha:
+            assert want <= g, (p, alpha, beta, g)
+        elif g >= beta:
+            assert want >= g, (p, alpha, beta, g)
+        else:
+            assert want == g, (p, alpha, beta, g)
+
+
 def play_on(rng: Random, p: Position, cards: int) -> Position:
     """``p`` after ``cards`` random legal cards (the hand not over)."""
     for _ in range(cards):

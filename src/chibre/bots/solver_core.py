@@ -5,9 +5,9 @@ card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
 generation, lower bound, upper bound and best lead per slot, reused from call to call: a
 generation stamp replaces clearing it; when the probed slots are full the one with the fewest
-cards left goes; positions are keyed by their class, ``_fill_classes``). The search runs only
-with null windows (the root bisects, and a child's window is its parent's, shifted): a wider
-window gives wrong values, so ``_root`` must keep to null windows. With numba
+cards left goes; positions are keyed by their class, ``_fill_classes``). The root bisects
+with null windows (``_root``); the search gives right values in any window (``_window``: a
+child's window is its parent's, shifted by the trick's points), fail-soft. With numba
 (``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
 on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
 early). Without numba the decorator is the identity and the very same functions run in plain
@@ -499,6 +499,12 @@ def _enter(
                     if hi <= alpha:
                         st[_RET] = hi
                         return 1
+                    if lo == hi:
+                        # the exact value, inside the window: narrowed to it, the window
+                        # would be empty, and children searched in an empty window store
+                        # their fail-soft values as bounds on the wrong side
+                        st[_RET] = lo
+                        return 1
                     if lo > alpha:
                         fr[fb + _ALPHA] = lo
                     if hi < beta:
@@ -749,62 +755,28 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
             phase = _NEXT
 
 
+@_njit_inline
+def _open_root(fr: Any, alpha: int, beta: int, depth: int, only: int) -> None:
+    """Set frame 0 (its trick fields set by ``_search``) for one search of ``depth`` tricks
+    in the window ``(alpha, beta)``; ``only`` >= 0: of that card only."""
+    fr[_ALPHA] = alpha
+    fr[_BETA] = beta
+    fr[_D] = depth
+    fr[_START] = 1 if fr[_K] == 0 and only < 0 else 0
+    fr[_FIRST] = only
+    fr[_ONLY] = 1 if only >= 0 else 0
+
+
 @_njit
-def _root(
-    st: Any,
-    tab: Any,
-    tt: Any,
-    work: Any,
-    fr: Any,
-    leader: int,
-    k0: int,
-    led: int,
-    ws: int,
-    wc: int,
-    wst: int,
-    on_table: int,
-    t0: int,
-    t1: int,
-    depth: int,
-    only: int,
-    bottom: int,
-    top: int,
-) -> int:
+def _root(st: Any, tab: Any, tt: Any, work: Any, fr: Any, depth: int, only: int, bottom: int,
+          top: int) -> int:  # fmt: skip
     """Bisection at the root: null-window searches until the bounds meet (as in
     ``chibre.bots.solver``)."""
     lo = bottom
     hi = top
-    fb = 0
     while lo < hi:
         beta = (lo + hi + 1) // 2
-        fr[fb + _T0] = t0
-        fr[fb + _T1] = t1
-        fr[fb + _ALPHA] = beta - 1
-        fr[fb + _BETA] = beta
-
-        fr[fb + _D] = depth
-        if k0 == 0 and only < 0:
-            fr[fb + _SEAT] = leader
-            fr[fb + _K] = 0
-            fr[fb + _LED] = 0
-            fr[fb + _WS] = leader
-            fr[fb + _WC] = -1
-            fr[fb + _WSTR] = 0
-            fr[fb + _ONT] = 0
-            fr[fb + _START] = 1
-            fr[fb + _FIRST] = -1
-            fr[fb + _ONLY] = 0
-        else:
-            fr[fb + _SEAT] = (leader + k0) & 3
-            fr[fb + _K] = k0
-            fr[fb + _LED] = led
-            fr[fb + _WS] = ws
-            fr[fb + _WC] = wc
-            fr[fb + _WSTR] = wst
-            fr[fb + _ONT] = on_table
-            fr[fb + _START] = 0
-            fr[fb + _FIRST] = only
-            fr[fb + _ONLY] = 1 if only >= 0 else 0
+        _open_root(fr, beta - 1, beta, depth, only)
         g = _run(st, tab, tt, work, fr)
         if st[_ABORT]:
             return 0
@@ -813,6 +785,15 @@ def _root(
         else:
             lo = g
     return int(lo)
+
+
+@_njit
+def _window(st: Any, tab: Any, tt: Any, work: Any, fr: Any, depth: int, alpha: int,
+            beta: int) -> int:  # fmt: skip
+    """One search in the window ``(alpha, beta)``, fail-soft: the value when it falls inside,
+    else a bound on its side (at most ``alpha``: an upper bound; at least ``beta``: a lower)."""
+    _open_root(fr, alpha, beta, depth, -1)
+    return int(_run(st, tab, tt, work, fr))
 
 
 _lock = threading.Lock()
@@ -903,25 +884,20 @@ def search(
                 _buffers.clear()
 
 
-def _search(
+def _prepare(
     hands: list[int],
     contract: int,
     leader: int,
     trick: tuple[int, ...],
     taken: tuple[bool, bool],
     bonus: int,
-    limit: int | None,
-    per_card: bool,
-) -> tuple[int, dict[int, int], int, int]:
+    bits: int,
+) -> tuple[Any, Any, Any, Any, Any, int, int]:
+    """The arrays of a search from this position (state, contract, table of ``2 ** bits``
+    slots, moves, frames: frame 0 holds the current trick) and the range of its value."""
     from chibre.bots.solver import points_of
 
     tab = _contract(contract)
-    k0 = len(trick)
-    seat0 = (leader + k0) & 3
-    n = bin(hands[seat0]).count("1")
-    bits = min(22, 4 + 2 * n)
-    if limit is not None:
-        bits = max(10, min(bits, (limit // 2).bit_length()))
     tt = _table_array(1 << bits)
     work = new_array(80 * 9)
     fr = new_array(48 * _FIELDS)
@@ -939,17 +915,49 @@ def _search(
         if s > wst:
             ws, wc, wst = (leader + i) & 3, c, s
         on_table += CARD_POINTS[contract][c]
-    t0, t1 = int(taken[0]), int(taken[1])
+    fr[_SEAT] = (leader + len(trick)) & 3
+    fr[_K] = len(trick)
+    fr[_LED] = led
+    fr[_WS] = ws
+    fr[_WC] = wc
+    fr[_WSTR] = wst
+    fr[_ONT] = on_table
+    fr[_T0] = int(taken[0])
+    fr[_T1] = int(taken[1])
     rest = hands[0] | hands[1] | hands[2] | hands[3]
     top = on_table + points_of(rest, contract) + LAST_TRICK_BONUS + (bonus if not taken[1] else 0)
     bottom = -bonus if not taken[0] else 0
+    base = _generation[0]
+    _generation[0] += 16
+    st[_BASE] = base
+    st[_GEN] = base
+    st[_LIMIT] = 1 << 62
+    return st, tab, tt, work, fr, bottom, top
+
+
+def _search(
+    hands: list[int],
+    contract: int,
+    leader: int,
+    trick: tuple[int, ...],
+    taken: tuple[bool, bool],
+    bonus: int,
+    limit: int | None,
+    per_card: bool,
+) -> tuple[int, dict[int, int], int, int]:
+    seat0 = (leader + len(trick)) & 3
+    n = bin(hands[seat0]).count("1")
+    bits = min(22, 4 + 2 * n)
+    if limit is not None:
+        bits = max(10, min(bits, (limit // 2).bit_length()))
+    st, tab, tt, work, fr, bottom, top = _prepare(
+        hands, contract, leader, trick, taken, bonus, bits
+    )
     roots = [-1]
     if per_card:
         allowed = legal_cards(hands[seat0], trick, contract)
         roots = [c for c in range(36) if allowed >> c & 1]
-    base = _generation[0]
-    _generation[0] += 16
-    st[_BASE] = base
+    base = st[_BASE]
     nodes = 0
     v, values, depth = 0, {}, 0
     for d in [n] if limit is None else range(1, n + 1):
@@ -961,10 +969,7 @@ def _search(
             break
         got: dict[int, int] = {}
         for c in roots:
-            g = _root(
-                st, tab, tt, work, fr, leader, k0, led, ws, wc, wst,
-                on_table, t0, t1, d, c, bottom, top,
-            )  # fmt: skip
+            g = _root(st, tab, tt, work, fr, d, c, bottom, top)
             if st[_ABORT]:
                 break
             got[c] = int(g)
@@ -978,6 +983,25 @@ def _search(
         else:
             v = got[-1]
     return v, values, nodes, depth
+
+
+def window_search(
+    hands: list[int],
+    contract: int,
+    leader: int,
+    trick: tuple[int, ...],
+    taken: tuple[bool, bool],
+    bonus: int,
+    windows: list[tuple[int, int]],
+) -> list[int]:
+    """Exact searches of one position in each window ``(alpha, beta)`` in turn, sharing one
+    table (team 0's scale, as ``search``): each a fail-soft value, exact strictly inside its
+    window, else a bound on the side it fell (``_window``)."""
+    with _lock:
+        n = bin(hands[(leader + len(trick)) & 3]).count("1")
+        st, tab, tt, work, fr, _, _ = _prepare(hands, contract, leader, trick, taken, bonus, 16)
+        st[_GEN] = st[_BASE] + n
+        return [int(_window(st, tab, tt, work, fr, n, a, b)) for a, b in windows]
 
 
 def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
