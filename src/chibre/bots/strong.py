@@ -22,6 +22,11 @@ depend on whether numba runs: with it the players take ``LEVELS_COMPILED``, with
 far smaller ``LEVELS_PLAIN`` (the plain-Python solver searches far fewer nodes per
 second), so the same seed can decide differently on a machine without numba.
 
+A level may value the early cards by policy rollouts instead (``Level.rollout``,
+``chibre.bots.rollout``: the learned policy plays every seat down to ``exact_tricks`` tricks
+left, then the exact solve); no level does: in duplicate matches against ``strong`` it
+measured no better than the budgeted search.
+
 Near the end of a game a deal is valued by whether it wins the game, then by points: a team
 close to the target takes the points that are sure rather than the most points on average.
 """
