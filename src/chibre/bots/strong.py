@@ -22,6 +22,11 @@ depend on whether numba runs: with it the players take ``LEVELS_COMPILED``, with
 far smaller ``LEVELS_PLAIN`` (the plain-Python solver searches far fewer nodes per
 second), so the same seed can decide differently on a machine without numba.
 
+A level may value the early cards by policy rollouts instead (``Level.rollout``,
+``chibre.bots.rollout``: the learned policy plays every seat down to ``exact_tricks`` tricks
+left, then the exact solve); no level does: in duplicate matches against ``strong`` it
+measured no better than the budgeted search.
+
 Near the end of a game a deal is valued by whether it wins the game, then by points: a team
 close to the target takes the points that are sure rather than the most points on average.
 """
@@ -35,6 +40,7 @@ from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
 from chibre.bots.policy import shipped_policy
 from chibre.bots.reading import weighted_deals
+from chibre.bots.rollout import rollout_scores
 from chibre.bots.sampling import PAR, Deal4, hand_counts, sample_deals
 from chibre.bots.solver import Position, card_results, jit_available, solve_exact, warm_up
 from chibre.observation import Observation
@@ -68,6 +74,7 @@ class Level:
     read: bool = False  # weigh the deals by the policy's likelihood of what the others did
     pool: int = 2  # deals drawn per deal kept when reading the table
     short_list: float = 0.9  # policy mass the searched contracts cover (0: by hand count)
+    rollout: bool = False  # early in the hand, value cards by policy rollouts (``rollout``)
 
 
 # Budgets for the compiled solver (numba, about 10 M nodes/s) and for plain Python (the same
@@ -229,9 +236,17 @@ class StrongPlayer:
         budget = level.end_nodes if tricks_left <= level.exact_tricks else level.nodes
         situation = GameSituation(o)
         totals = dict.fromkeys(plays, 0.0)
+        roll = level.rollout and tricks_left > level.exact_tricks
+        played = sum(1 << c for t in o.tricks for c in t.cards) | sum(1 << c for c in o.trick)
         for hands, times in self._deals(o, rng, level.samples):
             position = card_position(o, hands)
-            for c, v in card_results(position, budget).card_scores.items():
+            if roll:
+                scores = rollout_scores(
+                    position, played, len(o.tricks), shipped_policy(), level.exact_tricks
+                )
+            else:
+                scores = card_results(position, budget).card_scores
+            for c, v in scores.items():
                 if c in totals:
                     totals[c] += times * situation.value(v)
         best = max(totals.values())
