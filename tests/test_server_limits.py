@@ -168,19 +168,19 @@ def test_an_unwatched_computer_table_is_put_to_rest_and_wakes_when_opened(tmp_pa
                     "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
                 ).fetchone()[0]
 
-        async def watch() -> int:
+        async def watch() -> tuple[int, int]:
             async with websockets.connect(ws_url(base, table["watch"])) as ws:
                 last = 0
                 for _ in range(6):
                     last = json.loads(await asyncio.wait_for(ws.recv(), 10)).get("seq", last)
-                return last
+                # read while still watched: once the watcher leaves, the table may rest again
+                with sqlite3.connect(db) as c:
+                    state = c.execute(
+                        "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
+                    ).fetchone()[0]
+                return last, int(state)
 
-        watched = asyncio.run(watch())
-        time.sleep(0.2)
-        with sqlite3.connect(db) as c:
-            awake = c.execute(
-                "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
-            ).fetchone()[0]
+        watched, awake = asyncio.run(watch())
     finally:
         stop_server(process)
     assert state == 2  # resting: kept, not restored at start
