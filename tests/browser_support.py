@@ -51,6 +51,10 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 CSP_VIOLATIONS: list[str] = []
 """What the pages reported as blocked by the Content-Security-Policy, with each page's URL."""
+OPEN_CONTEXTS: list[BrowserContext] = []
+"""The contexts ``new_page`` opened; the autouse fixture of ``conftest.py`` closes them after
+each test, so that no test's pages (their WebSockets, the connections their browser keeps
+alive) are still open against a server the next test uses."""
 CARD_CODE = re.compile(r"^[DHSC](?:[6-9]|10|[JQKA])$")
 TIMEOUT_MS = 15_000
 
@@ -64,6 +68,12 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def close_contexts() -> None:
+    """Close every context ``new_page`` opened and not yet closed."""
+    while OPEN_CONTEXTS:
+        OPEN_CONTEXTS.pop().close()
 
 
 def artifacts() -> Path:
@@ -92,6 +102,7 @@ def new_page(
         device_scale_factor=2 if mobile else 1,
         reduced_motion="reduce" if instant else "no-preference",
     )
+    OPEN_CONTEXTS.append(context)
     context.set_default_timeout(TIMEOUT_MS)
     watch_csp(context)
     if instant:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser
 
-from browser_support import chromium, take_csp_violations
+from browser_support import chromium, close_contexts, take_csp_violations
 
 
 @pytest.fixture(scope="module")
@@ -23,3 +23,10 @@ def no_csp_violations() -> Iterator[None]:
     yield
     found = take_csp_violations()
     assert found == [], "the Content-Security-Policy blocked:\n" + "\n".join(found)
+
+
+@pytest.fixture(autouse=True)
+def pages_closed() -> Iterator[None]:
+    """After every test: the pages it opened are closed."""
+    yield
+    close_contexts()

@@ -8,6 +8,7 @@ players nobody watches stops playing (and using CPU) until someone watches it.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import socket
 import sqlite3
@@ -108,12 +109,16 @@ def test_half_sent_and_silent_connections_are_closed_in_time(tmp_path: Path) -> 
     assert took < 5  # 1 s and 1.5 s, and one sweep a second
 
 
-def test_connections_past_the_cap_of_an_address_get_503(tmp_path: Path) -> None:
+def test_connections_past_the_cap_of_an_address_get_503_when_none_is_idle(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "chibre.sqlite"
     process, base = start_server(db, "--max-connections-per-address", "4")
     host, port = base.removeprefix("http://").rstrip("/").split(":")
     try:
         held = [socket.create_connection((host, int(port)), timeout=10) for _ in range(4)]
+        for s in held:  # each in the middle of a request: none is idle
+            s.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")
         time.sleep(0.2)
         extra = socket.create_connection((host, int(port)), timeout=10)
         answer = extra.recv(4096)
@@ -126,6 +131,40 @@ def test_connections_past_the_cap_of_an_address_get_503(tmp_path: Path) -> None:
         stop_server(process)
     assert answer.startswith(b"HTTP/1.1 503") and b"too many connections" in answer
     assert status == 200
+
+
+def test_an_address_at_its_cap_gives_up_its_longest_idle_connection(tmp_path: Path) -> None:
+    """A browser keeps several connections open per page: a new page from the same address
+    (a second player in the same café) takes the place of one that is only waiting."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--max-connections-per-address", "3")
+    host, port = base.removeprefix("http://").rstrip("/").split(":")
+
+    def ask(conn: http.client.HTTPConnection) -> int:
+        conn.request("GET", "/api/presets")
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status
+
+    try:
+        kept = [http.client.HTTPConnection(host, int(port), timeout=10) for _ in range(3)]
+        for conn in kept:  # served once, then kept alive and idle, the first one longest
+            assert ask(conn) == 200
+            time.sleep(0.1)
+        newcomer = http.client.HTTPConnection(host, int(port), timeout=10)
+        answer = ask(newcomer)
+        assert kept[0].sock is not None
+        oldest = kept[0].sock.recv(1)  # closed by the server: end of stream
+        second = kept[1].sock
+        still = ask(kept[1])
+        assert kept[1].sock is second  # on the connection it kept
+        for conn in [*kept, newcomer]:
+            conn.close()
+    finally:
+        stop_server(process)
+    assert answer == 200
+    assert oldest == b""
+    assert still == 200  # only the longest idle one made room
 
 
 def test_a_computer_table_nobody_watches_waits_and_uses_no_cpu(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import re
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -317,6 +318,24 @@ def test_a_rematch_keeps_the_seats_and_both_friends_play_it(browser: Browser, se
                 played[who] += 1
         host.wait_for_timeout(20)
     assert not host.errors and not friend.errors  # type: ignore[attr-defined]
+
+
+def test_players_behind_one_address_share_its_cap_by_what_they_do(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Each page keeps a WebSocket and several idle HTTP connections: six players of one café
+    (one address) sit at their tables under a cap of 14 that their pages' connections pass."""
+    with running_server(tmp_path, "--max-connections-per-address", "14") as base_url:
+        pages = []
+        for _ in range(6):
+            made = create_table(base_url)
+            page = new_page(browser)
+            page.goto(base_url + made["seats"][0]["link"])
+            page.locator("#hand .card").first.wait_for()
+            pages.append(page)
+        for page in pages:  # all still connected, none pushed out
+            assert page.locator("#table[data-connected='true']").count() == 1
+            assert not page.errors  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,10 @@ until the server runs out of file descriptors. ``guarded_protocol`` wraps uvicor
 protocol class with:
 
 - a cap on open connections, in all and per client address (WebSockets included, until they
-  close): one more is answered ``503`` and closed at once;
+  close). An address at its cap first gives up its longest-idle connection (one between
+  requests, as a browser keeps several open per page); only when none of its connections is
+  idle is one more answered ``503`` and closed at once. A café's players behind one address
+  thus share its cap by what they are doing, not by what their browsers keep open;
 - ``request_timeout``: a request must arrive whole — headers and body — within this many
   seconds of its first byte, else it is answered ``408`` and closed;
 - ``idle_timeout``: a connection that sends nothing (before its first request, or between two)
@@ -35,7 +38,7 @@ class Door:
     --request-timeout --idle-timeout``)."""
 
     max_connections: int = 2000
-    max_per_address: int = 64
+    max_per_address: int = 256
     request_timeout: float = 10.0
     idle_timeout: float = 15.0
 
@@ -56,21 +59,32 @@ class Watch:
         self.door = door
         self.open: set[Any] = set()  # every connection counted in
         self.swept: set[Any] = set()  # those the sweep looks at (not the WebSockets)
-        self.per_address: dict[str, int] = {}
+        self.per_address: dict[str, set[Any]] = {}
         self._sweeping: asyncio.TimerHandle | None = None
 
     def admit(self, conn: Any, address: str) -> str | None:
         """Count a new connection in; or the reason it is refused."""
         if len(self.open) >= self.door.max_connections:
             return "the server holds as many connections as it may: try again in a moment"
-        if self.per_address.get(address, 0) >= self.door.max_per_address:
+        mine = self.per_address.setdefault(address, set())
+        if len(mine) >= self.door.max_per_address and not self._give_up_idle(mine, address):
             return f"too many connections from {address}: close some and try again"
         self.open.add(conn)
         self.swept.add(conn)
-        self.per_address[address] = self.per_address.get(address, 0) + 1
+        mine.add(conn)
         if self._sweeping is None:
             self._sweeping = asyncio.get_running_loop().call_later(SWEEP, self.sweep)
         return None
+
+    def _give_up_idle(self, mine: set[Any], address: str) -> bool:
+        """Close the longest-idle HTTP connection among ``mine``; False if none is idle."""
+        idle = [c for c in mine if c in self.swept and c.idle_since() is not None]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda c: c.idle_since())
+        oldest.transport.close()
+        self.forget(oldest, address)
+        return True
 
     def sweep_no_more(self, conn: Any) -> None:
         self.swept.discard(conn)
@@ -79,10 +93,9 @@ class Watch:
         self.swept.discard(conn)
         if conn in self.open:
             self.open.discard(conn)
-            left = self.per_address.get(address, 1) - 1
-            if left > 0:
-                self.per_address[address] = left
-            else:
+            mine = self.per_address.get(address, set())
+            mine.discard(conn)
+            if not mine:
                 self.per_address.pop(address, None)
 
     def sweep(self) -> None:
@@ -142,6 +155,14 @@ def guarded_protocol(base: type[Any], door: Door) -> type[Any]:
             self._asking_since = None
             self._waiting_since = asyncio.get_running_loop().time()
             super().on_response_complete()
+
+        def idle_since(self) -> float | None:
+            """When this connection last finished a request (or opened), if it has none
+            under way now; else None."""
+            cycle = self.cycle
+            if self._asking_since is not None or not (cycle is None or cycle.response_complete):
+                return None
+            return float(self._waiting_since)
 
         def look(self, now: float) -> None:
             """The sweep's look at this connection: close it if it overstays."""
