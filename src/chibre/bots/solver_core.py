@@ -89,7 +89,10 @@ _CONTRACT = 3812
 _ZERO = 3813  # mask of the cards worth nothing
 _TRUMPS = 3814  # mask of the trump suit (0 in Obenabe/Undenufe)
 _BOURG = 3815
-_TABLE_SIZE = 3816
+_HIGH = 3816  # mask of the cards worth 10 or more
+_FITTED = 3817  # 1: the horizon has fitted weights for this contract
+_FIT = 3818  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
+_TABLE_SIZE = _FIT + 11
 
 # Slots of the state array.
 _NODES = 4
@@ -167,9 +170,29 @@ def _suit_points(tab: Any, rest: int) -> int:
     )
 
 
+HORIZON_FEATURES = 11
+"""How many features ``_horizon_features`` gives (after the points out)."""
+
+HORIZON_WEIGHTS: dict[str, tuple[float, ...]] = {
+    "trump": (
+        0.3738, 1.7533, -0.0400, 0.0841, 0.0272, 0.0370, -0.0695, -0.0411, -0.0084, 0.0118,
+        -0.5541,
+    ),
+}  # fmt: skip
+"""The horizon's weights by kind of contract (``"trump"``), as printed by ``python -m
+chibre.bots.horizon --positions 3000 --seed 1``; a kind without weights (Obenabe, Undenufe)
+shares by the sure tricks."""
+
+
 @_njit
-def _estimate(st: Any, tab: Any, leader: int) -> int:
-    """``chibre.bots.solver.estimate``, the same arithmetic."""
+def _horizon_features(st: Any, tab: Any, leader: int) -> tuple[float, ...]:
+    """What the horizon of a budgeted search knows of a trick's start, for team 0: the points
+    out (with the last 5), then the ``HORIZON_FEATURES`` numbers: the share of the points team 0 holds; its
+    share of the sure tricks (each suit's top cards held by one team in an unbroken run, side
+    suits counting half in a trump contract while the other team still holds trumps; the
+    leader gets a small tempo); the lead (±1); and, team 0's less team 1's: trumps, trump
+    points / 20, the bourg (±1), top trumps, top side cards, cards worth 10 or more, and the
+    voids of the hands that hold trumps. The last is 1 (the constant)."""
     contract = tab[_CONTRACT]
     rest = st[0] | st[1] | st[2] | st[3]
     total = _suit_points(tab, rest) + LAST_TRICK_BONUS
@@ -182,6 +205,8 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
     else:
         sure1 += 0.5
     trumps = tab[_TRUMPS]
+    top_trumps = 0
+    top_side = 0
     for s in range(4):
         owner = -1
         run = 0
@@ -197,6 +222,11 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
             run += 1
         if owner < 0:
             continue
+        sign = 1 if owner == 0 else -1
+        if contract < 4 and s == contract:
+            top_trumps += sign * run
+        else:
+            top_side += sign * run
         weight = 1.0
         if contract < 4 and s != contract and ((team1 if owner == 0 else team0) & trumps) != 0:
             weight = 0.5
@@ -204,7 +234,49 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
             sure0 += run * weight
         else:
             sure1 += run * weight
-    return int(total * sure0 / (sure0 + sure1) + 0.5)
+    voids = 0
+    if trumps:
+        for seat in range(4):
+            hand = st[seat]
+            if hand & trumps:
+                for s in range(4):
+                    if s != contract and hand & (511 << (9 * s)) == 0:
+                        voids += 1 if seat & 1 == 0 else -1
+    bourg = 0.0
+    if trumps:
+        if team0 & tab[_BOURG]:
+            bourg = 1.0
+        elif team1 & tab[_BOURG]:
+            bourg = -1.0
+    return (
+        float(total),
+        _suit_points(tab, team0) / total,
+        sure0 / (sure0 + sure1),
+        1.0 if leader & 1 == 0 else -1.0,
+        float(_count(team0 & trumps) - _count(team1 & trumps)),
+        (_suit_points(tab, team0 & trumps) - _suit_points(tab, team1 & trumps)) / 20.0,
+        bourg,
+        float(top_trumps),
+        float(top_side),
+        float(_count(team0 & tab[_HIGH]) - _count(team1 & tab[_HIGH])),
+        float(voids),
+        1.0,
+    )
+
+
+@_njit
+def _estimate(st: Any, tab: Any, leader: int) -> int:
+    """``chibre.bots.solver.estimate``: team 0's points from the start of a trick led by
+    ``leader``: its share of the points out by the fitted weights of the contract's table
+    (clipped to 0..1), or its share of the sure tricks where the table has none."""
+    f = _horizon_features(st, tab, leader)
+    if tab[_FITTED] == 0:
+        return int(f[0] * f[2] + 0.5)
+    x = 0.0
+    for i in range(HORIZON_FEATURES):
+        x += tab[_FIT + i] * f[i + 1]
+    share = min(max(x / 65536.0, 0.0), 1.0)
+    return int(f[0] * share + 0.5)
 
 
 @_njit_inline
@@ -830,6 +902,12 @@ def _contract(contract: int) -> Any:
     t[_ZERO] = py.ZERO_CARDS[contract]
     t[_TRUMPS] = SUIT_MASKS[contract] if contract < 4 else 0
     t[_BOURG] = BOURG[contract] if contract < 4 else 0
+    t[_HIGH] = sum(1 << c for c in range(36) if CARD_POINTS[contract][c] >= 10)
+    weights = HORIZON_WEIGHTS.get("trump" if contract < 4 else "")
+    if weights is not None:
+        t[_FITTED] = 1
+        for i, w in enumerate(weights):
+            t[_FIT + i] = round(w * 65536)
     _contract_tables[contract] = t
     return t
 
@@ -1010,6 +1088,16 @@ def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> 
     st[0], st[1], st[2], st[3] = hands
     with _lock:
         return int(_estimate(st, _contract(contract), leader))
+
+
+def horizon_features(
+    hands: tuple[int, ...] | list[int], contract: int, leader: int
+) -> tuple[float, ...]:
+    """``_horizon_features`` for ``hands``: the points out, then the features."""
+    st = new_array(_STATE_SIZE)
+    st[0], st[1], st[2], st[3] = hands
+    with _lock:
+        return tuple(float(x) for x in _horizon_features(st, _contract(contract), leader))
 
 
 def warm_up() -> None:
