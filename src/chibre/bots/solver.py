@@ -222,13 +222,20 @@ def points_of(rest: int, contract: int) -> int:
 
 def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
     """A quick estimate of the points team 0 takes from the start of a trick led by ``leader``
-    (the horizon of a budgeted search).
-
-    Each suit's top cards held by one team in an unbroken run are sure tricks for it (side
-    suits count half in a trump contract while the other team still holds trumps), the leader
-    gets a small tempo; the remaining points (and the last 5) are shared in proportion.
+    (the horizon of a budgeted search): in a trump contract, its share of the points out by
+    the fitted weights of ``chibre.bots.horizon`` over ``horizon_features``; in Obenabe and
+    Undenufe, its share of the sure tricks — each suit's top cards held by one team in an
+    unbroken run, the leader with a small tempo.
     """
     return int(_core("auto").estimate(hands, contract, leader))
+
+
+def horizon_features(
+    hands: tuple[int, ...] | list[int], contract: int, leader: int
+) -> tuple[float, ...]:
+    """The points out at the start of a trick led by ``leader``, then what the horizon
+    weighs (``solver_core._horizon_features``)."""
+    return tuple(_core("auto").horizon_features(hands, contract, leader))
 
 
 # --- the driver ----------------------------------------------------------------------------------

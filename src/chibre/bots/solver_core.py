@@ -187,12 +187,16 @@ shares by the sure tricks."""
 @_njit
 def _horizon_features(st: Any, tab: Any, leader: int) -> tuple[float, ...]:
     """What the horizon of a budgeted search knows of a trick's start, for team 0: the points
-    out (with the last 5), then the ``HORIZON_FEATURES`` numbers: the share of the points team 0 holds; its
-    share of the sure tricks (each suit's top cards held by one team in an unbroken run, side
-    suits counting half in a trump contract while the other team still holds trumps; the
-    leader gets a small tempo); the lead (±1); and, team 0's less team 1's: trumps, trump
-    points / 20, the bourg (±1), top trumps, top side cards, cards worth 10 or more, and the
-    voids of the hands that hold trumps. The last is 1 (the constant)."""
+    out (with the last 5), then the ``HORIZON_FEATURES`` numbers:
+
+    - the share of the points team 0 holds;
+    - its share of the sure tricks (each suit's top cards held by one team in an unbroken
+      run, side suits counting half in a trump contract while the other team still holds
+      trumps; the leader gets a small tempo);
+    - the lead (±1);
+    - team 0's less team 1's: trumps, trump points / 20, the bourg (±1), top trumps, top side
+      cards, cards worth 10 or more, and the voids of the hands that hold trumps;
+    - 1 (the constant)."""
     contract = tab[_CONTRACT]
     rest = st[0] | st[1] | st[2] | st[3]
     total = _suit_points(tab, rest) + LAST_TRICK_BONUS
