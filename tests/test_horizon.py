@@ -47,10 +47,12 @@ def test_the_fitting_command_is_reproducible_and_fits(capsys: pytest.CaptureFixt
     again = horizon.samples(60, seed=3)
     assert (x == again[0]).all() and (y == again[1]).all()
     assert x.shape == (60, len(HORIZON_WEIGHTS["trump"]))
-    assert horizon.main(["--positions", "60", "--seed", "3"]) == 0
-    out = capsys.readouterr().out
-    weights = out.splitlines()[0].removeprefix("trump: (").removesuffix(")").split(", ")
-    assert len(weights) == x.shape[1] and all(math.isfinite(float(w)) for w in weights)
-    errors = {line.split(":")[0]: float(line.split()[1]) for line in out.splitlines()[1:]}
-    assert set(errors) == {"unfitted", "fitted"}
-    assert errors["fitted"] < errors["unfitted"]
+    assert horizon.main(["--positions", "45", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[::3]] == list(horizon.KINDS)
+    for head, unfitted, fitted in zip(lines[::3], lines[1::3], lines[2::3], strict=True):
+        weights = head.split(": (")[1].removesuffix(")").split(", ")
+        assert len(weights) == x.shape[1] and all(math.isfinite(float(w)) for w in weights)
+        assert unfitted.startswith("  unfitted: ") and fitted.startswith("  fitted: ")
+    trump_error = {line.split(":")[0].strip(): float(line.split()[1]) for line in lines[1:3]}
+    assert trump_error["fitted"] < trump_error["unfitted"]

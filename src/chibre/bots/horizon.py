@@ -3,11 +3,12 @@ command that fits them.
 
     python -m chibre.bots.horizon --positions 3000 --seed 1
 
-draws trick starts with 5 to 7 tricks left (random deals, random contracts, the cards before
-played at random among the legal ones), solves each exactly, and fits by least squares the
-share of the points out that team 0 takes against ``solver_core.horizon_features``. It prints
-the weights, which ``solver_core.HORIZON_WEIGHTS`` holds, and the error of the fitted and the
-unfitted horizon (points, root mean square) on positions of a second seed.
+draws, for each kind of contract (a trump suit, Obenabe, Undenufe), trick starts with 5 to 7
+tricks left (random deals, the cards before played at random among the legal ones), solves
+each exactly, and fits by least squares the share of the points out that team 0 takes against
+``solver_core.horizon_features``. It prints the weights of each kind, which
+``solver_core.HORIZON_WEIGHTS`` holds, and the error of the fitted and the unfitted horizon
+(points, root mean square) on trick starts of the next seed.
 """
 
 from __future__ import annotations
@@ -54,13 +55,19 @@ def trick_start(rng: Random, tricks_left: int, contract: int) -> Position:
     )
 
 
-def samples(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``n`` trick starts in a trump contract: (features, team 0's exact share, points out,
-    the unfitted horizon's share)."""
+KINDS = {"trump": (0, 1, 2, 3), "obenabe": (4,), "undenufe": (5,)}
+"""The kinds of contract the horizon is fitted for, and their contracts."""
+
+
+def samples(
+    n: int, seed: int, kind: str = "trump"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` trick starts in a contract of ``kind``: (features, team 0's exact share, points
+    out, the unfitted horizon's share)."""
     rng = Random(seed)
     x, y, out, plain = [], [], [], []
     for i in range(n):
-        p = trick_start(rng, TRICKS_LEFT[i % len(TRICKS_LEFT)], rng.randrange(4))
+        p = trick_start(rng, TRICKS_LEFT[i % len(TRICKS_LEFT)], rng.choice(KINDS[kind]))
         score = solve_exact(p).score  # for the leader's team
         team0 = score if p.leader & 1 == 0 else p.points_out() - score
         total, *features = solver_core.horizon_features(p.hands, p.contract, p.leader)
@@ -76,14 +83,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=3000, help="trick starts fitted")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    x, y, _, _ = samples(args.positions, args.seed)
-    weights, *_ = np.linalg.lstsq(x, y, rcond=None)
-    tx, ty, total, plain = samples(max(args.positions // 3, 1), args.seed + 1)
-    fitted = np.clip(tx @ weights, 0.0, 1.0)
-    print("trump:", "(" + ", ".join(f"{w:.4f}" for w in weights) + ")")
-    for name, share in (("unfitted", plain), ("fitted", fitted)):
-        error = float(np.sqrt(np.mean(((share - ty) * total) ** 2)))
-        print(f"{name}: {error:.1f} points (root mean square, {len(ty)} trick starts)")
+    for kind in KINDS:
+        x, y, _, _ = samples(args.positions, args.seed, kind)
+        weights, *_ = np.linalg.lstsq(x, y, rcond=None)
+        tx, ty, total, plain = samples(max(args.positions // 3, 1), args.seed + 1, kind)
+        fitted = np.clip(tx @ weights, 0.0, 1.0)
+        print(f"{kind}:", "(" + ", ".join(f"{w:.4f}" for w in weights) + ")")
+        for name, share in (("unfitted", plain), ("fitted", fitted)):
+            error = float(np.sqrt(np.mean(((share - ty) * total) ** 2)))
+            print(f"  {name}: {error:.1f} points (root mean square, {len(ty)} trick starts)")
     return 0
 
 

@@ -222,10 +222,9 @@ def points_of(rest: int, contract: int) -> int:
 
 def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
     """A quick estimate of the points team 0 takes from the start of a trick led by ``leader``
-    (the horizon of a budgeted search): in a trump contract, its share of the points out by
-    the fitted weights of ``chibre.bots.horizon`` over ``horizon_features``; in Obenabe and
-    Undenufe, its share of the sure tricks — each suit's top cards held by one team in an
-    unbroken run, the leader with a small tempo.
+    (the horizon of a budgeted search): its share of the points out, by the weights that
+    ``chibre.bots.horizon`` fitted to exact values for the kind of contract, over
+    ``horizon_features`` (the points it holds, its sure tricks, its trumps, …).
     """
     return int(_core("auto").estimate(hands, contract, leader))
 

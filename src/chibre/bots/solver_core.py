@@ -90,8 +90,7 @@ _ZERO = 3813  # mask of the cards worth nothing
 _TRUMPS = 3814  # mask of the trump suit (0 in Obenabe/Undenufe)
 _BOURG = 3815
 _HIGH = 3816  # mask of the cards worth 10 or more
-_FITTED = 3817  # 1: the horizon has fitted weights for this contract
-_FIT = 3818  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
+_FIT = 3817  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
 _TABLE_SIZE = _FIT + 11
 
 # Slots of the state array.
@@ -178,10 +177,11 @@ HORIZON_WEIGHTS: dict[str, tuple[float, ...]] = {
         0.3738, 1.7533, -0.0400, 0.0841, 0.0272, 0.0370, -0.0695, -0.0411, -0.0084, 0.0118,
         -0.5541,
     ),
+    "obenabe": (-0.0456, 0.7895, 0.0860, 0, 0, 0, 0, 0.0157, 0.0229, 0, 0.1236),
+    "undenufe": (0.1780, 0.7943, 0.0798, 0, 0, 0, 0, 0.0164, 0.0127, 0, 0.0201),
 }  # fmt: skip
-"""The horizon's weights by kind of contract (``"trump"``), as printed by ``python -m
-chibre.bots.horizon --positions 3000 --seed 1``; a kind without weights (Obenabe, Undenufe)
-shares by the sure tricks."""
+"""The horizon's weights by kind of contract, as printed by ``python -m chibre.bots.horizon
+--positions 3000 --seed 1``."""
 
 
 @_njit
@@ -271,11 +271,9 @@ def _horizon_features(st: Any, tab: Any, leader: int) -> tuple[float, ...]:
 @_njit
 def _estimate(st: Any, tab: Any, leader: int) -> int:
     """``chibre.bots.solver.estimate``: team 0's points from the start of a trick led by
-    ``leader``: its share of the points out by the fitted weights of the contract's table
-    (clipped to 0..1), or its share of the sure tricks where the table has none."""
+    ``leader``, its share of the points out by the weights of the contract's table (clipped
+    to 0..1)."""
     f = _horizon_features(st, tab, leader)
-    if tab[_FITTED] == 0:
-        return int(f[0] * f[2] + 0.5)
     x = 0.0
     for i in range(HORIZON_FEATURES):
         x += tab[_FIT + i] * f[i + 1]
@@ -907,11 +905,9 @@ def _contract(contract: int) -> Any:
     t[_TRUMPS] = SUIT_MASKS[contract] if contract < 4 else 0
     t[_BOURG] = BOURG[contract] if contract < 4 else 0
     t[_HIGH] = sum(1 << c for c in range(36) if CARD_POINTS[contract][c] >= 10)
-    weights = HORIZON_WEIGHTS.get("trump" if contract < 4 else "")
-    if weights is not None:
-        t[_FITTED] = 1
-        for i, w in enumerate(weights):
-            t[_FIT + i] = round(w * 65536)
+    kind = ("obenabe", "undenufe")[contract - 4] if contract > 3 else "trump"
+    for i, w in enumerate(HORIZON_WEIGHTS[kind]):
+        t[_FIT + i] = round(w * 65536)
     _contract_tables[contract] = t
     return t
 
