@@ -177,6 +177,21 @@ def test_five_and_six_tricks_equal_plain_alpha_beta(contract: int) -> None:
         assert solve_exact(p, backend="numba").value == want, p
 
 
+@pytest.mark.parametrize("contract", range(6))
+def test_last_two_tricks_equal_exhaustive_minimax_whoever_has_taken_a_trick(
+    contract: int,
+) -> None:
+    # the last two tricks are valued at once (the match bonus turns on the tricks taken)
+    rng = Random(300 + contract)
+    for i in range(16):
+        p = random_position(rng, 2 + i % 2, contract, in_trick=0, bonus=(100, 0, 50, 100)[i % 4])
+        for taken in ((False, False), (True, False), (False, True), (True, True)):
+            q = replace(p, taken=taken)
+            want = minimax(q)
+            for backend in BACKENDS:
+                assert solve_exact(q, backend=backend).value == want, (backend, q)
+
+
 CONTRACTS = st.sampled_from([0, 1, 2, 3, 4, 5])  # the four trumps, Obenabe, Undenufe
 SEEDS = st.integers(0, 2**32 - 1)
 

@@ -5,14 +5,15 @@ card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
 generation, lower bound, upper bound and best lead per slot, reused from call to call: a
 generation stamp replaces clearing it; when the probed slots are full the one with the fewest
-cards left goes; positions are keyed by their class, ``_fill_classes``). The root bisects
-with null windows (``_root``); the search gives right values in any window (``_window``: a
-child's window is its parent's, shifted by the trick's points), fail-soft. With numba
-(``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
-on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
-early). Without numba the decorator is the identity and the very same functions run in plain
-Python on ``array('q')`` arrays: only the three bit primitives (lowest card, card count, table
-slot) have a plain twin.
+cards left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks
+are not searched card by card: after the table, ``_two_tricks`` gives their value at once (and
+the table keeps it). The root bisects with null windows (``_root``); the search gives right
+values in any window (``_window``: a child's window is its parent's, shifted by the trick's
+points), fail-soft. With numba (``COMPILE``) the functions are compiled, and
+``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
+machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is the
+identity and the very same functions run in plain Python on ``array('q')`` arrays: only the
+three bit primitives (lowest card, card count, table slot) have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
 as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
@@ -341,6 +342,111 @@ def _legal(tab: Any, hand: int, led: int, win_card: int) -> int:
     return int(allowed)
 
 
+@_njit_inline
+def _last_trick(tab: Any, leader: int, c0: int, c1: int, c2: int, c3: int) -> int:
+    """The seat taking the trick ``c0``..``c3`` that ``leader`` leads with ``c0``."""
+    base = _STR + 36 * (c0 // 9)
+    win = 0
+    best = tab[base + c0]
+    if tab[base + c1] > best:
+        win = 1
+        best = tab[base + c1]
+    if tab[base + c2] > best:
+        win = 2
+        best = tab[base + c2]
+    if tab[base + c3] > best:
+        win = 3
+    return (leader + win) & 3
+
+
+@_njit_inline
+def _nth(i: int, a: int, b: int, c: int, d: int) -> int:
+    """The ``i``-th (mod 4) of ``a``, ``b``, ``c``, ``d``."""
+    i &= 3
+    if i == 0:
+        return a
+    if i == 1:
+        return b
+    if i == 2:
+        return c
+    return d
+
+
+@_njit
+def _two_tricks(st: Any, tab: Any, seat: int, t0: int, t1: int, bonus: int) -> int:
+    """The exact value (team 0's points from here on) of the last two tricks, ``seat`` to
+    lead: the plays of the first (at most two cards a hand) in minimax with alpha-beta, the
+    last trick following from each. Values are taken on the leader's side (``sign``): the
+    leader and its partner maximise, the others minimise."""
+    s1 = (seat + 1) & 3
+    s2 = (seat + 2) & 3
+    s3 = (seat + 3) & 3
+    h0 = st[seat]
+    h1 = st[s1]
+    h2 = st[s2]
+    h3 = st[s3]
+    sign = 1 if seat & 1 == 0 else -1
+    v0 = -_INF
+    m0 = h0
+    while m0:
+        c0 = _bit_index(m0)
+        m0 &= m0 - 1
+        led = c0 // 9
+        base = _STR + 36 * led
+        v1 = _INF
+        m1 = _legal(tab, h1, led, c0)
+        while m1 and v1 > v0:
+            c1 = _bit_index(m1)
+            m1 &= m1 - 1
+            w1 = c1 if tab[base + c1] > tab[base + c0] else c0
+            v2 = -_INF
+            m2 = _legal(tab, h2, led, w1)
+            while m2 and v2 < v1:
+                c2 = _bit_index(m2)
+                m2 &= m2 - 1
+                w2 = c2 if tab[base + c2] > tab[base + w1] else w1
+                v3 = _INF
+                floor = v0 if v0 > v2 else v2
+                m3 = _legal(tab, h3, led, w2)
+                while m3 and v3 > floor:
+                    c3 = _bit_index(m3)
+                    m3 &= m3 - 1
+                    ws = _last_trick(tab, seat, c0, c1, c2, c3)
+                    # the last trick: each hand's other card, led by the first trick's taker
+                    e0 = h0 ^ (1 << c0)
+                    e1 = h1 ^ (1 << c1)
+                    e2 = h2 ^ (1 << c2)
+                    e3 = h3 ^ (1 << c3)
+                    o = (ws - seat) & 3
+                    d0 = _bit_index(_nth(o, e0, e1, e2, e3))
+                    d1 = _bit_index(_nth(o + 1, e0, e1, e2, e3))
+                    d2 = _bit_index(_nth(o + 2, e0, e1, e2, e3))
+                    d3 = _bit_index(_nth(o + 3, e0, e1, e2, e3))
+                    wl = _last_trick(tab, ws, d0, d1, d2, d3)
+                    v = 0
+                    if ws & 1 == 0:
+                        v = tab[_PTS + c0] + tab[_PTS + c1] + tab[_PTS + c2] + tab[_PTS + c3]
+                    if wl & 1 == 0:
+                        v += tab[_PTS + d0] + tab[_PTS + d1] + tab[_PTS + d2] + tab[_PTS + d3]
+                        v += LAST_TRICK_BONUS
+                    if bonus:
+                        if ws & 1 == 0 and wl & 1 == 0:
+                            if not t1:
+                                v += bonus
+                        elif ws & 1 == 1 and wl & 1 == 1 and not t0:
+                            v -= bonus
+                    v *= sign
+                    if v < v3:
+                        v3 = v
+                if v3 > v2:
+                    v2 = v3
+            if v2 < v1:
+                v1 = v2
+        if v1 > v0:
+            v0 = v1
+    return int(sign * v0)
+
+
 # Fields of a frame (one node of the search, by ply).
 _SEAT = 0
 _K = 1
@@ -513,6 +619,15 @@ def _enter(
                     fr[fb + _HI] = hi
                 fr[fb + _FIRST] = tt[eb + 3] & 255
                 break
+        if (hand & (hand - 1)) & ((hand & (hand - 1)) - 1) == 0 and fr[fb + _D] >= 2:
+            v = _two_tricks(st, tab, seat, t0, t1, bonus)
+            eb = 4 * slot
+            tt[eb + 0] = key
+            tt[eb + 1] = st[_GEN]
+            tt[eb + 2] = v
+            tt[eb + 3] = v << 8
+            st[_RET] = v
+            return 1
         fr[fb + _SLOT] = slot
         fr[fb + _KEY] = key
         fr[fb + _A0] = fr[fb + _ALPHA]
