@@ -13,7 +13,7 @@ points), fail-soft. With numba (``COMPILE``) the functions are compiled, and
 ``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
 machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is the
 identity and the very same functions run in plain Python on ``array('q')`` arrays: only the
-three bit primitives (lowest card, card count, table slot) have a plain twin.
+three bit primitives (lowest card, card count, table slot) and the prefetch have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
 as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
@@ -115,7 +115,7 @@ _STATE_SIZE = _KILLER2 + 48
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
     from llvmlite import ir  # type: ignore[import-untyped]
-    from numba.core import types
+    from numba.core import cgutils, types
     from numba.extending import intrinsic
 
     @intrinsic
@@ -136,6 +136,31 @@ if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
 
         return types.int64(types.int64), codegen
 
+    @intrinsic
+    def _prefetch_at(typingctx: Any, a: Any, i: Any) -> Any:
+        """LLVM's prefetch (for reading, kept in all caches) of item ``i`` of array ``a``."""
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = builder.gep(ary.data, [args[1]])
+            i8p = ir.IntType(8).as_pointer()
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, ir.IntType(32), ir.IntType(32),
+                                                  ir.IntType(32)])  # fmt: skip
+            fn = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+                builder.module, fnty, "llvm.prefetch.p0"
+            )
+            i32 = ir.IntType(32)
+            builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(a, i), codegen
+
+    @_njit_inline
+    def _prefetch(a: Any, i: int) -> None:
+        """Ask for item ``i`` of ``a`` to be brought into the caches (no effect on values)."""
+        _prefetch_at(a, i)  # type: ignore[call-arg]
+
     @_njit
     def _bit_index(x: int) -> int:
         return int(_cttz(x))  # type: ignore[call-arg]
@@ -150,7 +175,10 @@ if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
         return int((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40))
 
 else:
-    # The plain twins of the three primitives, with the same results.
+    # The plain twins of the primitives, with the same results.
+
+    def _prefetch(a: Any, i: int) -> None:
+        pass
 
     def _bit_index(x: int) -> int:
         x = int(x)
@@ -546,6 +574,12 @@ def _enter(
             st[_RET] = v
             return 1
         rest = st[0] | st[1] | st[2] | st[3]
+        key = _class(st, rest) | (seat << 36)
+        if bonus:
+            key |= (t0 << 38) | (t1 << 39)
+        mask = (len(tt) >> 2) - 1
+        j0 = _slot(key) & mask
+        _prefetch(tt, 4 * j0)  # the table's slot comes from memory while the bounds are made
         # sure points of each team (0, 1) and whether it takes a trick for sure
         sure0 = 0
         sure1 = 0
@@ -569,9 +603,7 @@ def _enter(
                 win0 = 1
         most = _suit_points(tab, rest) + LAST_TRICK_BONUS - sure1
         least = sure0
-        key = _class(st, rest) | (seat << 36)
         if bonus:
-            key |= (t0 << 38) | (t1 << 39)
             if not t1 and not win1:
                 most += bonus
             if not t0 and not win0:
@@ -584,8 +616,6 @@ def _enter(
         if least >= beta:
             st[_RET] = least
             return 1
-        mask = (len(tt) >> 2) - 1
-        j0 = _slot(key) & mask
         # a free slot, else ours, else the one with the fewest cards left (cheapest to redo)
         slot = j0
         fewest = 99
