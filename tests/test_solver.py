@@ -388,7 +388,7 @@ def test_match_bonus(backend: Backend) -> None:
 
 
 def test_match_on_a_full_deal() -> None:
-    """A full-deal exact solve does not keep its 128 MiB table."""
+    """A full-deal exact solve does not keep its 32 MiB table."""
     solver.release_tables()
     assert solve_exact(Position(MATCH, 2, 0), backend="numba").value == 257
     assert solver.held_table_bytes() == 0

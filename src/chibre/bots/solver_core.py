@@ -995,8 +995,8 @@ def _table_array(entries: int) -> Any:
 
 
 RELEASE_TRICKS = 7
-"""An exact solve with this many tricks left or more drops its table after use (2^18 slots,
-8 MiB, at 7 tricks; 128 MiB at 9), so that a long-lived process does not keep it."""
+"""An exact solve with this many tricks left or more drops its table after use (2^16 slots,
+2 MiB, at 7 tricks; 32 MiB at 9), so that a long-lived process does not keep it."""
 
 
 def release() -> None:
@@ -1097,9 +1097,12 @@ def _search(
 ) -> tuple[int, dict[int, int], int, int]:
     seat0 = (leader + len(trick)) & 3
     n = bin(hands[seat0]).count("1")
-    bits = min(22, 4 + 2 * n)
-    if limit is not None:
-        bits = max(10, min(bits, (limit // 2).bit_length()))
+    if limit is None:
+        # a quarter of a slot per node of a solve or more: a larger table, freshly zeroed and
+        # spread over more memory, costs more time than its few more hits save
+        bits = min(20, 2 + 2 * n)
+    else:
+        bits = max(10, min(22, 4 + 2 * n, (limit // 2).bit_length()))
     st, tab, tt, work, fr, bottom, top = _prepare(
         hands, contract, leader, trick, taken, bonus, bits
     )
