@@ -3,9 +3,9 @@
 Every function of the search is written for numba's ``njit``: without recursion — one frame per
 card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in one
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
-generation, lower bound, upper bound and best lead per slot, reused from call to call: a
-generation stamp replaces clearing it; when the probed slots are full the one with the fewest
-cards left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks
+generation, lower bound, upper bound and best lead in two words a slot, reused from call to
+call: a generation stamp replaces clearing it; when the probed slots are full the one with the
+fewest cards left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks
 are not searched card by card: after the table, ``_two_tricks`` gives their value at once (and
 the table keeps it). The root bisects with null windows (``_root``); the search gives right
 values in any window (``_window``: a child's window is its parent's, shifted by the trick's
@@ -80,6 +80,9 @@ def new_array(n: int) -> Any:
 
 _INF = 1 << 20
 _PROBES = 8
+_KEY_MASK = (1 << 40) - 1  # a table slot's first word: the key, and the generation above it
+_GEN_LIMIT = 1 << 23  # generations stay below this (the tables are dropped before)
+_BIAS = 1 << 22  # a slot's second word: lower bound + _BIAS << 32 | upper + _BIAS << 8 | lead
 
 # Offsets in the contract's table array.
 _PTS = 0  # 36 card points
@@ -577,9 +580,9 @@ def _enter(
         key = _class(st, rest) | (seat << 36)
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
-        mask = (len(tt) >> 2) - 1
+        mask = (len(tt) >> 1) - 1
         j0 = _slot(key) & mask
-        _prefetch(tt, 4 * j0)  # the table's slot comes from memory while the bounds are made
+        _prefetch(tt, 2 * j0)  # the table's slot comes from memory while the bounds are made
         # sure points of each team (0, 1) and whether it takes a trick for sure
         sure0 = 0
         sure1 = 0
@@ -621,19 +624,17 @@ def _enter(
         fewest = 99
         for i in range(_PROBES):
             j = (j0 + i) & mask
-            eb = 4 * j
-            if tt[eb + 1] < st[_BASE]:
+            eb = 2 * j
+            w = tt[eb]
+            if (w >> 40) < st[_BASE]:
                 slot = j
                 break
-            left = _count(tt[eb + 0] & 0xFFFFFFFFF)
-            if left < fewest:
-                fewest = left
+            if (w & _KEY_MASK) == key:
                 slot = j
-            if tt[eb + 0] == key:
-                slot = j
-                hi = tt[eb + 3] >> 8
-                if tt[eb + 1] == st[_GEN]:
-                    lo = tt[eb + 2]
+                w1 = tt[eb + 1]
+                hi = ((w1 >> 8) & 0xFFFFFF) - _BIAS
+                if (w >> 40) == st[_GEN]:
+                    lo = (w1 >> 32) - _BIAS
                     if lo >= beta:
                         st[_RET] = lo
                         return 1
@@ -652,15 +653,17 @@ def _enter(
                         fr[fb + _BETA] = hi
                     fr[fb + _LO] = lo
                     fr[fb + _HI] = hi
-                fr[fb + _FIRST] = tt[eb + 3] & 255
+                fr[fb + _FIRST] = w1 & 255
                 break
+            left = _count(w & 0xFFFFFFFFF)
+            if left < fewest:
+                fewest = left
+                slot = j
         if (hand & (hand - 1)) & ((hand & (hand - 1)) - 1) == 0 and fr[fb + _D] >= 2:
             v = _two_tricks(st, tab, seat, t0, t1, bonus)
-            eb = 4 * slot
-            tt[eb + 0] = key
-            tt[eb + 1] = st[_GEN]
-            tt[eb + 2] = v
-            tt[eb + 3] = v << 8
+            eb = 2 * slot
+            tt[eb] = key | (st[_GEN] << 40)
+            tt[eb + 1] = ((v + _BIAS) << 32) | ((v + _BIAS) << 8)
             st[_RET] = v
             return 1
         fr[fb + _SLOT] = slot
@@ -786,11 +789,9 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
                     else:
                         lo = best
                         hi = best
-                    eb = 4 * fr[fb + _SLOT]
-                    tt[eb + 0] = fr[fb + _KEY]
-                    tt[eb + 1] = st[_GEN]
-                    tt[eb + 2] = lo
-                    tt[eb + 3] = (hi << 8) | fr[fb + _CHOICE]
+                    eb = 2 * fr[fb + _SLOT]
+                    tt[eb] = fr[fb + _KEY] | (st[_GEN] << 40)
+                    tt[eb + 1] = ((lo + _BIAS) << 32) | ((hi + _BIAS) << 8) | fr[fb + _CHOICE]
                 ret = best
                 phase = _RETURN
             else:
@@ -985,18 +986,18 @@ def _contract(contract: int) -> Any:
 
 
 def _table_array(entries: int) -> Any:
-    """A reused transposition table of ``entries`` slots (a power of two), four int64 per
-    slot: the key, the generation, the lower bound, and the upper bound with the best lead
-    (``hi << 8 | card``)."""
+    """A reused transposition table of ``entries`` slots (a power of two), two int64 per
+    slot (16 bytes, four slots to a cache line): the key (40 bits) with the generation above
+    it, and the lower bound, the upper bound (each biased by ``_BIAS``) and the best lead."""
     got = _buffers.get(entries)
     if got is None:
-        got = _buffers[entries] = new_array(4 * entries)
+        got = _buffers[entries] = new_array(2 * entries)
     return got
 
 
 RELEASE_TRICKS = 7
 """An exact solve with this many tricks left or more drops its table after use (2^16 slots,
-2 MiB, at 7 tricks; 32 MiB at 9), so that a long-lived process does not keep it."""
+1 MiB, at 7 tricks; 16 MiB at 9), so that a long-lived process does not keep it."""
 
 
 def release() -> None:
@@ -1048,6 +1049,10 @@ def _prepare(
     from chibre.bots.solver import points_of
 
     tab = _contract(contract)
+    if _generation[0] + 16 >= _GEN_LIMIT:
+        # the stamps would overflow their bits: start again on fresh tables
+        _buffers.clear()
+        _generation[0] = 1
     tt = _table_array(1 << bits)
     work = new_array(80 * 9)
     fr = new_array(48 * _FIELDS)
@@ -1098,8 +1103,8 @@ def _search(
     seat0 = (leader + len(trick)) & 3
     n = bin(hands[seat0]).count("1")
     if limit is None:
-        # a quarter of a slot per node of a solve or more: a larger table, freshly zeroed and
-        # spread over more memory, costs more time than its few more hits save
+        # a larger table, freshly zeroed and spread over more memory, costs more time than
+        # its few more hits save
         bits = min(20, 2 + 2 * n)
     else:
         bits = max(10, min(22, 4 + 2 * n, (limit // 2).bit_length()))
