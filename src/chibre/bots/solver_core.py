@@ -509,7 +509,7 @@ _HAND = 21
 _ADD = 22  # added to the child's value (the trick's points when team 0 takes it)
 _SAVED = 23  # the trick's cards before the move
 _FIRST = 24  # the move to try first (-1: none)
-_ONLY = 25  # 1: try only _FIRST
+_ONLY = 25  # 1: try only _FIRST (the root's frame only; the others stay 0)
 _A0 = 26  # the window the node was opened with (after the table narrowed it)
 _B0 = 27
 _FIELDS = 28
@@ -537,9 +537,9 @@ def _enter(
     bonus = st[_BONUS]
     t0 = fr[fb + _T0]
     t1 = fr[fb + _T1]
-    fr[fb + _LO] = -_INF
-    fr[fb + _HI] = _INF
     if fr[fb + _START]:
+        fr[fb + _LO] = -_INF
+        fr[fb + _HI] = _INF
         if st[_NODES] > st[_LIMIT]:
             st[_ABORT] = 1
             st[_RET] = 0
@@ -810,7 +810,6 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
                 fr[gb + _BETA] = fr[fb + _BETA]
                 fr[gb + _D] = fr[fb + _D]
                 fr[gb + _FIRST] = -1
-                fr[gb + _ONLY] = 0
                 fr[gb + _START] = 0
                 fr[fb + _ADD] = 0
                 if k < 3:
