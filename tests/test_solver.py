@@ -177,6 +177,21 @@ def test_five_and_six_tricks_equal_plain_alpha_beta(contract: int) -> None:
         assert solve_exact(p, backend="numba").value == want, p
 
 
+@pytest.mark.parametrize("contract", range(6))
+def test_last_two_tricks_equal_exhaustive_minimax_whoever_has_taken_a_trick(
+    contract: int,
+) -> None:
+    # the last two tricks are valued at once (the match bonus turns on the tricks taken)
+    rng = Random(300 + contract)
+    for i in range(16):
+        p = random_position(rng, 2 + i % 2, contract, in_trick=0, bonus=(100, 0, 50, 100)[i % 4])
+        for taken in ((False, False), (True, False), (False, True), (True, True)):
+            q = replace(p, taken=taken)
+            want = minimax(q)
+            for backend in BACKENDS:
+                assert solve_exact(q, backend=backend).value == want, (backend, q)
+
+
 CONTRACTS = st.sampled_from([0, 1, 2, 3, 4, 5])  # the four trumps, Obenabe, Undenufe
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -373,20 +388,36 @@ def test_match_bonus(backend: Backend) -> None:
 
 
 def test_match_on_a_full_deal() -> None:
-    """A full-deal exact solve does not keep its 128 MiB table."""
+    """A full-deal exact solve does not keep its 16 MiB table."""
     solver.release_tables()
     assert solve_exact(Position(MATCH, 2, 0), backend="numba").value == 257
     assert solver.held_table_bytes() == 0
     solver.release_tables()
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_generation_stamps_start_again_on_fresh_tables_before_they_overflow(
+    backend: Backend,
+) -> None:
+    core = solver._core(backend)
+    rng = Random(13)
+    p = random_position(rng, 4, 0, in_trick=0)
+    q = random_position(rng, 4, 0, in_trick=0)
+    want_p, want_q = minimax(p), minimax(q)
+    core._generation[0] = core._GEN_LIMIT - 40
+    for _ in range(4):  # the stamps run out on the way: the tables start again
+        assert solve_exact(p, 100_000, backend=backend).value == want_p
+        assert solve_exact(q, 100_000, backend=backend).value == want_q
+    assert core._generation[0] < 100
+
+
 def test_budgeted_tables_are_kept_and_small() -> None:
-    """A budgeted call keeps its table for the next (8 MiB at ``strong``'s largest budget);
+    """A budgeted call keeps its table for the next (4 MiB at ``strong``'s largest budget);
     an exact solve from seven tricks left drops the tables."""
     solver.release_tables()
     p = random_position(Random(11), 9, 2, in_trick=0)
     solve_exact(p, 300_000, backend="numba")
-    assert 0 < solver.held_table_bytes() <= 8 << 20
+    assert 0 < solver.held_table_bytes() <= 4 << 20
     solve_exact(random_position(Random(12), 7, 1, in_trick=0), backend="numba")
     assert solver.held_table_bytes() == 0
 

@@ -298,8 +298,8 @@ def warm_up() -> None:
 
 def release_tables() -> None:
     """Free the search's reused transposition tables. Their size grows with the tricks left,
-    and with a budget, with the budget: 2^18 slots of 32 bytes (8 MiB) for the ``strong``
-    player's 300,000-node calls; an exact solve takes up to 128 MiB at nine tricks left, and
+    and with a budget, with the budget: 2^18 slots of 16 bytes (4 MiB) for the ``strong``
+    player's 300,000-node calls; an exact solve takes up to 16 MiB at nine tricks left, and
     drops its table itself from seven tricks left."""
     for core in _cores.values():
         core.release()

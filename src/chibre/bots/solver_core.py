@@ -3,16 +3,17 @@
 Every function of the search is written for numba's ``njit``: without recursion — one frame per
 card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in one
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
-generation, lower bound, upper bound and best lead per slot, reused from call to call: a
-generation stamp replaces clearing it; when the probed slots are full the one with the fewest
-cards left goes; positions are keyed by their class, ``_fill_classes``). The root bisects
-with null windows (``_root``); the search gives right values in any window (``_window``: a
-child's window is its parent's, shifted by the trick's points), fail-soft. With numba
-(``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
-on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
-early). Without numba the decorator is the identity and the very same functions run in plain
-Python on ``array('q')`` arrays: only the three bit primitives (lowest card, card count, table
-slot) have a plain twin.
+generation, lower bound, upper bound and best lead in two words a slot, reused from call to
+call: a generation stamp replaces clearing it; when the probed slots are full the one with the
+fewest cards left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks
+are not searched card by card: after the table, ``_two_tricks`` gives their value at once (and
+the table keeps it). The root bisects with null windows (``_root``); the search gives right
+values in any window (``_window``: a child's window is its parent's, shifted by the trick's
+points), fail-soft. With numba (``COMPILE``) the functions are compiled, and
+``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
+machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is the
+identity and the very same functions run in plain Python on ``array('q')`` arrays: only the
+three bit primitives (lowest card, card count, table slot) and the prefetch have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
 as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
@@ -50,19 +51,24 @@ COMPILE: bool = NUMBA and bool(globals().get("COMPILE", True))
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_JIT_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
+
 
 def _njit(fn: F) -> F:
-    """``numba.njit(cache=True)`` when compiling, else the function itself."""
+    """``numba.njit(cache=True)`` when compiling, else the function itself. Without numba's
+    runtime (``_nrt=False``): the search allocates nothing, and with the runtime every call and
+    every inlined helper taking an array counts references to it, atomically — about half the
+    time of a search went there."""
     if not COMPILE:
         return fn
-    return cast(F, numba.njit(cache=True)(fn))
+    return cast(F, numba.njit(**_JIT_OPTIONS)(fn))
 
 
 def _njit_inline(fn: F) -> F:
     """As ``_njit``, inlined into its callers (the small helpers of the hot loop)."""
     if not COMPILE:
         return fn
-    return cast(F, numba.njit(cache=True, inline="always")(fn))
+    return cast(F, numba.njit(inline="always", **_JIT_OPTIONS)(fn))
 
 
 def new_array(n: int) -> Any:
@@ -74,6 +80,9 @@ def new_array(n: int) -> Any:
 
 _INF = 1 << 20
 _PROBES = 8
+_KEY_MASK = (1 << 40) - 1  # a table slot's first word: the key, and the generation above it
+_GEN_LIMIT = 1 << 23  # generations stay below this (the tables are dropped before)
+_BIAS = 1 << 22  # a slot's second word: lower bound + _BIAS << 32 | upper + _BIAS << 8 | lead
 
 # Offsets in the contract's table array.
 _PTS = 0  # 36 card points
@@ -111,7 +120,7 @@ _STATE_SIZE = _KILLER2 + 48
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
     from llvmlite import ir  # type: ignore[import-untyped]
-    from numba.core import types
+    from numba.core import cgutils, types
     from numba.extending import intrinsic
 
     @intrinsic
@@ -132,6 +141,31 @@ if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
 
         return types.int64(types.int64), codegen
 
+    @intrinsic
+    def _prefetch_at(typingctx: Any, a: Any, i: Any) -> Any:
+        """LLVM's prefetch (for reading, kept in all caches) of item ``i`` of array ``a``."""
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = builder.gep(ary.data, [args[1]])
+            i8p = ir.IntType(8).as_pointer()
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, ir.IntType(32), ir.IntType(32),
+                                                  ir.IntType(32)])  # fmt: skip
+            fn = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+                builder.module, fnty, "llvm.prefetch.p0"
+            )
+            i32 = ir.IntType(32)
+            builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(a, i), codegen
+
+    @_njit_inline
+    def _prefetch(a: Any, i: int) -> None:
+        """Ask for item ``i`` of ``a`` to be brought into the caches (no effect on values)."""
+        _prefetch_at(a, i)  # type: ignore[call-arg]
+
     @_njit
     def _bit_index(x: int) -> int:
         return int(_cttz(x))  # type: ignore[call-arg]
@@ -146,7 +180,10 @@ if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
         return int((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40))
 
 else:
-    # The plain twins of the three primitives, with the same results.
+    # The plain twins of the primitives, with the same results.
+
+    def _prefetch(a: Any, i: int) -> None:
+        pass
 
     def _bit_index(x: int) -> int:
         x = int(x)
@@ -415,6 +452,111 @@ def _legal(tab: Any, hand: int, led: int, win_card: int) -> int:
     return int(allowed)
 
 
+@_njit_inline
+def _last_trick(tab: Any, leader: int, c0: int, c1: int, c2: int, c3: int) -> int:
+    """The seat taking the trick ``c0``..``c3`` that ``leader`` leads with ``c0``."""
+    base = _STR + 36 * (c0 // 9)
+    win = 0
+    best = tab[base + c0]
+    if tab[base + c1] > best:
+        win = 1
+        best = tab[base + c1]
+    if tab[base + c2] > best:
+        win = 2
+        best = tab[base + c2]
+    if tab[base + c3] > best:
+        win = 3
+    return (leader + win) & 3
+
+
+@_njit_inline
+def _nth(i: int, a: int, b: int, c: int, d: int) -> int:
+    """The ``i``-th (mod 4) of ``a``, ``b``, ``c``, ``d``."""
+    i &= 3
+    if i == 0:
+        return a
+    if i == 1:
+        return b
+    if i == 2:
+        return c
+    return d
+
+
+@_njit
+def _two_tricks(st: Any, tab: Any, seat: int, t0: int, t1: int, bonus: int) -> int:
+    """The exact value (team 0's points from here on) of the last two tricks, ``seat`` to
+    lead: the plays of the first (at most two cards a hand) in minimax with alpha-beta, the
+    last trick following from each. Values are taken on the leader's side (``sign``): the
+    leader and its partner maximise, the others minimise."""
+    s1 = (seat + 1) & 3
+    s2 = (seat + 2) & 3
+    s3 = (seat + 3) & 3
+    h0 = st[seat]
+    h1 = st[s1]
+    h2 = st[s2]
+    h3 = st[s3]
+    sign = 1 if seat & 1 == 0 else -1
+    v0 = -_INF
+    m0 = h0
+    while m0:
+        c0 = _bit_index(m0)
+        m0 &= m0 - 1
+        led = c0 // 9
+        base = _STR + 36 * led
+        v1 = _INF
+        m1 = _legal(tab, h1, led, c0)
+        while m1 and v1 > v0:
+            c1 = _bit_index(m1)
+            m1 &= m1 - 1
+            w1 = c1 if tab[base + c1] > tab[base + c0] else c0
+            v2 = -_INF
+            m2 = _legal(tab, h2, led, w1)
+            while m2 and v2 < v1:
+                c2 = _bit_index(m2)
+                m2 &= m2 - 1
+                w2 = c2 if tab[base + c2] > tab[base + w1] else w1
+                v3 = _INF
+                floor = v0 if v0 > v2 else v2
+                m3 = _legal(tab, h3, led, w2)
+                while m3 and v3 > floor:
+                    c3 = _bit_index(m3)
+                    m3 &= m3 - 1
+                    ws = _last_trick(tab, seat, c0, c1, c2, c3)
+                    # the last trick: each hand's other card, led by the first trick's taker
+                    e0 = h0 ^ (1 << c0)
+                    e1 = h1 ^ (1 << c1)
+                    e2 = h2 ^ (1 << c2)
+                    e3 = h3 ^ (1 << c3)
+                    o = (ws - seat) & 3
+                    d0 = _bit_index(_nth(o, e0, e1, e2, e3))
+                    d1 = _bit_index(_nth(o + 1, e0, e1, e2, e3))
+                    d2 = _bit_index(_nth(o + 2, e0, e1, e2, e3))
+                    d3 = _bit_index(_nth(o + 3, e0, e1, e2, e3))
+                    wl = _last_trick(tab, ws, d0, d1, d2, d3)
+                    v = 0
+                    if ws & 1 == 0:
+                        v = tab[_PTS + c0] + tab[_PTS + c1] + tab[_PTS + c2] + tab[_PTS + c3]
+                    if wl & 1 == 0:
+                        v += tab[_PTS + d0] + tab[_PTS + d1] + tab[_PTS + d2] + tab[_PTS + d3]
+                        v += LAST_TRICK_BONUS
+                    if bonus:
+                        if ws & 1 == 0 and wl & 1 == 0:
+                            if not t1:
+                                v += bonus
+                        elif ws & 1 == 1 and wl & 1 == 1 and not t0:
+                            v -= bonus
+                    v *= sign
+                    if v < v3:
+                        v3 = v
+                if v3 > v2:
+                    v2 = v3
+            if v2 < v1:
+                v1 = v2
+        if v1 > v0:
+            v0 = v1
+    return int(sign * v0)
+
+
 # Fields of a frame (one node of the search, by ply).
 _SEAT = 0
 _K = 1
@@ -441,7 +583,7 @@ _HAND = 21
 _ADD = 22  # added to the child's value (the trick's points when team 0 takes it)
 _SAVED = 23  # the trick's cards before the move
 _FIRST = 24  # the move to try first (-1: none)
-_ONLY = 25  # 1: try only _FIRST
+_ONLY = 25  # 1: try only _FIRST (the root's frame only; the others stay 0)
 _A0 = 26  # the window the node was opened with (after the table narrowed it)
 _B0 = 27
 _FIELDS = 28
@@ -469,9 +611,9 @@ def _enter(
     bonus = st[_BONUS]
     t0 = fr[fb + _T0]
     t1 = fr[fb + _T1]
-    fr[fb + _LO] = -_INF
-    fr[fb + _HI] = _INF
     if fr[fb + _START]:
+        fr[fb + _LO] = -_INF
+        fr[fb + _HI] = _INF
         if st[_NODES] > st[_LIMIT]:
             st[_ABORT] = 1
             st[_RET] = 0
@@ -509,6 +651,12 @@ def _enter(
             st[_RET] = v
             return 1
         rest = st[0] | st[1] | st[2] | st[3]
+        key = _class(st, rest) | (seat << 36)
+        if bonus:
+            key |= (t0 << 38) | (t1 << 39)
+        mask = (len(tt) >> 1) - 1
+        j0 = _slot(key) & mask
+        _prefetch(tt, 2 * j0)  # the table's slot comes from memory while the bounds are made
         # sure points of each team (0, 1) and whether it takes a trick for sure
         sure0 = 0
         sure1 = 0
@@ -532,9 +680,7 @@ def _enter(
                 win0 = 1
         most = _suit_points(tab, rest) + LAST_TRICK_BONUS - sure1
         least = sure0
-        key = _class(st, rest) | (seat << 36)
         if bonus:
-            key |= (t0 << 38) | (t1 << 39)
             if not t1 and not win1:
                 most += bonus
             if not t0 and not win0:
@@ -547,26 +693,22 @@ def _enter(
         if least >= beta:
             st[_RET] = least
             return 1
-        mask = (len(tt) >> 2) - 1
-        j0 = _slot(key) & mask
         # a free slot, else ours, else the one with the fewest cards left (cheapest to redo)
         slot = j0
         fewest = 99
         for i in range(_PROBES):
             j = (j0 + i) & mask
-            eb = 4 * j
-            if tt[eb + 1] < st[_BASE]:
+            eb = 2 * j
+            w = tt[eb]
+            if (w >> 40) < st[_BASE]:
                 slot = j
                 break
-            left = _count(tt[eb + 0] & 0xFFFFFFFFF)
-            if left < fewest:
-                fewest = left
+            if (w & _KEY_MASK) == key:
                 slot = j
-            if tt[eb + 0] == key:
-                slot = j
-                hi = tt[eb + 3] >> 8
-                if tt[eb + 1] == st[_GEN]:
-                    lo = tt[eb + 2]
+                w1 = tt[eb + 1]
+                hi = ((w1 >> 8) & 0xFFFFFF) - _BIAS
+                if (w >> 40) == st[_GEN]:
+                    lo = (w1 >> 32) - _BIAS
                     if lo >= beta:
                         st[_RET] = lo
                         return 1
@@ -585,8 +727,19 @@ def _enter(
                         fr[fb + _BETA] = hi
                     fr[fb + _LO] = lo
                     fr[fb + _HI] = hi
-                fr[fb + _FIRST] = tt[eb + 3] & 255
+                fr[fb + _FIRST] = w1 & 255
                 break
+            left = _count(w & 0xFFFFFFFFF)
+            if left < fewest:
+                fewest = left
+                slot = j
+        if (hand & (hand - 1)) & ((hand & (hand - 1)) - 1) == 0 and fr[fb + _D] >= 2:
+            v = _two_tricks(st, tab, seat, t0, t1, bonus)
+            eb = 2 * slot
+            tt[eb] = key | (st[_GEN] << 40)
+            tt[eb + 1] = ((v + _BIAS) << 32) | ((v + _BIAS) << 8)
+            st[_RET] = v
+            return 1
         fr[fb + _SLOT] = slot
         fr[fb + _KEY] = key
         fr[fb + _A0] = fr[fb + _ALPHA]
@@ -710,11 +863,9 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
                     else:
                         lo = best
                         hi = best
-                    eb = 4 * fr[fb + _SLOT]
-                    tt[eb + 0] = fr[fb + _KEY]
-                    tt[eb + 1] = st[_GEN]
-                    tt[eb + 2] = lo
-                    tt[eb + 3] = (hi << 8) | fr[fb + _CHOICE]
+                    eb = 2 * fr[fb + _SLOT]
+                    tt[eb] = fr[fb + _KEY] | (st[_GEN] << 40)
+                    tt[eb + 1] = ((lo + _BIAS) << 32) | ((hi + _BIAS) << 8) | fr[fb + _CHOICE]
                 ret = best
                 phase = _RETURN
             else:
@@ -733,7 +884,6 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
                 fr[gb + _BETA] = fr[fb + _BETA]
                 fr[gb + _D] = fr[fb + _D]
                 fr[gb + _FIRST] = -1
-                fr[gb + _ONLY] = 0
                 fr[gb + _START] = 0
                 fr[fb + _ADD] = 0
                 if k < 3:
@@ -913,18 +1063,18 @@ def _contract(contract: int) -> Any:
 
 
 def _table_array(entries: int) -> Any:
-    """A reused transposition table of ``entries`` slots (a power of two), four int64 per
-    slot: the key, the generation, the lower bound, and the upper bound with the best lead
-    (``hi << 8 | card``)."""
+    """A reused transposition table of ``entries`` slots (a power of two), two int64 per
+    slot (16 bytes, four slots to a cache line): the key (40 bits) with the generation above
+    it, and the lower bound, the upper bound (each biased by ``_BIAS``) and the best lead."""
     got = _buffers.get(entries)
     if got is None:
-        got = _buffers[entries] = new_array(4 * entries)
+        got = _buffers[entries] = new_array(2 * entries)
     return got
 
 
 RELEASE_TRICKS = 7
-"""An exact solve with this many tricks left or more drops its table after use (2^18 slots,
-8 MiB, at 7 tricks; 128 MiB at 9), so that a long-lived process does not keep it."""
+"""An exact solve with this many tricks left or more drops its table after use (2^16 slots,
+1 MiB, at 7 tricks; 16 MiB at 9), so that a long-lived process does not keep it."""
 
 
 def release() -> None:
@@ -976,6 +1126,10 @@ def _prepare(
     from chibre.bots.solver import points_of
 
     tab = _contract(contract)
+    if _generation[0] + 16 >= _GEN_LIMIT:
+        # the stamps would overflow their bits: start again on fresh tables
+        _buffers.clear()
+        _generation[0] = 1
     tt = _table_array(1 << bits)
     work = new_array(80 * 9)
     fr = new_array(48 * _FIELDS)
@@ -1025,9 +1179,12 @@ def _search(
 ) -> tuple[int, dict[int, int], int, int]:
     seat0 = (leader + len(trick)) & 3
     n = bin(hands[seat0]).count("1")
-    bits = min(22, 4 + 2 * n)
-    if limit is not None:
-        bits = max(10, min(bits, (limit // 2).bit_length()))
+    if limit is None:
+        # a larger table, freshly zeroed and spread over more memory, costs more time than
+        # its few more hits save
+        bits = min(20, 2 + 2 * n)
+    else:
+        bits = max(10, min(22, 4 + 2 * n, (limit // 2).bit_length()))
     st, tab, tt, work, fr, bottom, top = _prepare(
         hands, contract, leader, trick, taken, bonus, bits
     )
