@@ -100,7 +100,7 @@ _TRUMPS = 3814  # mask of the trump suit (0 in Obenabe/Undenufe)
 _BOURG = 3815
 _HIGH = 3816  # mask of the cards worth 10 or more
 _FIT = 3817  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
-_TABLE_SIZE = _FIT + 11
+_TABLE_SIZE = _FIT + 11  # HORIZON_FEATURES weights
 
 # Slots of the state array.
 _NODES = 4
