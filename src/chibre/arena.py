@@ -43,6 +43,7 @@ from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_record
 from chibre.options import add_set_argument, read_settings
 from chibre.options import rules_from as preset_rules
+from chibre.player_time import add_time_arguments, check_seconds
 from chibre.remote import (
     DEFAULT_TIME_LIMIT,
     Incident,
@@ -370,14 +371,7 @@ def duplicate(
     a foreign player's time limit); the same result for a seed whatever ``jobs`` is."""
     if deals < 0 or games < 0:
         raise ChibreError("the numbers of deals and games cannot be negative")
-    if time_per_move is not None and not time_per_move > 0:
-        raise ChibreError(
-            f"--time-per-move must be a positive number of seconds, not {time_per_move}"
-        )
-    if foreign_limit is not None and not foreign_limit > 0:
-        raise ChibreError(
-            f"--foreign-limit must be a positive number of seconds, not {foreign_limit}"
-        )
+    check_seconds(time_per_move, foreign_limit)
     for name in (a, b):
         build_player(name, 0, time_per_move, foreign_limit)  # an unknown player fails first
     budget, limit = time_per_move, foreign_limit
@@ -408,19 +402,7 @@ def add_parser(sub: Any) -> None:
         help="play under this preset (weis, stöck and multipliers as it says)",
     )
     add_set_argument(p)
-    p.add_argument(
-        "--time-per-move",
-        type=float,
-        metavar="T",
-        help="seconds per decision: the thinking budget of our players that take one",
-    )
-    p.add_argument(
-        "--foreign-limit",
-        type=float,
-        metavar="T",
-        help=f"seconds a foreign player (jasskit-http:) has for a decision before rule plays "
-        f"instead (default {DEFAULT_TIME_LIMIT:g})",
-    )
+    add_time_arguments(p)
     p.add_argument(
         "--games",
         type=int,
@@ -468,19 +450,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"chibre arena: no player {name!r}: choose one of {names}", file=sys.stderr)
             return 2
     rules = rules_from(args.rules, args.set)
-    budget = args.time_per_move
+    budget, limit = args.time_per_move, args.foreign_limit
+    try:
+        check_seconds(budget, limit)
+    except ChibreError as e:
+        print(f"chibre arena: {e}", file=sys.stderr)
+        return 2
     if budget is not None:
-        if not budget > 0:
-            message = "--time-per-move must be a positive number of seconds"
-            print(f"chibre arena: {message}", file=sys.stderr)
-            return 2
         for name in (args.a, args.b):
             if not accepts_budget(name):
                 print(f"note: {name} takes no time budget; --time-per-move does not apply to it")
-    limit = args.foreign_limit
-    if limit is not None and not limit > 0:
-        print("chibre arena: --foreign-limit must be a positive number of seconds", file=sys.stderr)
-        return 2
     print(
         f"duplicate {args.a} vs {args.b}: {args.deals} deals, each played twice, seed {args.seed}, "
         f"{args.jobs} job{'s' if args.jobs != 1 else ''}; {_describe_rules(rules, args.rules)}"

@@ -34,6 +34,7 @@ from chibre.cards import parse_card
 from chibre.errors import ChibreError
 from chibre.hand import Trick
 from chibre.observation import Observation
+from chibre.player_time import add_time_arguments, check_seconds
 from chibre.rules import Rules
 from chibre.server.protocol import action_from_json, action_to_json
 from chibre.weis import weis_of
@@ -256,18 +257,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("link", metavar="URL", help="the seat's invitation link")
     p.add_argument("--player", default="rule", help="a player name or spec (default rule)")
     p.add_argument("--seed", type=int, default=0, help="the player's seed (default 0)")
-    p.add_argument(
-        "--time-per-move",
-        type=float,
-        metavar="T",
-        help="seconds per decision: the thinking budget of our players that take one",
-    )
-    p.add_argument(
-        "--foreign-limit",
-        type=float,
-        metavar="T",
-        help="seconds a jasskit-http: player has for a decision before rule plays instead (10)",
-    )
+    add_time_arguments(p)
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(func=run)
 
@@ -275,12 +265,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from chibre.arena import build_player
 
-    for option, value in (
-        ("--time-per-move", args.time_per_move),
-        ("--foreign-limit", args.foreign_limit),
-    ):
-        if value is not None and not value > 0:
-            raise ChibreError(f"{option} must be a positive number of seconds, not {value:g}")
+    check_seconds(args.time_per_move, args.foreign_limit)
     player = build_player(args.player, args.seed, args.time_per_move, args.foreign_limit)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
 

@@ -42,6 +42,7 @@ from chibre.bots.player import Player
 from chibre.cards import card_code
 from chibre.errors import ChibreError, NotationError
 from chibre.jasskit import observation_from_json
+from chibre.player_time import TIME_PER_MOVE_HELP, add_time_arguments, check_seconds
 from chibre.server.http import MAX_BODY, bounded_route, error, http_refusal, invalid_request
 from chibre.server.http import server_error as unforeseen
 from chibre.server.security import InvalidSiteName, SiteGuard, SitePolicy
@@ -179,15 +180,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=5000, help="port (5000; 0: any free)")
     p.add_argument("--seed", type=int, default=0, help="the players' seed (0)")
-    p.add_argument(
-        "--time-per-move", type=float, metavar="T",
-        help="seconds per decision: the thinking budget of our players that take one (the "
-        "kit allows 10)",
-    )  # fmt: skip
-    p.add_argument(
-        "--foreign-limit", type=float, metavar="T",
-        help="seconds a served jasskit-http: player has before rule answers instead (10)",
-    )  # fmt: skip
+    add_time_arguments(p, f"{TIME_PER_MOVE_HELP} (the kit allows 10)")
     p.add_argument(
         "--allowed-host", action="append", default=[], metavar="NAME",
         help="a host name the service is reached by besides the local ones; '*': any",
@@ -220,12 +213,7 @@ def players_from(
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    for option, value in (
-        ("--time-per-move", args.time_per_move),
-        ("--foreign-limit", args.foreign_limit),
-    ):
-        if value is not None and not value > 0:
-            raise ChibreError(f"{option} must be a positive number of seconds, not {value:g}")
+    check_seconds(args.time_per_move, args.foreign_limit)
     players = players_from(args.player, args.seed, args.time_per_move, args.foreign_limit)
     try:
         site = SitePolicy.for_server(args.host, args.allowed_host)

@@ -29,6 +29,7 @@ from chibre.errors import ChibreError
 from chibre.game import CHANCE, Game
 from chibre.notation import format_action, format_record, record_to_dict
 from chibre.options import add_set_argument, rules_from
+from chibre.player_time import add_time_arguments, check_seconds
 from chibre.remote import Incident, is_spec
 from chibre.rules import PRESETS, Rules
 from chibre.tournament import COMPUTER, TournamentError
@@ -232,12 +233,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rules", choices=sorted(PRESETS), default="geneve-500")
     add_set_argument(p)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument(
-        "--foreign-limit",
-        type=float,
-        metavar="T",
-        help="seconds a foreign player (jasskit-http:) has for a decision (default 10)",
-    )
+    add_time_arguments(p, time_per_move_help=None)
     p.add_argument("--out", metavar="DIR", help="write every game's record and the standings")
     p.set_defaults(func=run)
 
@@ -252,8 +248,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = Options(args.format, args.rounds, args.hands, args.scoring, args.duplicate)
         rules = rules_from(args.rules, args.set)
-        if args.foreign_limit is not None and not args.foreign_limit > 0:
-            raise TournamentError("--foreign-limit must be a positive number of seconds")
+        check_seconds(foreign_limit=args.foreign_limit)
         result = run_tournament(
             _levels(args.players, args.level),
             options,
@@ -262,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
             args.computer,
             args.foreign_limit,
         )
-    except TournamentError as e:
+    except ChibreError as e:
         print(f"chibre tournament: {e}", file=sys.stderr)
         return 2
     names = {p: p for played in result.played for p in played.table.seats if p != COMPUTER}
