@@ -25,6 +25,7 @@ number of distinct deals.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
 from random import Random
@@ -75,6 +76,26 @@ class Valuation:
     deals: tuple[Deal4, ...]
     exact: bool
     points_out: int = 0
+
+    @classmethod
+    def over(
+        cls,
+        options: tuple[Action, ...],
+        rows: Sequence[Sequence[float]],
+        deals: list[tuple[Deal4, int]],
+        exact: bool,
+        points_out: int = 0,
+    ) -> Valuation:
+        """The valuation of ``options`` whose values on each of the weighed ``deals`` are
+        the ``rows``."""
+        return cls(
+            options=options,
+            values=np.array(rows, dtype=float),
+            times=np.array([t for _, t in deals], dtype=float),
+            deals=tuple(d for d, _ in deals),
+            exact=exact,
+            points_out=points_out,
+        )
 
     def means(self) -> Array:
         """The expected value of each option."""
@@ -127,14 +148,7 @@ def value_cards(o: Observation, budget: Budget) -> Valuation:
         exact = exact and result.exact
         points_out = position.points_out()
         rows.append([result.card_scores[p.card] for p in plays])
-    return Valuation(
-        options=plays,
-        values=np.array(rows, dtype=float),
-        times=np.array([t for _, t in deals], dtype=float),
-        deals=tuple(d for d, _ in deals),
-        exact=exact,
-        points_out=points_out,
-    )
+    return Valuation.over(plays, rows, deals, exact, points_out)
 
 
 def partner_contract(hand: int, grid: tuple[int, ...]) -> int:
@@ -217,13 +231,7 @@ def value_contract(o: Observation, budget: Budget) -> Valuation:
                 k = partner_contract(hands[o.seat ^ 2], rules.grid)
                 row.append(rules.factor(k) * worth(k) / 2)
         rows.append(row)
-    return Valuation(
-        options=options,
-        values=np.array(rows, dtype=float),
-        times=np.array([t for _, t in deals], dtype=float),
-        deals=tuple(d for d, _ in deals),
-        exact=exact,
-    )
+    return Valuation.over(options, rows, deals, exact)
 
 
 def hindsight(o: Observation, hands: Deal4) -> tuple[int, ...] | None:
