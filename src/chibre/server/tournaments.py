@@ -56,7 +56,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chibre.errors import ChibreError
-from chibre.rules import MAX_TARGET, Rules
+from chibre.rules import Rules
 from chibre.scoresheet import ScoreSheet
 from chibre.server import migrations
 from chibre.server.http import MAX_BODY, bounded_route, error, page
@@ -74,6 +74,7 @@ from chibre.server.tables import Table, Tables, TooManyTables
 from chibre.tournament import COMPUTER, TournamentError
 from chibre.tournament.duplicate import TablePlay, compare, is_turned
 from chibre.tournament.fairdeal import DealSource, new_seed
+from chibre.tournament.passe import game_rules
 from chibre.tournament.plan import Options, TableDraw, draw_next
 from chibre.tournament.standings import Outcome, Side, standings
 
@@ -729,7 +730,7 @@ class Tournaments:
         names = [name for name, _ in occupants]
         if draw.number <= t.request.real_tables:
             teams = [" & ".join(names[i] for i in (team, team + 2)) for team in (0, 1)]
-            rules = t.rules.replace(target=MAX_TARGET) if t.request.hands else t.rules
+            rules = game_rules(t.rules, t.request.hands)
             name = f"{t.name} — {number}/{draw.number}"
             sheet = ScoreSheet(rules, (), name, teams, t.request.hands)
             opened = self.sheets.create(sheet)

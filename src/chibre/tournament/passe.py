@@ -16,13 +16,19 @@ from chibre.tournament import TournamentError
 MAX_HANDS = 100
 
 
+def game_rules(rules: Rules, hands: int = 0) -> Rules:
+    """The rules a game is played under: a Passe of ``hands`` hands (``hands`` > 0) has its
+    target put out of reach; a game to the target keeps ``rules``."""
+    return rules.replace(target=MAX_TARGET) if hands else rules
+
+
 class Passe(Game):
     """A game of ``length`` hands under ``rules`` (their target put out of reach)."""
 
     def __init__(self, rules: Rules, length: int) -> None:
         if not 1 <= length <= MAX_HANDS:
             raise TournamentError(f"a Passe has 1 to {MAX_HANDS} hands, not {length}")
-        super().__init__(rules.replace(target=MAX_TARGET))
+        super().__init__(game_rules(rules, length))
         self.length = length
 
     @property
@@ -38,4 +44,4 @@ def new_game(rules: Rules, hands: int = 0) -> Game:
     return Passe(rules, hands) if hands else Game(rules)
 
 
-__all__ = ["MAX_HANDS", "Passe", "new_game"]
+__all__ = ["MAX_HANDS", "Passe", "game_rules", "new_game"]
