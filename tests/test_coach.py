@@ -16,6 +16,7 @@ from chibre.coach.report import html_report, text_report
 from chibre.coach.value import Valuation, paired_loss, sure_match
 from chibre.coach.verdict import BLUNDER, INACCURACY, MISTAKE
 from chibre.game import Game, GameRecord
+from chibre.observation import Observation
 from chibre.rules import Rules
 from coach_positions import (
     ALL_EQUAL,
@@ -264,6 +265,29 @@ def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:
         observation_for(hand, 0)
     with pytest.raises(InvalidAdvice, match="all 36 cards"):
         observation_for(hand, 3, 1, tuple(range(36)))
+
+
+def test_advice_after_a_chibre_reads_the_partner_s_choice() -> None:
+    from chibre.bots.policy import shipped_policy
+    from chibre.bots.reading import weighted_deals
+    from chibre.cards import SUIT_MASKS
+    from chibre.coach.advice import InvalidAdvice, observation_for
+
+    hand = parse_cards("S6 S7 S8 C6 C7 C8 D6 D7 H6")  # nothing to name: seat 0 chibres
+    chibred = observation_for(hand, 3, 1, (), chibred=True)
+    assert (chibred.chibres, chibred.contract_seat, chibred.to_act) == (1, 2, 0)
+    named = observation_for(hand, 3, 1, ())
+    assert (named.chibres, named.contract_seat) == (0, 0)
+
+    def partner_hearts(o: Observation) -> float:  # the mean, over the weighed deals
+        deals = weighted_deals(o, Random(5), 200, shipped_policy(), 4)
+        counted = sum(t * (d[2] & SUIT_MASKS[1]).bit_count() for d, t in deals)
+        return counted / sum(t for _, t in deals)
+
+    # the partner who named hearts after the chibre holds them; one who did not choose, less
+    assert partner_hearts(chibred) > partner_hearts(named) + 0.5
+    with pytest.raises(InvalidAdvice, match="which trump the partner named"):
+        observation_for(hand, 3, None, (), chibred=True)
 
 
 def test_the_pique_double_is_one_of_the_contract_s_options() -> None:

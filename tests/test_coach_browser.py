@@ -153,6 +153,13 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.click("#ask")
     page.locator("#advice-error:not([hidden])").wait_for()
     assert "seat 2's turn" in page.locator("#advice-error").inner_text()
+    page.select_option("#trump", "")
+    page.fill("#played", "")
+    page.check("#chibred")
+    page.click("#ask")
+    page.wait_for_function(
+        "() => document.getElementById('advice-error').textContent.includes('partner named')"
+    )
     page.screenshot(path=str(artifacts() / "coach-advice.png"))
     assert not page.errors  # type: ignore[attr-defined]
 

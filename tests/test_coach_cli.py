@@ -77,6 +77,16 @@ def test_advise_refuses_a_hand_or_a_play_that_cannot_be(tmp_path: Path) -> None:
     assert r.returncode == 2 and "not in your hand" in r.stderr
     r = chibre("advise", "--hand", HAND, "--trump", "blue", cwd=tmp_path)
     assert r.returncode == 2 and "unknown trump" in r.stderr
+    r = chibre("advise", "--hand", HAND, "--chibred", cwd=tmp_path)
+    assert r.returncode == 2 and "which trump the partner named" in r.stderr
+
+
+def test_advise_after_a_chibre_the_partner_having_named_the_trump(tmp_path: Path) -> None:
+    r = chibre("advise", "--hand", "S6 S7 S8 C6 C7 C8 D6 D7 H6", "--trump", "hearts",
+               "--chibred", "--samples", "8", "--json", cwd=tmp_path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    advice = json.loads(r.stdout)
+    assert advice["kind"] == "card" and len(advice["options"]) == 9  # seat 0 leads
 
 
 def test_h_in_the_terminal_gives_the_coach_s_hint_when_hints_are_on() -> None:

@@ -117,10 +117,12 @@ def observation_for(
     played: tuple[int, ...] = (),
     rules: Rules | None = None,
     seed: int = 0,
+    chibred: bool = False,
 ) -> Observation:
     """Seat 0's observation at a table where it was dealt ``hand``, ``dealer`` dealt,
-    ``contract`` was named (``None``: still to choose) and ``played`` were played in order;
-    ``InvalidAdvice`` when no table could reach it."""
+    ``contract`` was named (``None``: still to choose) — by the chooser's partner when the
+    chooser ``chibred`` — and ``played`` were played in order; ``InvalidAdvice`` when no table
+    could reach it."""
     rules = (rules or Rules()).replace(weis=False, stoeck=False, first_chooser="right_of_dealer")
     if hand.bit_count() != 9 or hand & ~ALL_CARDS:
         raise InvalidAdvice("hand_size", n=hand.bit_count())
@@ -128,6 +130,8 @@ def observation_for(
         raise InvalidAdvice("dealer", dealer=dealer)
     chooser = (dealer + 1) & 3
     if contract is None:
+        if chibred:
+            raise InvalidAdvice("chibred_no_trump")
         if played:
             raise InvalidAdvice("need_trump")
         if chooser not in (SEAT, SEAT ^ 2):
@@ -161,14 +165,19 @@ def observation_for(
         if any(h.bit_count() != 9 for h in hands):
             continue
         try:
-            return _replay(rules, hands, dealer, contract, played)
+            return _replay(rules, hands, dealer, contract, played, chibred)
         except ChibreError as e:
             last = e
     raise InvalidAdvice("impossible", why=str(last))
 
 
 def _replay(
-    rules: Rules, hands: list[int], dealer: int, contract: int | None, played: tuple[int, ...]
+    rules: Rules,
+    hands: list[int],
+    dealer: int,
+    contract: int | None,
+    played: tuple[int, ...],
+    chibred: bool = False,
 ) -> Observation:
     game = Game(rules)
     game.apply(Deal((hands[0], hands[1], hands[2], hands[3]), dealer))
@@ -177,7 +186,9 @@ def _replay(
         if chooser != SEAT:
             game.apply(Chibre(), chooser)
         return game.observation(SEAT)
-    game.apply(Choose(contract), chooser)
+    if chibred:
+        game.apply(Chibre(), chooser)
+    game.apply(Choose(contract), chooser ^ 2 if chibred else chooser)
     for c in played:
         game.apply(Play(c))
     return game.observation(SEAT)

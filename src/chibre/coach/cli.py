@@ -93,7 +93,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     hand = parse_cards(args.hand)
     contract = None if args.trump is None else read_contract(args.trump)
     played = played_cards(args.played)
-    o = observation_for(hand, args.dealer, contract, played, seed=args.seed)
+    o = observation_for(hand, args.dealer, contract, played, seed=args.seed, chibred=args.chibred)
     advice = advise(o, Budget(samples=args.samples, contract_samples=args.samples,
                               seed=args.seed))  # fmt: skip
     lang = args.lang
@@ -135,6 +135,9 @@ def add_parser(sub: Any) -> None:
         help="the dealer, counted from you (seat 0); 3 makes you the chooser",
     )
     adv.add_argument("--trump", help="the contract named (leave out to be advised on it)")
+    adv.add_argument(
+        "--chibred", action="store_true", help="the chooser chibred: its partner named the trump"
+    )
     adv.add_argument("--played", default="", help="the cards played so far, in order")
     adv.add_argument("--samples", type=_samples, default=Budget.samples)
     adv.add_argument("--seed", type=int, default=0)

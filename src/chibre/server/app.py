@@ -361,7 +361,7 @@ async def table_advice(request: Request, body: AdviceRequest) -> Response:
         return error(400, _unread(e, lang), "played")
     try:
         observation = await asyncio.to_thread(
-            observation_for, hand, body.dealer, body.trump, played
+            observation_for, hand, body.dealer, body.trump, played, chibred=body.chibred
         )
     except InvalidAdvice as e:
         return error(400, e.said(lang), "played" if played else "hand")

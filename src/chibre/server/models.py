@@ -122,11 +122,13 @@ class TableRequest(Strict):
 
 class AdviceRequest(Strict):
     """``POST /api/advice``: a hand held at a real table, for the coach's advice (seat 0 is
-    the player; ``dealer`` counted from it; ``trump`` empty while it is to be chosen)."""
+    the player; ``dealer`` counted from it; ``trump`` empty while it is to be chosen;
+    ``chibred``: the chooser chibred and its partner named the trump)."""
 
     hand: Annotated[str, Field(min_length=1, max_length=120)]
     dealer: Annotated[int, Field(ge=0, le=3)] = 3
     trump: Annotated[int, Field(ge=0, le=5)] | None = None
+    chibred: bool = False
     played: Annotated[str, Field(max_length=400)] = ""
 
 

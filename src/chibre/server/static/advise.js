@@ -1,6 +1,7 @@
 // The coach's advice for a hand held at a real table (POST /api/advice): the player's nine
-// cards, the dealer, the trump once named and the cards played so far; the answer is the
-// contract or the card, with the reason and every option's value.
+// cards, the dealer, the trump once named (and whether the chooser chibred) and the cards
+// played so far; the answer is the contract or the card, with the reason and every option's
+// value.
 
 import { applyI18n, getLang, languageSelect } from "./i18n.js";
 
@@ -15,6 +16,7 @@ async function ask(event) {
     hand: $("hand").value,
     dealer: Number($("dealer").value),
     trump: trump === "" ? null : Number(trump),
+    chibred: $("chibred").checked,
     played: $("played").value,
   };
   try {
