@@ -1,5 +1,6 @@
 """Accessibility, checked by axe-core in a real browser: no serious or critical violation on
-the lobby, the table, the replay and the Jasstafel calculator, in both decks.
+the lobby, the table, the replay and the Jasstafel calculator, in both decks, nor on the
+coach's advice page.
 
 axe-core comes from the npm registry: the README's test command installs it into
 ``tests/axe/`` when it is missing (nothing is fetched from a CDN); the tests inject it into
@@ -135,5 +136,18 @@ def test_the_tafel(browser: Browser, server: str, axe_source: str, deck: str) ->
     page.goto(server + "/tafel")
     page.locator("body").wait_for()
     page.wait_for_load_state("networkidle")
+    assert violations(page, axe_source) == []
+    page.context.close()
+
+
+def test_the_advice_page(browser: Browser, server: str, axe_source: str) -> None:
+    page = deck_page(browser, "french")
+    page.goto(server + "/advise")
+    page.fill("#hand", "S6 S7 S8 C6 C7 C8 D6 D7 H6")
+    page.select_option("#trump", "1")
+    page.check("#chibred")
+    page.click("#ask")
+    page.locator("#advice:not([hidden])").wait_for()
+    assert page.locator("#advice-options tr").count() == 9  # seat 0 leads after the chibre
     assert violations(page, axe_source) == []
     page.context.close()
