@@ -406,6 +406,7 @@ async def play_hands(
 
     async def play(client: Client) -> None:
         acted = -1
+        waiting: tuple[object, ...] | None = None  # hand and moves a sent move was chosen from
         declarations = 0  # sent and not yet refused
         while True:
             frame = await client.recv()
@@ -413,17 +414,21 @@ async def play_hands(
                 declarations -= 1
                 continue  # a declaration out of turn can come too late: the next card was played
                 # (its refusal may arrive after this seat has acted again on a newer state)
-            if frame["type"] == "error" and frame["code"] == "not_your_turn":
-                continue  # a second card sent on a state that another seat's declaration made
-                # before the first card was taken: the table refuses it, as it must
             assert frame["type"] == "state", frame
             if done(frame):
                 return
-            legal = frame["view"]["legal"]
+            view = frame["view"]
+            legal = view["legal"]
+            moves = sorted(json.dumps(a, sort_keys=True) for a in legal if a["kind"] != "declare")
+            choice = (*view["hand"], *moves)
+            if choice == waiting:
+                continue  # another seat's declaration came before this seat's move was taken
             if legal and frame["seq"] != acted:
                 acted = frame["seq"]
                 action = rng.choice(legal)
                 declarations += action["kind"] == "declare"
+                if action["kind"] != "declare":
+                    waiting = choice
                 await client.act(action)
 
     await asyncio.gather(*(play(c) for c in [*clients, watcher]))
