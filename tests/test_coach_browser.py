@@ -160,6 +160,7 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.wait_for_function(
         "() => document.getElementById('advice-error').textContent.includes('partner named')"
     )
+    assert page.evaluate("document.activeElement.id") == "trump"  # the field at fault
     page.screenshot(path=str(artifacts() / "coach-advice.png"))
     assert not page.errors  # type: ignore[attr-defined]
 
@@ -181,6 +182,9 @@ def test_the_advice_route_refuses_bad_input_with_its_field(server: str) -> None:
         answer = json.loads(refused.value.read())
         assert answer["field"] == "played" and said in answer["error"]
     status, answer = http_json(server, "/api/advice", {"hand": "HJ H9", "dealer": 3})
-    assert status == 400 and "9 cards" in answer["error"]
+    assert status == 400 and "9 cards" in answer["error"] and answer["field"] == "hand"
+    nine = "HJ H9 HA HK H10 H8 SA CA DA"
+    status, answer = http_json(server, "/api/advice", {"hand": nine, "played": "S6"})
+    assert status == 400 and answer["field"] == "trump"  # cards played, no trump named
     status, answer = http_json(server, "/api/advice", {"hand": "HJ", "dealer": 7})
     assert status == 400 and answer["field"] == "dealer"

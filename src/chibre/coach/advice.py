@@ -36,13 +36,25 @@ def played_cards(text: str) -> tuple[int, ...]:
     return tuple(parse_card(word) for word in text.replace(",", " ").split())
 
 
+FIELD_AT_FAULT = {
+    "hand_size": "hand",
+    "dealer": "dealer",
+    "chooser": "dealer",
+    "chibred_no_trump": "trump",
+    "need_trump": "trump",
+}
+"""The input a refusal is about, where it is not the cards played (``field``)."""
+
+
 class InvalidAdvice(IllegalAction):
     """A hand, dealer, trump or sequence of cards that cannot be a real table's; ``key`` and
-    ``fields`` say it in the message catalogue (``coach.bad.…``), the message in English."""
+    ``fields`` say it in the message catalogue (``coach.bad.…``), the message in English;
+    ``field`` names the input at fault (``hand``, ``dealer``, ``trump`` or ``played``)."""
 
     def __init__(self, key: str, **fields: object) -> None:
         self.key = "coach.bad." + key
         self.fields = fields
+        self.field = FIELD_AT_FAULT.get(key, "played")
         super().__init__(text("en", self.key, **fields))
 
     def __reduce__(self) -> tuple[object, ...]:

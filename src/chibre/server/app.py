@@ -364,7 +364,7 @@ async def table_advice(request: Request, body: AdviceRequest) -> Response:
             observation_for, hand, body.dealer, body.trump, played, chibred=body.chibred
         )
     except InvalidAdvice as e:
-        return error(400, e.said(lang), "played" if played else "hand")
+        return error(400, e.said(lang), e.field)
     advice = await request.app.state.coaching.hint(observation)
     reason = reason_text(advice.reason, lang)
     return JSONResponse(
