@@ -22,6 +22,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,15 @@ def printed_address(
     raise RuntimeError(f"the server printed no address within {timeout} s")
 
 
+@cache
+def search_compiled() -> None:
+    """Compile the search into numba's cache once, before the first server starts: on a fresh
+    clone the first compile takes longer than a page waits for a hint or an advice."""
+    from chibre.bots.solver import warm_up
+
+    warm_up()
+
+
 def start_server(
     db: Path, *extra_args: str, port: int | None = None, attempts: int = 5
 ) -> tuple[subprocess.Popen[bytes], str]:
@@ -99,6 +109,7 @@ def start_server(
     Without ``port`` the server takes a free one (``--port 0``); with one, a port still held
     by a server that is stopping is tried again. What the server prints goes to ``db`` with
     the suffix ``.log``."""
+    search_compiled()
     log = db.with_suffix(".log")
     for attempt in range(attempts):
         offset = log.stat().st_size if log.exists() else 0
