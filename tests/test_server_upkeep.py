@@ -1,19 +1,24 @@
-"""The server's upkeep: WAL checkpoints in their own thread, and tables that leave no
-reference cycles for the garbage collector when they are unloaded."""
+"""The server's upkeep: WAL checkpoints in their own thread, tables that leave no reference
+cycles for the garbage collector when they are unloaded, and the search compiled as the server
+starts."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import importlib.util
 import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from chibre.server.models import TableRequest
 from chibre.server.store import Store
 from chibre.server.tables import Settings, Tables
 from chibre.server.upkeep import Checkpointer
+from server_support import running_server
 
 
 def test_the_checkpoint_thread_moves_the_log_into_the_file_and_truncates_it(
@@ -79,3 +84,22 @@ def test_unloaded_tables_leave_no_reference_cycles(tmp_path: Path) -> None:
         gc.enable()
     assert over == 10
     assert not any(module.startswith("chibre") for module in garbage), garbage
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="needs numba")
+def test_the_server_compiles_the_search_as_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an empty cache, as on a fresh install: the first computer move would wait ~20 s for it
+    cache = tmp_path / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    with running_server(tmp_path):  # no table is created
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not _compiled(cache):
+            time.sleep(0.2)
+        assert _compiled(cache), sorted(p.name for p in cache.rglob("*"))
+
+
+def _compiled(cache: Path) -> bool:
+    """Whether numba's cache in ``cache`` holds the compiled search's main loop."""
+    return any(cache.rglob("solver_core._run-*.nbc"))

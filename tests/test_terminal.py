@@ -153,6 +153,19 @@ def test_one_whole_hand_by_keys_with_its_score() -> None:
     finish(child)
 
 
+def test_a_first_run_says_the_players_are_being_prepared(tmp_path: Path) -> None:
+    # an empty numba cache, as after an install: the search compiles before the first deal
+    child = spawn("--seed", "3", env={"NUMBA_CACHE_DIR": str(tmp_path)})
+    child.expect(r"Preparing the computer players \(the first time after an install", timeout=30)
+    child.expect([CONTRACT_PROMPT, CARD_PROMPT], timeout=180)
+    child.sendline("q")
+    child.expect(r"Quit the game\? \[y/n\] ")
+    child.sendline("y")
+    child.expect("Goodbye.")
+    finish(child)
+    assert any(tmp_path.rglob("solver_core._run-*.nbc"))  # the search was compiled
+
+
 def test_the_game_ends_at_the_target_with_the_striche() -> None:
     child = spawn("--seed", "3", "--opponents", "random", "--set", "target=120")
     while True:

@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from chibre import i18n
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.bots import TABLE_PLAYERS, Player, make_player
 from chibre.bots.levels import describe
+from chibre.bots.solver import warm_up
 from chibre.cards import (
     DECKS,
     RANK_CODES,
@@ -825,6 +827,13 @@ def run(args: argparse.Namespace) -> int:
     shown_seed = f", seed {seed}" if seed is not None else ""
     console.say(view.style.bold(view.t("title", preset=args.preset, target=rules.target,
                                        seed=shown_seed)))  # fmt: skip
+    # the first run after an install compiles the search (some 20 seconds): say so if it lasts
+    notice = threading.Timer(2.0, console.say, [view.t("preparing")])
+    notice.start()
+    try:
+        warm_up()
+    finally:
+        notice.cancel()
     levels = {1: args.opponents, 2: args.partner, 3: args.opponents}
     players = {
         s: _level_player(level, base * 4 + s, s, view, console.say) for s, level in levels.items()

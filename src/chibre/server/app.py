@@ -525,6 +525,7 @@ def create_app(
         app.state.coaching = Coaching()
         app.state.jass_challenge = Lobby(tables, tables.settings.jass_challenge_limit)
         tables.restore()
+        tables.thinkers.prepare()
         app.state.tournaments = tournaments.Tournaments(db_path, tables)
         app.state.tournaments.start()
         checkpointer = Checkpointer(store.db, db_path)

@@ -5,7 +5,8 @@ search players (``easy``, ``medium``, ``strong``) think for longer: they are bui
 a pool of worker processes (one fewer than the machine's cores, at least one), so that the
 tables stay responsive and a player that fails — or crashes its process — costs a fallback to a
 simpler player, never the server. A worker receives only the seat's ``Observation``, as a player
-always does. The table gives each decision a time limit (``chibre.server.tables``).
+always does. The table gives each decision a time limit (``chibre.server.tables``). The
+pool's first worker starts with the server and compiles the search at once (``prepare``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from chibre.actions import Action
 from chibre.bots import Player, RandomPlayer, make_player
+from chibre.bots.solver import warm_up
 from chibre.observation import Observation
 
 FAST_PLAYERS = ("random", "rule")
@@ -82,6 +84,12 @@ class Thinkers:
                 self.workers, mp_context=multiprocessing.get_context("spawn")
             )
         return self._pool
+
+    def prepare(self) -> Future[None]:
+        """Start a worker now and have it compile the search, or load it from numba's cache:
+        on a fresh install the first compile takes some 20 seconds, which the first computer
+        move of the first table would otherwise wait (the server starts it as it starts)."""
+        return self._executor().submit(warm_up)
 
     def decide(self, level: str, seed: int, observation: Observation) -> asyncio.Future[Action]:
         """The decision, as a future of the running event loop; it fails if the player
