@@ -299,3 +299,38 @@ def test_a_table_s_hints_stay_on_across_a_restart(tmp_path: Path) -> None:
         stop_server(process)
     assert on["table"]["hints"] is True
     assert off["table"]["hints"] is False
+
+
+def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
+    process, _ = start_server(tmp_path / "chibre.sqlite")
+    try:
+        workers = children(process.pid)  # the computer players' first worker starts with it
+        assert workers, "the server started no worker"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.2)
+    assert not [pid for pid in workers if alive(pid)]
+
+
+def children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == parent:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is still running (a zombie is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

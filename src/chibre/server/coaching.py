@@ -28,7 +28,7 @@ from chibre.coach.review import Assessment, Review, assess, compile_review
 from chibre.coach.value import Budget
 from chibre.game import GameRecord
 from chibre.observation import Observation
-from chibre.server.thinking import stop_pool
+from chibre.server.thinking import exit_with, stop_pool
 
 KEPT_REVIEWS = 32
 """How many reviews the server keeps (the most recently asked for)."""
@@ -38,10 +38,11 @@ HINT_BUDGET = Budget(samples=16, contract_samples=12)
 """A hint answers within about a second."""
 
 
-def _lower_priority() -> None:
-    """A review worker yields to the tables."""
+def _start_worker(server: int) -> None:
+    """A review worker yields to the tables, and leaves with the server."""
     with suppress(OSError):  # not allowed here: it runs at the same priority
         os.nice(10)
+    exit_with(server)
 
 
 @dataclass
@@ -88,7 +89,10 @@ class Coaching:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

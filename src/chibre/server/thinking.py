@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -81,7 +83,10 @@ class Thinkers:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
@@ -111,6 +116,18 @@ class Thinkers:
         pool, self._pool = self._pool, None
         if pool is not None:
             stop_pool(pool)
+
+
+def exit_with(server: int) -> None:
+    """A worker's first step: watch the process that started it and leave as soon as it is
+    gone — even killed outright, a server must not leave its workers behind."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
