@@ -26,11 +26,6 @@ PLAYERS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "expert": ("chibre.bots.strong", "StrongPlayer", {"level": "expert"}),
     # ``strong`` without reading the table: to measure what the reading is worth.
     "strong-unread": ("chibre.bots.strong", "StrongPlayer", {"level": "strong", "read": False}),
-    "strong-learned": (
-        "chibre.bots.strong",
-        "StrongPlayer",
-        {"level": "strong", "learned": True},
-    ),
     "cheat": ("chibre.bots.cheat", "CheatPlayer", {}),
     # jass-kit's random agent, through the adapter (needs the `reference` extra).
     "jasskit-random": ("chibre.bots.jasskit_agents", "JasskitRandomPlayer", {}),

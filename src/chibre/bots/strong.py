@@ -37,7 +37,6 @@ from dataclasses import dataclass, replace
 from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
-from chibre.bots.contract_value import shipped_values
 from chibre.bots.player import choices, decision_rng, may_thank
 from chibre.bots.policy import shipped_policy
 from chibre.bots.reading import weighted_deals
@@ -76,7 +75,6 @@ class Level:
     pool: int = 2  # deals drawn per deal kept when reading the table
     short_list: float = 0.9  # policy mass the searched contracts cover (0: by hand count)
     rollout: bool = False  # early in the hand, value cards by policy rollouts (``rollout``)
-    learned: bool = False  # blend the search with the learned contract values, not the count
 
 
 # Budgets for the compiled solver (numba, about 10 M nodes/s) and for plain Python (the same
@@ -199,7 +197,6 @@ class StrongPlayer:
         level: str = "strong",
         time_per_move: float | None = None,
         read: bool | None = None,
-        learned: bool | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r}: choose one of {', '.join(LEVELS)}")
@@ -211,8 +208,6 @@ class StrongPlayer:
             self.level = scaled(self.level, time_per_move / LEVEL_SECONDS[level])
         if read is not None:
             self.level = replace(self.level, read=read)
-        if learned is not None:
-            self.level = replace(self.level, learned=learned)
 
     def act(self, observation: Observation) -> Action:
         if may_thank(observation):
@@ -269,15 +264,13 @@ class StrongPlayer:
         n = sum(times for _, times in deals)
         counts = hand_counts(o.hand)
         policy = shipped_policy().contract_probs(o.hand, False, o.rules.grid)
-        learned = shipped_values().margins(o.hand, o.chooser == o.seat) if level.learned else []
         out: dict[int, float] = {}
         for k in short_list(counts, policy, o.rules.grid, level.short_list):
             total = 0.0
             for hands, times in deals:
                 position = Position(hands=hands, contract=k, leader=o.chooser)
                 total += times * margin(solve_exact(position, 2 * level.contract_nodes).score)
-            prior = learned[k] if learned else count_margin(counts[k])
-            mean = (total / n) * level.blend + (1 - level.blend) * prior
+            mean = (total / n) * level.blend + (1 - level.blend) * count_margin(counts[k])
             if k < 4 and o.rules.stoeck and o.hand & STOECK_CARDS[k] == STOECK_CARDS[k]:
                 mean += STOECK_POINTS
             out[k] = mean
