@@ -16,7 +16,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket
+from playwright.sync_api import Browser, Page, Route, WebSocket, expect
 
 from browser_support import (
     artifacts,
@@ -200,6 +200,30 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
         assert not leaked, f"the spectator received unplayed cards {leaked}"
         seen_played += sum(e["type"] == "CardPlayed" for e in frame["events"])
     assert seen_played >= 30  # the frames carried the hand's plays
+
+
+def test_the_lobby_buttons_wait_for_the_rules(browser: Browser, server: str) -> None:
+    """Before the presets and players have come the lobby's buttons cannot be pressed (a press
+    would start nothing, or send the form away); once they are in, a table begins."""
+    page = new_page(browser)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)  # the presets' answer is held back
+
+    page.route("**/api/presets*", hold)
+    page.goto(server + "/")
+    page.wait_for_function("() => document.querySelector('#create') !== null")
+    expect(page.locator("#create")).to_be_disabled()
+    expect(page.locator("#play-now")).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#play-now")).to_be_enabled()
+    expect(page.locator("#create")).to_be_enabled()
+    page.click("#play-now")
+    page.wait_for_url(re.compile(r"/t/[^/?]+\?seat="))
+    page.context.close()
+    assert page.errors == []  # type: ignore[attr-defined]
 
 
 def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) -> None:

@@ -184,6 +184,36 @@ def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> No
     assert mine.errors == other.errors == []  # type: ignore[attr-defined]
 
 
+def test_a_sheet_begun_before_the_rules_arrive_waits_for_them(
+    browser: Browser, server: str
+) -> None:
+    """A sheet begun ("Tafel beginnen") as the page opens, before the server's presets have
+    come, is begun once they arrive — not refused as if the page were offline."""
+    page, foreign = open_page(browser, server)
+    told: list[str] = []
+    page.on("dialog", lambda d: told.append(d.message))
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)  # the presets' answer is held back
+
+    page.route("**/api/presets*", hold)
+    page.goto(server + "/tafel")
+    page.wait_for_function("() => document.querySelector('#new-form') !== null")
+    assert len(held) == 1
+    page.fill("#new-name", "Montag")
+    page.click("#create")
+    page.wait_for_timeout(300)
+    assert told == []
+    expect(page.locator("#home")).to_be_visible()
+    held[0].continue_()
+    expect(page.locator("#sheet-name")).to_have_text("Montag")
+    assert told == []
+    page.context.close()
+    assert foreign == []
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_late_answer_for_a_link_left_does_not_close_the_next_sheet(
     browser: Browser, server: str
 ) -> None:

@@ -348,6 +348,9 @@ async function main() {
       $("create").disabled = false;
     }
   });
+  // the buttons wait in the page (disabled) until the rules and players they start from are in
+  $("play-now").disabled = false;
+  $("create").disabled = false;
 }
 
 main().catch((e) => showError(e.message));

@@ -26,6 +26,8 @@ let pending = []; // the changes of the sheet not yet on the server, in order
 let conflicts = []; // what the server could not take as it was, until the scorer settles it
 let offline = false; // the server could not be reached the last time it was asked
 let presets = {};
+let presetsIn; // called once the presets are in: from the server, or as kept here when offline
+const presetsArrived = new Promise((resolve) => (presetsIn = resolve));
 let visit = 0; // counts the pages asked for (the list or a sheet)
 const entry = { contract: "", chooser: 0, team: 0, points: "", match: false, stoeck: null, double: false };
 
@@ -185,6 +187,7 @@ async function loadHome() {
     if (!stillAsked(mine, "")) return;
     localStorage.setItem(PRESETS, JSON.stringify(data)); // for a sheet begun offline
     fillPresets(data);
+    presetsIn();
     const asked = kept.map((s) => `${s.id}.${s.key}`).join(",");
     sheets = asked ? (await api("GET", "/api/sheets?mine=" + encodeURIComponent(asked))).sheets : [];
     // a sheet deleted elsewhere (or a link that no longer opens) leaves the list
@@ -193,6 +196,7 @@ async function loadHome() {
   } catch (e) {
     if (!e.offline) throw e;
     fillPresets(JSON.parse(localStorage.getItem(PRESETS) || "null"));
+    presetsIn();
     // no connection: the sheets kept in this browser, as the server last sent them
     sheets = (await book.views()).filter((v) => keys[v.id] === v.key).map((v) => ({ ...v, hands: v.hands.length }));
   }
@@ -280,6 +284,7 @@ function fillOptions() {
 
 async function createSheet(ev) {
   ev.preventDefault();
+  await presetsArrived; // a sheet begun as the page opens waits for the rules it starts from
   const preset = $("#new-preset").value;
   const base = presets[preset];
   if (!base) return alert(t("tf_no_server")); // never online here: no rules to start from
