@@ -523,7 +523,11 @@ def create_app(
         app.state.review_quota = Quota(REVIEWS_PER_MINUTE)
         app.state.hint_quota = Quota(HINTS_PER_MINUTE)
         app.state.coaching = Coaching()
-        app.state.jass_challenge = Lobby(tables, tables.settings.jass_challenge_limit)
+        app.state.jass_challenge = Lobby(
+            tables,
+            tables.settings.jass_challenge_limit,
+            tables.settings.jass_challenge_tournament_limit,
+        )
         tables.restore()
         tables.thinkers.prepare()
         app.state.tournaments = tournaments.Tournaments(db_path, tables)

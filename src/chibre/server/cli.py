@@ -108,6 +108,12 @@ def add_parser(sub: Any) -> None:
         f"({Settings.jass_challenge_limit:g})",
     )  # fmt: skip
     p.add_argument(
+        "--jass-challenge-tournament-limit", type=_seconds,
+        default=Settings.jass_challenge_tournament_limit,
+        help="the same in a Jass Challenge tournament, where a bot that misses it loses the "
+        f"pairing ({Settings.jass_challenge_tournament_limit:g}, the protocol's)",
+    )  # fmt: skip
+    p.add_argument(
         "--jass-challenge-seed", type=_seed, metavar="SEED",
         help="deal every Jass Challenge session's game from SEED, as a tournament deals "
         "(each session the same cards; default: shuffled)",
@@ -206,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
         grace=args.grace,
         think_limit=args.think_limit,
         jass_challenge_limit=args.jass_challenge_limit,
+        jass_challenge_tournament_limit=args.jass_challenge_tournament_limit,
         jass_challenge_seed=args.jass_challenge_seed,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,

@@ -18,8 +18,9 @@ tournament (``_follow``, from ``Tournaments.entry_seat``), waiting between round
 A foreign bot never blocks a table. A push after a push is rejected (REJECT_TRUMPF, then
 REQUEST_TRUMPF true again); an illegal card is rejected (REJECT_CARD, then the same
 REQUEST_CARD); anything else it should not have sent is answered BAD_MESSAGE. Each request has
-a time limit (``Settings.jass_challenge_limit``): past it, or at once after the bot
-disconnected, our ``rule`` player decides for the seat. Every such incident — ``late``,
+a time limit (``Settings.jass_challenge_limit``; in a tournament
+``Settings.jass_challenge_tournament_limit``, the protocol's 500 ms): past it, or at once after
+the bot disconnected, our ``rule`` player decides for the seat. Every such incident — ``late``,
 ``gone``, ``illegal`` (a rejected card or push back), ``garbage`` (a BAD_MESSAGE) — is logged
 (logger ``chibre.server``) and kept in the table's record (``Table.note_incident``), beside the
 moves.
@@ -75,8 +76,6 @@ MAX_BAD = 50
 """Bad messages a bot may send before it is disconnected (its seat goes on without it)."""
 MAX_ENTRANTS = 8
 """Bots (each two clients under one name) in a tournament."""
-TOURNAMENT_LIMIT = 0.5
-"""Seconds a bot has for a request in a tournament (the protocol's 500 ms)."""
 MAX_SPECTATORS = 20
 """Spectators of one session."""
 CLOSE_NORMAL = 1000
@@ -166,9 +165,10 @@ class Lobby:
     """The sessions of the endpoint: open ones (waiting for players) by name, and every one
     still going (``live``: for spectators)."""
 
-    def __init__(self, tables: Tables, limit: float) -> None:
+    def __init__(self, tables: Tables, limit: float, tournament_limit: float) -> None:
         self.tables = tables
         self.limit = limit
+        self.tournament_limit = tournament_limit
         self.open: dict[str, Session] = {}
         self.live: dict[str, Session] = {}
         self.ids = itertools.count(1)
@@ -302,7 +302,7 @@ class Lobby:
         return table
 
     def limit_of(self, session: Session) -> float:
-        return min(self.limit, TOURNAMENT_LIMIT) if session.kind == TOURNAMENT else self.limit
+        return self.tournament_limit if session.kind == TOURNAMENT else self.limit
 
 
 class SeatBridge:

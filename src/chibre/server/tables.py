@@ -75,6 +75,8 @@ class Settings:
     """How long a search player may think; then ``rule`` plays the seat."""
     jass_challenge_limit: float = 10.0
     """How long a Jass Challenge bot may take to answer a request; then ``rule`` plays."""
+    jass_challenge_tournament_limit: float = 0.5
+    """The same in a Jass Challenge tournament (the protocol's 500 ms)."""
     jass_challenge_seed: str | None = None
     """Deals every Jass Challenge session's game from this seed (``fairdeal``): each session
     the same cards, a match that can be played again; ``None``: each deal shuffled."""
