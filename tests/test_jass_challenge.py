@@ -18,7 +18,7 @@ import pytest
 import websockets
 
 from chibre.actions import Action, Chibre, Choose, Play
-from chibre.bots import make_player
+from chibre.bots import Player, make_player
 from chibre.cards import cards_of
 from chibre.glicko import Rating, update
 from chibre.jass_challenge import (
@@ -576,6 +576,53 @@ def test_a_tournament_of_three_bots_with_a_spectator(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "chibre.sqlite") as c:
         finished = c.execute("SELECT COUNT(*) FROM game_tables WHERE finished = 1").fetchone()[0]
     assert finished == 3
+
+
+class Slow(ChallengeClient):
+    """Answers its first request ``delay`` seconds late, then like any client."""
+
+    def __init__(self, player: Player, name: str, delay: float) -> None:
+        super().__init__(player, name, "cup", "TOURNAMENT")
+        self.delay = delay
+
+    async def answer(self, kind: str, data: Any) -> list[str]:
+        if kind in ("REQUEST_TRUMPF", "REQUEST_CARD") and self.delay:
+            await asyncio.sleep(self.delay)
+            self.delay = 0
+        return await super().answer(kind, data)
+
+
+async def late_pairing(url: str) -> tuple[list[Any], dict[str, Any]]:
+    clients = [
+        Slow(make_player("rule", n), "slow" if n < 2 else "quick", 5.0 if n == 0 else 0)
+        for n in range(4)
+    ]
+    first = asyncio.create_task(play_challenge(url, clients[0]))
+    spectator = await watch(url, "cup")
+    rest = [asyncio.create_task(play_challenge(url, c)) for c in clients[1:]]
+    while True:
+        got = json.loads(await asyncio.wait_for(spectator.ws.recv(), TIMEOUT))
+        if got["type"] == "BROADCAST_SESSION_JOINED" and len(got["data"]["playersInSession"]) == 4:
+            break
+    await spectator.send("START_TOURNAMENT")
+    results = await asyncio.gather(first, *rest)
+    await spectator.ws.close()
+    return results, results[-1].ranking
+
+
+def test_a_bot_that_misses_a_deadline_loses_the_pairing(tmp_path: Path) -> None:
+    """One request answered 5 s late, past the tournament's 2 s: rule plays that move and the
+    slow bot loses the pairing, whatever the points."""
+    limit = ("--jass-challenge-tournament-limit", "2")
+    with running_server(tmp_path, *limit) as base:
+        url = base.replace("http://", "ws://") + "/"
+        results, ranking = asyncio.run(asyncio.wait_for(late_pairing(url), 300))
+    (pairing,) = ranking["pairingResults"]
+    winner = pairing["player1"] if pairing["firstPlayerWon"] else pairing["player2"]
+    assert winner == "quick"
+    assert [r["playerName"] for r in ranking["ranking"]] == ["quick", "slow"]
+    assert [r.bad_messages for r in results[1:]] == [[]] * 3  # the others answered in time
+    assert sorted(r.games for r in results) == [1] * 4
 
 
 def test_chibre_jass_challenge_enters_a_tournament_as_two_clients(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ taps only, the Swiss deck's suits with their factors, and no raw option value on
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,6 +94,8 @@ def test_twelve_hands_fit_and_every_row_can_be_tapped(
         assert delete.evaluate(HIT), f"the deletion of hand {left} is covered or cut off"
         press(delete)
         expect(hand_rows(page)).to_have_count(left - 1)
+        # the rows are drawn again when the server has the deletion: wait for that
+        expect(page.locator("#sync")).not_to_have_class(re.compile(r"\bpending\b"))
     _, stored = http_json(server, f"/api/sheets/{view['id']}?key={view['key']}")
     assert stored["hands"] == []
 
