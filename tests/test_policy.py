@@ -38,12 +38,11 @@ def random_moments(rng: Random, n: int) -> list[tuple[Moment, int, tuple[int, ..
         contract = rng.randrange(6)
         hands = list(deal_cards(rng, 0).hands)
         leader, played = rng.randrange(4), 0
-        chooser = leader
         for t in range(9):
             trick: list[int] = []
             for i in range(4):
                 seat = (leader + i) & 3
-                m = Moment(seat, contract, chooser, tuple(trick), played, t)
+                m = Moment(seat, contract, tuple(trick), played, t)
                 out.append((m, hands[seat], tuple(hands)))
                 c = rng.choice(cards_of(legal_cards(hands[seat], trick, contract)))
                 hands[seat] ^= 1 << c
@@ -134,11 +133,10 @@ def test_moments_replay_the_hand_in_order() -> None:
     assert [m.tricks_played for m, _ in got][:9] == [0, 0, 0, 0, 1, 1, 1, 1, 2]
 
 
-def _train(out: Path, seed: int, jobs: int = 1) -> dict[str, object]:
+def _train(out: Path, seed: int) -> dict[str, object]:
     command = [
         sys.executable, "-m", "chibre.bots.policy_train", "--hands", "3", "--seed", str(seed),
         "--players", "rule", "beginner", "--hidden", "4", "--epochs", "3", "--out", str(out),
-        "--jobs", str(jobs),
     ]  # fmt: skip
     subprocess.run(command, check=True, capture_output=True, timeout=300)
     loaded: dict[str, object] = json.loads(out.read_text(encoding="utf-8"))
@@ -146,11 +144,10 @@ def _train(out: Path, seed: int, jobs: int = 1) -> dict[str, object]:
 
 
 def test_training_makes_the_same_weights_again_end_to_end(tmp_path: Path) -> None:
-    """A tiny model from three self-played hands, twice (the second time played in two
-    processes): the same file, a loadable policy that records its own command and seed, and
-    different weights from another seed."""
+    """A tiny model from three self-played hands, twice: the same file, a loadable policy
+    that records its own command and seed, and different weights from another seed."""
     first = _train(tmp_path / "a.json", 7)
-    again = _train(tmp_path / "b.json", 7, jobs=2)
+    again = _train(tmp_path / "b.json", 7)
     other = _train(tmp_path / "c.json", 8)
     assert first == again
     assert first["card"] != other["card"]
@@ -190,7 +187,7 @@ def test_the_shipped_card_model_takes_a_trick_and_schmiers(contract: int) -> Non
     def best(trick_codes: str, hand: str) -> int:
         trick = tuple(parse_card(x) for x in trick_codes.split())
         played = sum(1 << c for c in trick)
-        probs = policy.card_probs(Moment(3, contract, 0, trick, played, 6), parse_cards(hand))
+        probs = policy.card_probs(Moment(3, contract, trick, played, 6), parse_cards(hand))
         return max(probs, key=probs.__getitem__)
 
     assert best("♠K ♠A ♠7", "♠10 ♠6 ♣7") == parse_card("♠10")  # partner (seat 1) holds it

@@ -66,9 +66,7 @@ def scalar_log_likelihood(o: Observation, deal: tuple[int, int, int, int]) -> fl
     return total
 
 
-def check_likelihoods(
-    o: Observation, n: int = 30, spread: float = 2
-) -> list[tuple[int, int, int, int]]:
+def check_likelihoods(o: Observation, n: int = 30) -> list[tuple[int, int, int, int]]:
     deals = sample_deals(o, Random(1), n)
     got = log_likelihoods(o, deals, shipped_policy())
     want = [scalar_log_likelihood(o, d) for d in deals]
@@ -76,7 +74,7 @@ def check_likelihoods(
     w = weights(o, deals, shipped_policy())
     assert abs(w.sum() - 1) < 1e-9 and (w >= 0).all()
     assert np.allclose(w, np.exp(0.5 * (got - got.max())) / np.exp(0.5 * (got - got.max())).sum())
-    assert w.max() > spread * w.min()  # the actions tell something: the weights are not uniform
+    assert w.max() > 2 * w.min()  # the actions tell something: the weights are not uniform
     return deals
 
 
@@ -119,12 +117,8 @@ def test_a_schmieren_is_read() -> None:
     game.apply(Choose(0), 0)  # ♦ trump
     play(game, "♣A", "♣6", "♣10")  # the partner puts its ten on the ace
     o = game.observation(0)
-    deals = check_likelihoods(o, spread=1.5)
+    deals = check_likelihoods(o)
     assert all(d[2] >> parse_card("♣10") & 1 == 0 for d in deals)
-    # A ten given to the ace says the partner had little else to give: fewer clubs left.
-    deals = sample_deals(o, Random(1), 400)
-    clubs = np.array([(d[2] & SUIT_MASKS[3]).bit_count() for d in deals])
-    assert weights(o, deals, shipped_policy()) @ clubs < clubs.mean() - 0.05
 
 
 def test_with_an_uninformed_model_the_weighted_sampler_is_todays() -> None:

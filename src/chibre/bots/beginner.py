@@ -12,7 +12,7 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
-from chibre.bots.policy import CHIBRE, moment_now, shipped_policy
+from chibre.bots.policy import CHIBRE, Moment, shipped_policy
 from chibre.observation import Observation
 
 TEMPERATURE = 2.0
@@ -44,7 +44,9 @@ class BeginnerPlayer:
 
     def _card(self, o: Observation, options: list[Action], rng: Random) -> Action:
         plays = {a.card: a for a in options if isinstance(a, Play)}
-        probs = self.policy.card_probs(moment_now(o), o.hand)
+        played = sum(1 << c for t in o.tricks for c in t.cards) | sum(1 << c for c in o.trick)
+        m = Moment(o.seat, o.contract, o.trick, played, len(o.tricks))
+        probs = self.policy.card_probs(m, o.hand)
         cards = [c for c in sorted(plays) if c in probs]
         if not cards:
             return rng.choice(options)

@@ -7,11 +7,9 @@ could see then:
   trick so far, the cards already played this hand, the seat's place in the trick) with a
   one-hidden-layer network over features of the card and the hand — is it trump, its points,
   its rank, whether it is the best card left of its suit, whether it follows, trumps in or
-  discards, whether it takes the trick, whether the partner holds it, whether the card
-  holding it is the best left of its suit, whether the seat's team named the contract, how
-  many cards of the suit (and of trump) the hand and the others hold, whether the hand holds
-  the suit's best card left, … — and the probability of a card is the softmax of the scores
-  over the legal cards;
+  discards, whether it takes the trick, whether the partner holds it, how many cards of the
+  suit the hand and the others hold, … — and the probability of a card is the softmax of the
+  scores over the legal cards;
 - the **contract model** scores naming each contract and chibrer the same way, from the hand
   counts (``sampling.hand_counts``), trump length, bourg and nell.
 
@@ -28,7 +26,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any, Protocol
 
@@ -42,8 +40,8 @@ from chibre.play import BOURG, CARD_POINTS, LOWER_TRUMPS, STRENGTH, TRUMP_STRENG
 
 Array = npt.NDArray[Any]
 
-PUBLIC_FEATURES = 19
-HAND_FEATURES = 7
+PUBLIC_FEATURES = 17
+HAND_FEATURES = 5
 CARD_FEATURES = PUBLIC_FEATURES + HAND_FEATURES
 CONTRACT_FEATURES = 9
 CHIBRE = 6
@@ -57,13 +55,11 @@ _SHIFTS = np.array([0, 9, 18, 27], dtype=np.uint64)
 @dataclass(frozen=True)
 class Moment:
     """A card decision as the table saw it: ``seat`` to play on ``trick`` (the cards before
-    its own, from the leader) in ``contract``, named by ``chooser``'s team, ``played`` the
-    cards already played this hand (those of ``trick`` included), ``tricks_played`` the
-    tricks complete."""
+    its own, from the leader) in ``contract``, ``played`` the cards already played this hand
+    (those of ``trick`` included), ``tricks_played`` the tricks complete."""
 
     seat: int
     contract: int
-    chooser: int
     trick: tuple[int, ...]
     played: int
     tricks_played: int
@@ -80,16 +76,9 @@ def moments(observation: Observation) -> list[tuple[Moment, int]]:
     for n, (leader, cards) in enumerate(tricks):
         for i, c in enumerate(cards):
             trick = tuple(cards[:i])
-            out.append((Moment((leader + i) & 3, o.contract, o.chooser, trick, played, n), c))
+            out.append((Moment((leader + i) & 3, o.contract, trick, played, n), c))
             played |= 1 << c
     return out
-
-
-def moment_now(observation: Observation) -> Moment:
-    """The moment of the seat to play now."""
-    o = observation
-    played = sum(1 << c for t in o.tricks for c in t.cards) | sum(1 << c for c in o.trick)
-    return Moment(o.seat, o.contract, o.chooser, o.trick, played, len(o.tricks))
 
 
 def _rank(contract: int, c: int) -> int:
@@ -121,18 +110,6 @@ def _tables(contract: int) -> tuple[Array, Array]:
     return np.array(above, dtype=np.uint64), np.array(below, dtype=np.uint64)
 
 
-@lru_cache(maxsize=4096)
-def _best_left(contract: int, unplayed: int) -> Array:
-    """For each card, the best card of its suit among ``unplayed`` (a one-card mask, uint64;
-    0 when the suit is out)."""
-    tops = []
-    for s in range(4):
-        left = [c for c in range(9 * s, 9 * s + 9) if unplayed >> c & 1]
-        tops.append(1 << max(left, key=lambda c: _rank(contract, c)) if left else 0)
-    result: Array = np.array(tops, dtype=np.uint64)[_SUIT]
-    return result
-
-
 def _winner(m: Moment) -> tuple[int, int]:
     """The seat and card holding the trick so far (-1, -1 before the lead)."""
     if not m.trick:
@@ -146,7 +123,7 @@ def _winner(m: Moment) -> tuple[int, int]:
 
 @cache
 def public_features(m: Moment) -> Array:
-    """The features of each of the 36 cards that do not depend on the hand (36 × 19)."""
+    """The features of each of the 36 cards that do not depend on the hand (36 × 17)."""
     k = len(m.trick)
     contract = m.contract
     points = CARD_POINTS[contract]
@@ -156,8 +133,6 @@ def public_features(m: Moment) -> Array:
     led = m.trick[0] // 9 if m.trick else -1
     on_table = sum(points[c] for c in m.trick)
     partner_holds = win_seat >= 0 and (win_seat ^ m.seat) & 1 == 0
-    ours = m.chooser >= 0 and (m.chooser ^ m.seat) & 1 == 0
-    master = win_seat >= 0 and not above[win_card] & unplayed
     f = np.zeros((36, PUBLIC_FEATURES), dtype=np.float32)
     for c in range(36):
         s = c // 9
@@ -177,8 +152,6 @@ def public_features(m: Moment) -> Array:
         f[c, 14] = contract == 4
         f[c, 15] = contract == 5
         f[c, 16] = m.tricks_played / 8
-        f[c, 17] = ours
-        f[c, 18] = master
     return f
 
 
@@ -205,7 +178,7 @@ def legal_masks(m: Moment, hands: Array) -> Array:
 
 
 def card_features(m: Moment, hands: Array) -> tuple[Array, Array]:
-    """Features (D × 36 × 26) and legal cards (D × 36, bool) of a batch of D hands (uint64)
+    """Features (D × 36 × 22) and legal cards (D × 36, bool) of a batch of D hands (uint64)
     held at moment ``m``."""
     hands = np.asarray(hands, dtype=np.uint64)
     d = hands.shape[0]
@@ -225,9 +198,6 @@ def card_features(m: Moment, hands: Array) -> tuple[Array, Array]:
     h[:, :, 2] = (hands[:, None] & below[None, :]) == 0
     h[:, :, 3] = (hands[:, None] & above[None, :]) == 0
     h[:, :, 4] = (out_suit[None, :] - own) / 9
-    if m.contract < 4:
-        h[:, :, 5] = (out_suit[None, m.contract * 9] - h[:, :, 1] * 9) / 9
-    h[:, :, 6] = (hands[:, None] & _best_left(m.contract, int(unplayed))[None, :]) != 0
     pub = np.broadcast_to(public_features(m)[None], (d, 36, PUBLIC_FEATURES))
     return np.concatenate([pub, h], axis=2), legal & held
 

@@ -1,11 +1,10 @@
 """Training the policy of ``chibre.bots.policy``: self-play data, then a numpy fit.
 
-    python -m chibre.bots.policy_train --hands 4000 --seed 1 --players rule medium \\
-        --hidden 48 --jobs 2 --out src/chibre/bots/policy_weights.json
+    python -m chibre.bots.policy_train --hands 1200 --seed 1 --players rule medium \\
+        --out src/chibre/bots/policy_weights.json
 
 **Data:** ``hands`` seeded single hands (default rules, a random dealer), each played by four
-copies of one of ``players`` (taken in turn); hand ``i`` is dealt and its players seeded from
-``seed`` and ``i`` alone, so ``jobs`` processes play the same hands as one. Every
+copies of one of ``players`` (taken in turn) built with seeds drawn from ``seed``. Every
 decision is a labelled example: at each card, the moment (what the seat saw), the seat's hand
 and the card it played; at each contract choice, the hand, whether it could chibrer and what
 it chose. **Fit:** each model is a one-hidden-layer network scoring every option; the loss is
@@ -21,10 +20,7 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from itertools import repeat
-from multiprocessing import get_context
 from random import Random
 from typing import Any
 
@@ -42,7 +38,6 @@ from chibre.bots.policy import (
     Policy,
     card_features,
     contract_features,
-    moment_now,
 )
 from chibre.bots.solver import jit_available
 from chibre.deal import deal_cards
@@ -67,62 +62,37 @@ class Records:
     contracts: list[tuple[int, bool, tuple[int, ...], int]]  # hand, may chibre, grid, choice
 
 
-def play_hand(i: int, seed: int, players: list[str], rules: Rules) -> Records:
-    """Hand ``i`` of the data seeded ``seed``: dealt and played by four ``players[i % n]``,
-    every decision recorded (the same whichever process plays it)."""
-    rng = Random(f"{seed}:{i}")
-    records = Records([], [])
-    name = players[i % len(players)]
-    seats = [make_player(name, rng.getrandbits(32)) for _ in range(4)]
-    game = Game(rules)
-    game.apply(deal_cards(rng, rng.randrange(4)))
-    hand_state = game.hand
-    assert hand_state is not None
-    while not hand_state.is_over:
-        seat = game.current_player
-        if seat is None or seat == CHANCE:
-            break
-        o = game.observation(seat)
-        action = seats[seat].act(o)
-        if isinstance(action, Play):
-            records.cards.append((moment_now(o), o.hand, action.card))
-        elif isinstance(action, Chibre | Choose):
-            may = any(isinstance(a, Chibre) for a in o.legal_actions)
-            choice = CHIBRE if isinstance(action, Chibre) else action.contract
-            records.contracts.append((o.hand, may, rules.grid, choice))
-        elif isinstance(action, Thank):
-            break
-        game.apply(action, seat)
-    return records
-
-
-def _play_hands(first: int, stop: int, seed: int, players: list[str], rules: Rules) -> Records:
-    out = Records([], [])
-    for i in range(first, stop):
-        got = play_hand(i, seed, players, rules)
-        out.cards += got.cards
-        out.contracts += got.contracts
-    return out
-
-
-def generate(
-    hands: int, seed: int, players: list[str], rules: Rules | None = None, jobs: int = 1
-) -> Records:
-    """Play ``hands`` seeded hands and record every decision, in ``jobs`` processes (the
-    records are the same for any number)."""
+def generate(hands: int, seed: int, players: list[str], rules: Rules | None = None) -> Records:
+    """Play ``hands`` seeded hands and record every decision."""
     rules = rules or Rules()
-    bounds = [hands * j // jobs for j in range(jobs + 1)]
-    if jobs <= 1:
-        return _play_hands(0, hands, seed, players, rules)
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        parts = pool.map(
-            _play_hands, bounds[:-1], bounds[1:], repeat(seed), repeat(players), repeat(rules)
-        )
-        out = Records([], [])
-        for got in parts:
-            out.cards += got.cards
-            out.contracts += got.contracts
-    return out
+    rng = Random(seed)
+    records = Records([], [])
+    for i in range(hands):
+        name = players[i % len(players)]
+        seats = [make_player(name, rng.getrandbits(32)) for _ in range(4)]
+        game = Game(rules)
+        game.apply(deal_cards(rng, rng.randrange(4)))
+        hand_state = game.hand
+        assert hand_state is not None
+        while not hand_state.is_over:
+            seat = game.current_player
+            if seat is None or seat == CHANCE:
+                break
+            o = game.observation(seat)
+            action = seats[seat].act(o)
+            if isinstance(action, Play):
+                played = sum(1 << c for t in o.tricks for c in t.cards)
+                played |= sum(1 << c for c in o.trick)
+                m = Moment(seat, o.contract, o.trick, played, len(o.tricks))
+                records.cards.append((m, o.hand, action.card))
+            elif isinstance(action, Chibre | Choose):
+                may = any(isinstance(a, Chibre) for a in o.legal_actions)
+                choice = CHIBRE if isinstance(action, Chibre) else action.contract
+                records.contracts.append((o.hand, may, rules.grid, choice))
+            elif isinstance(action, Thank):
+                break
+            game.apply(action, seat)
+    return records
 
 
 def card_examples(records: Records) -> Examples:
@@ -224,18 +194,10 @@ def fit(
     return net, report
 
 
-def train(
-    hands: int,
-    seed: int,
-    players: list[str],
-    hidden: int = 24,
-    epochs: int = 30,
-    jobs: int = 1,
-) -> Policy:
-    """Generate the data (in ``jobs`` processes) and fit both models; the policy records how
-    it was made."""
+def train(hands: int, seed: int, players: list[str], hidden: int = 24, epochs: int = 30) -> Policy:
+    """Generate the data and fit both models; the policy records how it was made."""
     start = time.perf_counter()
-    records = generate(hands, seed, players, jobs=jobs)
+    records = generate(hands, seed, players)
     made = time.perf_counter() - start
     card, card_fit = fit(card_examples(records), hidden, epochs, seed)
     contract, contract_fit = fit(contract_examples(records), max(4, hidden // 2), epochs, seed + 1)
@@ -263,10 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", nargs="+", default=["rule", "medium"])
     p.add_argument("--hidden", type=int, default=24)
     p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--jobs", type=int, default=1, help="processes playing the hands")
     p.add_argument("--out", default="-", help="the weights file (JSON); - for standard output")
     args = p.parse_args(argv)
-    policy = train(args.hands, args.seed, args.players, args.hidden, args.epochs, args.jobs)
+    policy = train(args.hands, args.seed, args.players, args.hidden, args.epochs)
     text = json.dumps(policy.to_dict(), separators=(",", ":")) + "\n"
     if args.out == "-":
         sys.stdout.write(text)

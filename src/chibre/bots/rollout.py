@@ -31,13 +31,11 @@ from chibre.play import CARD_POINTS, LAST_TRICK_BONUS, legal_cards, trick_winner
 
 @dataclass(frozen=True)
 class Line:
-    """A rollout under way: the open ``position``, the seat that had to choose the contract
-    (``chooser``), the cards played this hand (``played``, the current trick's included), the
-    tricks complete (``tricks_played``) and team 0's points in the tricks the rollout
-    completed (``gained``)."""
+    """A rollout under way: the open ``position``, the cards played this hand (``played``, the
+    current trick's included), the tricks complete (``tricks_played``) and team 0's points in
+    the tricks the rollout completed (``gained``)."""
 
     position: Position
-    chooser: int
     played: int
     tricks_played: int
     gained: int = 0
@@ -53,9 +51,7 @@ def play_card(line: Line, card: int) -> Line:
     played = line.played | 1 << card
     if len(trick) < 4:
         return replace(
-            line,
-            position=replace(p, hands=(hands[0], hands[1], hands[2], hands[3]), trick=trick),
-            played=played,
+            line, position=replace(p, hands=(hands[0], hands[1], hands[2], hands[3]), trick=trick)
         )
     winner = (p.leader + trick_winner(trick, p.contract)) & 3
     points = sum(CARD_POINTS[p.contract][c] for c in trick)
@@ -70,7 +66,6 @@ def play_card(line: Line, card: int) -> Line:
             trick=(),
             taken=taken,
         ),
-        chooser=line.chooser,
         played=played,
         tricks_played=line.tricks_played + 1,
         gained=line.gained + (points if winner & 1 == 0 else 0),
@@ -82,7 +77,7 @@ def policy_card(policy: Policy, line: Line) -> int:
     public moment only (the lowest card among equals)."""
     p = line.position
     seat = p.to_act
-    m = Moment(seat, p.contract, line.chooser, p.trick, line.played, line.tricks_played)
+    m = Moment(seat, p.contract, p.trick, line.played, line.tricks_played)
     x, legal = card_features(m, np.array([p.hands[seat]], dtype=np.uint64))
     scores = np.where(legal[0], policy.card.scores(x[0]), -np.inf)
     return int(np.argmax(scores))
@@ -107,18 +102,18 @@ def rollout_value(policy: Policy, line: Line, exact_tricks: int) -> int:
 
 
 def rollout_scores(
-    position: Position, moment: Moment, policy: Policy, exact_tricks: int
+    position: Position, played: int, tricks_played: int, policy: Policy, exact_tricks: int
 ) -> dict[int, int]:
     """For each legal card of the seat to act, its value for that seat's team (as
     ``Result.card_scores``) when the rest is played by ``policy`` down to ``exact_tricks``
-    tricks left and solved exactly from there. ``moment``: the public moment of the decision
-    (``policy.moment_now``)."""
+    tricks left and solved exactly from there. ``played``: the cards played this hand (the
+    current trick's included); ``tricks_played``: the tricks complete."""
     if position.tricks_left <= exact_tricks:
         return card_results(position).card_scores
     seat = position.to_act
     ours = seat & 1 == 0
     total = position.points_out()
-    start = Line(position, moment.chooser, moment.played, moment.tricks_played)
+    start = Line(position, played, tricks_played)
     out: dict[int, int] = {}
     for c in cards_of(legal_cards(position.hands[seat], position.trick, position.contract)):
         v = rollout_value(policy, play_card(start, c), exact_tricks)

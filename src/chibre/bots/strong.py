@@ -38,7 +38,7 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots.player import choices, decision_rng, may_thank
-from chibre.bots.policy import moment_now, shipped_policy
+from chibre.bots.policy import shipped_policy
 from chibre.bots.reading import weighted_deals
 from chibre.bots.rollout import rollout_scores
 from chibre.bots.sampling import PAR, Deal4, hand_counts, sample_deals
@@ -237,11 +237,12 @@ class StrongPlayer:
         situation = GameSituation(o)
         totals = dict.fromkeys(plays, 0.0)
         roll = level.rollout and tricks_left > level.exact_tricks
+        played = sum(1 << c for t in o.tricks for c in t.cards) | sum(1 << c for c in o.trick)
         for hands, times in self._deals(o, rng, level.samples):
             position = card_position(o, hands)
             if roll:
                 scores = rollout_scores(
-                    position, moment_now(o), shipped_policy(), level.exact_tricks
+                    position, played, len(o.tricks), shipped_policy(), level.exact_tricks
                 )
             else:
                 scores = card_results(position, budget).card_scores
