@@ -1,6 +1,7 @@
 """Policy rollouts (``chibre.bots.rollout``) and the player that uses them early in the hand.
 
 - a rollout only ever plays legal cards, and values exactly the legal cards of the seat to act;
+  the policy sees every card played, the current trick's included;
 - with no trick to roll out its values are the exact solve's, whoever is to act;
 - a rollout down to the end of the hand counts the points of every trick it played;
 - the values and the player's decision are the same for the same seed;
@@ -18,7 +19,7 @@ from chibre.bots.rollout import Line, play_card, policy_card, rollout_scores, ro
 from chibre.bots.sampling import sample_deals
 from chibre.bots.solver import Position, card_results
 from chibre.bots.strong import StrongPlayer, card_position
-from chibre.cards import cards_of
+from chibre.cards import ALL_CARDS, cards_of
 from chibre.observation import Observation
 from chibre.play import legal_cards
 from test_sampling import random_position, redeal
@@ -58,6 +59,10 @@ def test_a_rollout_plays_only_legal_cards() -> None:
             line = play_card(Line(position, played, len(o.tricks)), c)
             while any(line.position.hands):
                 p = line.position
+                # The policy sees every card played so far, in the trick as before it.
+                assert line.played == ALL_CARDS & ~(
+                    p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
+                )
                 card = policy_card(policy, line)
                 assert legal_cards(p.hands[p.to_act], p.trick, p.contract) >> card & 1
                 line = play_card(line, card)

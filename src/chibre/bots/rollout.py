@@ -51,7 +51,9 @@ def play_card(line: Line, card: int) -> Line:
     played = line.played | 1 << card
     if len(trick) < 4:
         return replace(
-            line, position=replace(p, hands=(hands[0], hands[1], hands[2], hands[3]), trick=trick)
+            line,
+            position=replace(p, hands=(hands[0], hands[1], hands[2], hands[3]), trick=trick),
+            played=played,
         )
     winner = (p.leader + trick_winner(trick, p.contract)) & 3
     points = sum(CARD_POINTS[p.contract][c] for c in trick)
