@@ -9,27 +9,20 @@ each exactly, and fits by least squares the share of the points out that team 0 
 ``solver_core.horizon_features``. It prints the weights of each kind, which
 ``solver_core.HORIZON_WEIGHTS`` holds, and the error of the fitted and the unfitted horizon
 (points, root mean square) on trick starts of the next seed.
-
-Then the match (le match / der Match): trick starts with 3 to 7 tricks left where the other team
-has taken no trick yet, solved exactly with the match bonus, and a logistic fit of whether team 0
-takes every trick left against the same features; ``solver_core.MATCH_WEIGHTS`` holds those
-weights, and the command prints the fit's log-loss beside a constant's on the next seed.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from random import Random
 
 import numpy as np
 
 from chibre.bots import solver_core
 from chibre.bots.solver import Position, solve_exact
-from chibre.play import MATCH_BONUS, legal_cards, trick_winner
+from chibre.play import legal_cards, trick_winner
 
 TRICKS_LEFT = (5, 6, 7)
-MATCH_TRICKS_LEFT = (3, 4, 5, 6, 7)
 
 
 def _cards(mask: int) -> list[int]:
@@ -85,41 +78,6 @@ def samples(
     return np.array(x), np.array(y), np.array(out), np.array(plain)
 
 
-def match_samples(n: int, seed: int, kind: str = "trump") -> tuple[np.ndarray, np.ndarray]:
-    """``n`` trick starts in a contract of ``kind`` where team 1 has taken no trick:
-    (features, whether team 0 takes every trick left, solved exactly with the match bonus)."""
-    rng = Random(seed)
-    x, y = [], []
-    for i in range(n):
-        p = trick_start(rng, MATCH_TRICKS_LEFT[i % len(MATCH_TRICKS_LEFT)], rng.choice(KINDS[kind]))
-        p = replace(p, taken=(True, False), match_bonus=MATCH_BONUS)
-        score = solve_exact(p).score
-        team0 = score if p.leader & 1 == 0 else p.points_out() - score
-        _, *features = solver_core.horizon_features(p.hands, p.contract, p.leader)
-        x.append(features)
-        y.append(1.0 if team0 > p.points_out() else 0.0)
-    return np.array(x), np.array(y)
-
-
-def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
-    """Weights of a logistic fit of ``y`` (0 or 1) on ``x`` (Newton's method, a small ridge)."""
-    w = np.zeros(x.shape[1])
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        grad = x.T @ (p - y) + ridge * w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(x.shape[1])
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-9:
-            break
-    return w
-
-
-def log_loss(p: np.ndarray, y: np.ndarray) -> float:
-    p = np.clip(p, 1e-6, 1 - 1e-6)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m chibre.bots.horizon", description=__doc__)
     parser.add_argument("--positions", type=int, default=3000, help="trick starts fitted")
@@ -134,16 +92,6 @@ def main(argv: list[str] | None = None) -> int:
         for name, share in (("unfitted", plain), ("fitted", fitted)):
             error = float(np.sqrt(np.mean(((share - ty) * total) ** 2)))
             print(f"  {name}: {error:.1f} points (root mean square, {len(ty)} trick starts)")
-        mx, my = match_samples(args.positions, args.seed, kind)
-        match_weights = fit_logistic(mx, my)
-        tx, ty = match_samples(max(args.positions // 3, 1), args.seed + 1, kind)
-        fitted = 1.0 / (1.0 + np.exp(-(tx @ match_weights)))
-        constant = np.full(len(ty), min(max(float(my.mean()), 1e-3), 1 - 1e-3))
-        print(
-            "  match: (" + ", ".join(f"{w:.4f}" for w in match_weights) + ")",
-            f"log-loss {log_loss(fitted, ty):.3f} against {log_loss(constant, ty):.3f}"
-            f" (a constant; {int(ty.sum())} matches in {len(ty)} trick starts)",
-        )
     return 0
 
 

@@ -30,11 +30,10 @@ match. For a team, its score plus the other team's is ``Position.points_out()``.
 
 With ``max_nodes`` (a node budget: one node is one card tried) the search deepens trick by
 trick and evaluates the horizon with ``estimate`` (sure tricks from the top cards of each suit,
-trumps, and the chance of a match while one is still possible); it returns the deepest
-iteration it completed, and is exact when that is the last trick. The first trick is always
-searched whatever the budget (at most a few thousand nodes); beyond it the budget is checked at
-the start of each trick. ``solve_exact`` and ``card_results`` return a ``Result`` that says
-whether the values are exact.
+trumps); it returns the deepest iteration it completed, and is exact when that is the last
+trick. The first trick is always searched whatever the budget (at most a few thousand nodes);
+beyond it the budget is checked at the start of each trick. ``solve_exact`` and
+``card_results`` return a ``Result`` that says whether the values are exact.
 
 The search itself is ``chibre.bots.solver_core``: one source, compiled by numba when it is
 installed (a default dependency where numba has wheels), else run as plain Python, which
@@ -221,21 +220,13 @@ def points_of(rest: int, contract: int) -> int:
     return t[0][rest & 511] + t[1][(rest >> 9) & 511] + t[2][(rest >> 18) & 511] + t[3][rest >> 27]
 
 
-def estimate(
-    hands: tuple[int, ...] | list[int],
-    contract: int,
-    leader: int,
-    taken: tuple[bool, bool] = (True, True),
-    bonus: int = 0,
-) -> int:
+def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
     """A quick estimate of the points team 0 takes from the start of a trick led by ``leader``
     (the horizon of a budgeted search): its share of the points out, by the weights that
     ``chibre.bots.horizon`` fitted to exact values for the kind of contract, over
-    ``horizon_features`` (the points it holds, its sure tricks, its trumps, …). While a team
-    may still make match (the other has not ``taken`` a trick), the match ``bonus`` counts by
-    the fitted chance that it does (plus the bonus for team 0's match, minus it for team 1's).
+    ``horizon_features`` (the points it holds, its sure tricks, its trumps, …).
     """
-    return int(_core("auto").estimate(hands, contract, leader, taken, bonus))
+    return int(_core("auto").estimate(hands, contract, leader))
 
 
 def horizon_features(

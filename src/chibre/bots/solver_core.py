@@ -23,7 +23,6 @@ tests hold the two runs to the same values and node counts. Calls are serialised
 
 from __future__ import annotations
 
-import math
 import threading
 from array import array
 from collections.abc import Callable
@@ -101,8 +100,7 @@ _TRUMPS = 3814  # mask of the trump suit (0 in Obenabe/Undenufe)
 _BOURG = 3815
 _HIGH = 3816  # mask of the cards worth 10 or more
 _FIT = 3817  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
-_MATCH_FIT = _FIT + 11  # the match's weights (``MATCH_WEIGHTS``) × 2**16
-_TABLE_SIZE = _MATCH_FIT + 11
+_TABLE_SIZE = _FIT + 11  # HORIZON_FEATURES weights
 
 # Slots of the state array.
 _NODES = 4
@@ -222,17 +220,6 @@ HORIZON_WEIGHTS: dict[str, tuple[float, ...]] = {
 """The horizon's weights by kind of contract, as printed by ``python -m chibre.bots.horizon
 --positions 3000 --seed 1``."""
 
-MATCH_WEIGHTS: dict[str, tuple[float, ...]] = {
-    "trump": (
-        4.6997, 19.0702, -0.2400, 0.6673, 0.2532, -0.2110, -0.4344, -0.3889, -0.1449, 0.5440,
-        -15.6847,
-    ),
-    "obenabe": (0.5992, 4.2783, 1.2075, 0, 0, 0, 0, 0.2141, 0.1129, 0, -5.1664),
-    "undenufe": (-0.1088, -1.6557, 1.3480, 0, 0, 0, 0, 0.5563, 0.0812, 0, -1.8383),
-}  # fmt: skip
-"""The log-odds (over the same features) that team 0 takes every trick left when the other
-team has taken none, by kind of contract, as printed by the same command."""
-
 
 @_njit
 def _horizon_features(st: Any, tab: Any, leader: int) -> tuple[float, ...]:
@@ -319,31 +306,16 @@ def _horizon_features(st: Any, tab: Any, leader: int) -> tuple[float, ...]:
 
 
 @_njit
-def _horizon(st: Any, tab: Any, leader: int, t0: int, t1: int, bonus: int) -> int:
-    """The horizon of a budgeted search (``chibre.bots.solver.estimate``): team 0's points from
-    the start of a trick led by ``leader``, its share of the points out by the weights of the
-    contract's table (clipped to 0..1); and where a team may still make match (``t0``, ``t1``:
-    whether each team has taken a trick), the ``bonus`` by the fitted chance of it
-    (``MATCH_WEIGHTS``), as the zero-sum scale counts a match."""
+def _estimate(st: Any, tab: Any, leader: int) -> int:
+    """``chibre.bots.solver.estimate``: team 0's points from the start of a trick led by
+    ``leader``, its share of the points out by the weights of the contract's table (clipped
+    to 0..1)."""
     f = _horizon_features(st, tab, leader)
     x = 0.0
     for i in range(HORIZON_FEATURES):
         x += tab[_FIT + i] * f[i + 1]
-    total = f[0]
-    points = total * min(max(x / 65536.0, 0.0), 1.0)
-    if bonus == 0 or (t0 and t1):
-        return int(points + 0.5)
-    # team 1's features are team 0's seen from the other side: shares 1 - s, differences -d
-    z0 = tab[_MATCH_FIT + HORIZON_FEATURES - 1] * 1.0
-    z1 = z0
-    for i in range(HORIZON_FEATURES - 1):
-        w = tab[_MATCH_FIT + i] * 1.0
-        z0 += w * f[i + 1]
-        z1 += w * (1.0 - f[i + 1]) if i < 2 else -w * f[i + 1]
-    p0 = 0.0 if t1 else 1.0 / (1.0 + math.exp(-z0 / 65536.0))
-    p1 = 0.0 if t0 else 1.0 / (1.0 + math.exp(-z1 / 65536.0))
-    v = points + p0 * (total + bonus - points) - p1 * (points + bonus)
-    return math.floor(v + 0.5)
+    share = min(max(x / 65536.0, 0.0), 1.0)
+    return int(f[0] * share + 0.5)
 
 
 @_njit_inline
@@ -647,7 +619,7 @@ def _enter(
             st[_RET] = 0
             return 1
         if fr[fb + _D] == 0:
-            st[_RET] = _horizon(st, tab, seat, t0, t1, bonus)
+            st[_RET] = _estimate(st, tab, seat)
             return 1
         hand = st[seat]
         if hand & (hand - 1) == 0:
@@ -1086,8 +1058,6 @@ def _contract(contract: int) -> Any:
     kind = ("obenabe", "undenufe")[contract - 4] if contract > 3 else "trump"
     for i, w in enumerate(HORIZON_WEIGHTS[kind]):
         t[_FIT + i] = round(w * 65536)
-    for i, w in enumerate(MATCH_WEIGHTS[kind]):
-        t[_MATCH_FIT + i] = round(w * 65536)
     _contract_tables[contract] = t
     return t
 
@@ -1269,18 +1239,12 @@ def window_search(
         return [int(_window(st, tab, tt, work, fr, n, a, b)) for a, b in windows]
 
 
-def estimate(
-    hands: tuple[int, ...] | list[int],
-    contract: int,
-    leader: int,
-    taken: tuple[bool, bool] = (True, True),
-    bonus: int = 0,
-) -> int:
-    """``_horizon`` (the horizon of a budgeted search) for ``hands``."""
+def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
+    """``_estimate`` (the horizon of a budgeted search) for ``hands``."""
     st = new_array(_STATE_SIZE)
     st[0], st[1], st[2], st[3] = hands
     with _lock:
-        return int(_horizon(st, _contract(contract), leader, int(taken[0]), int(taken[1]), bonus))
+        return int(_estimate(st, _contract(contract), leader))
 
 
 def horizon_features(
