@@ -204,15 +204,8 @@ def test_end_of_input_leaves_cleanly_and_colours_follow_the_terminal() -> None:
     finish(plain)
     interrupted = spawn("--seed", "1")
     interrupted.expect([CONTRACT_PROMPT, CARD_PROMPT])
-    # Ctrl-C. Once, on a machine loaded far past its cores, one sent as the prompt appeared
-    # left nothing for 60 s (likely Python's readline missing a signal that lands just before
-    # it waits on the terminal); pressed again, as a player would, it must leave.
-    for _ in range(5):
-        interrupted.sendintr()
-        if interrupted.expect(["Goodbye.", pexpect.TIMEOUT], timeout=10) == 0:
-            break
-    else:
-        raise AssertionError("Ctrl-C pressed five times did not leave the game")
+    interrupted.sendintr()  # Ctrl-C
+    interrupted.expect("Goodbye.")
     interrupted.expect(pexpect.EOF)
     interrupted.close()
     assert interrupted.exitstatus == 130
