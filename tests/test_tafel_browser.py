@@ -199,7 +199,10 @@ def test_a_sheet_begun_before_the_rules_arrive_waits_for_them(
 
     page.route("**/api/presets*", hold)
     page.goto(server + "/tafel")
-    page.wait_for_function("() => document.querySelector('#new-form') !== null")
+    for _ in range(200):  # the page asks for the presets once its words are in
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert len(held) == 1
     page.fill("#new-name", "Montag")
     page.click("#create")
@@ -209,6 +212,35 @@ def test_a_sheet_begun_before_the_rules_arrive_waits_for_them(
     held[0].continue_()
     expect(page.locator("#sheet-name")).to_have_text("Montag")
     assert told == []
+    page.context.close()
+    assert foreign == []
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_form_is_not_sent_before_the_page_is_ready(browser: Browser, server: str) -> None:
+    """Until the page's script has its words (and so its hands on the form), "Tafel beginnen"
+    waits, disabled: the browser must not send the form itself and open the page again, empty."""
+    page, foreign = open_page(browser, server)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)  # the words' answer is held back
+
+    page.route("**/api/messages*", hold)
+    page.goto(server + "/tafel", wait_until="domcontentloaded")
+    expect(page.locator("#create")).to_be_disabled()
+    page.fill("#new-name", "Dienstag")
+    page.press("#new-name", "Enter")
+    page.wait_for_timeout(300)
+    assert page.url == server + "/tafel"
+    assert page.input_value("#new-name") == "Dienstag"
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.click("#create")
+    expect(page.locator("#sheet-name")).to_have_text("Dienstag")
     page.context.close()
     assert foreign == []
     assert page.errors == []  # type: ignore[attr-defined]

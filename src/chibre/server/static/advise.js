@@ -56,3 +56,4 @@ async function ask(event) {
 applyI18n();
 $("tools").append(languageSelect(() => applyI18n()));
 $("advice-form").addEventListener("submit", ask);
+$("ask").disabled = false; // until now the browser would have sent the form itself

@@ -899,6 +899,9 @@ document.addEventListener("keydown", (ev) => {
 });
 $("#new-preset").onchange = fillOptions;
 $("#new-form").onsubmit = createSheet;
+// the button waits in the page (disabled) until the form is this script's: before, the browser
+// would send the form itself and open the page again, empty
+$("#create").disabled = false;
 $("#import-file").onchange = importSheet;
 $("#hand-form").onsubmit = submitHand;
 $("#cancel").onclick = cancelEdit;
