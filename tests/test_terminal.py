@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from random import Random
@@ -54,8 +55,20 @@ def spawn(*args: str, no_color: bool = True, env: dict[str, str] | None = None) 
     if no_color:
         argv.append("--no-color")
     return pexpect.spawn(
-        sys.executable, argv, env=environ, encoding="utf-8", timeout=60, dimensions=(60, 220)
+        sys.executable,
+        argv,
+        env=environ,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(60, 220),
+        preexec_fn=hear_ctrl_c,
     )
+
+
+def hear_ctrl_c() -> None:
+    """Ctrl-C as a shell's foreground job hears it: a suite run as a background job (a CI
+    runner's, ``pytest &``) inherits SIGINT ignored, and would hand that on to the game."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def legal_keys(text: str) -> tuple[list[str], list[str], str]:
