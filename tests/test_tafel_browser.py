@@ -52,6 +52,14 @@ def wait_refused(page: Page) -> None:
     page.wait_for_function("() => location.hash === ''")
 
 
+def wait_held(page: Page, held: list[Route], seconds: float = 10) -> None:
+    """Wait until a request the page makes has been held back (``held`` fills as it comes)."""
+    for _ in range(int(seconds * 20)):
+        if held:
+            return
+        page.wait_for_timeout(50)
+
+
 def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None:
     page.goto(server + "/tafel")
     # in the browser's language
@@ -199,10 +207,7 @@ def test_a_sheet_begun_before_the_rules_arrive_waits_for_them(
 
     page.route("**/api/presets*", hold)
     page.goto(server + "/tafel")
-    for _ in range(200):  # the page asks for the presets once its words are in
-        if held:
-            break
-        page.wait_for_timeout(50)
+    wait_held(page, held)  # the page asks for the presets once its words are in
     assert len(held) == 1
     page.fill("#new-name", "Montag")
     page.click("#create")
@@ -234,10 +239,7 @@ def test_the_form_is_not_sent_before_the_page_is_ready(browser: Browser, server:
     page.wait_for_timeout(300)
     assert page.url == server + "/tafel"
     assert page.input_value("#new-name") == "Dienstag"
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(50)
+    wait_held(page, held)
     held[0].continue_()
     page.click("#create")
     expect(page.locator("#sheet-name")).to_have_text("Dienstag")
