@@ -23,13 +23,11 @@ tests hold the two runs to the same values and node counts. Calls are serialised
 
 from __future__ import annotations
 
-import math
 import threading
 from array import array
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from chibre.bots.horizon_net import NET_HIDDEN, NET_INPUTS, input_rows, shipped_net
 from chibre.cards import SUIT_MASKS
 from chibre.play import (
     BOURG,
@@ -102,13 +100,7 @@ _TRUMPS = 3814  # mask of the trump suit (0 in Obenabe/Undenufe)
 _BOURG = 3815
 _HIGH = 3816  # mask of the cards worth 10 or more
 _FIT = 3817  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
-_NET = _FIT + 11  # 1: the horizon is the network (``horizon_net``), not the weights above
-_NET_ROW = _NET + 1  # 36: a card's first input (its suit, trump first, and rank) × 4
-_NET_B1 = _NET_ROW + 36  # NET_HIDDEN biases × 2**12
-_NET_W2 = _NET_B1 + NET_HIDDEN  # NET_HIDDEN output weights × 2**12
-_NET_B2 = _NET_W2 + NET_HIDDEN  # the output's bias × 2**24
-_NET_W1 = _NET_B2 + 1  # NET_INPUTS × NET_HIDDEN input weights × 2**12, input by input
-_TABLE_SIZE = _NET_W1 + NET_INPUTS * NET_HIDDEN
+_TABLE_SIZE = _FIT + 11  # HORIZON_FEATURES weights
 
 # Slots of the state array.
 _NODES = 4
@@ -123,8 +115,7 @@ _RET = 12  # the value an opened node decided at once
 _CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> their class
 _KILLER = _CANON + 2048  # 48 by ply: the card that last refuted a move there (-1: none)
 _KILLER2 = _KILLER + 48  # the killer before it
-_HIDDEN = _KILLER2 + 48  # NET_HIDDEN: the network's hidden units at the horizon
-_STATE_SIZE = _HIDDEN + NET_HIDDEN
+_STATE_SIZE = _KILLER2 + 48
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -315,39 +306,10 @@ def _horizon_features(st: Any, tab: Any, leader: int) -> tuple[float, ...]:
 
 
 @_njit
-def _net_share(st: Any, tab: Any, leader: int) -> float:
-    """The share of the points out that the team of ``leader`` takes from this trick's start,
-    by the network of the contract's table (``chibre.bots.horizon_net``): each card left adds
-    its row (the card, and its holder counted from the leader) to the hidden units."""
-    for j in range(NET_HIDDEN):
-        st[_HIDDEN + j] = tab[_NET_B1 + j]
-    for seat in range(4):
-        r = (seat - leader) & 3
-        hand = st[seat]
-        while hand:
-            row = _NET_W1 + (tab[_NET_ROW + _bit_index(hand)] + r) * NET_HIDDEN
-            hand &= hand - 1
-            for j in range(NET_HIDDEN):
-                st[_HIDDEN + j] += tab[row + j]
-    z = tab[_NET_B2]
-    for j in range(NET_HIDDEN):
-        if st[_HIDDEN + j] > 0:
-            z += st[_HIDDEN + j] * tab[_NET_W2 + j]
-    return 1.0 / (1.0 + math.exp(-z / 16777216.0))
-
-
-@_njit
 def _estimate(st: Any, tab: Any, leader: int) -> int:
     """``chibre.bots.solver.estimate``: team 0's points from the start of a trick led by
-    ``leader``, its share of the points out by the network or the weights of the contract's
-    table (clipped to 0..1)."""
-    if tab[_NET]:
-        rest = st[0] | st[1] | st[2] | st[3]
-        total = _suit_points(tab, rest) + LAST_TRICK_BONUS
-        share = _net_share(st, tab, leader)
-        if leader & 1:
-            share = 1.0 - share
-        return int(total * share + 0.5)
+    ``leader``, its share of the points out by the weights of the contract's table (clipped
+    to 0..1)."""
     f = _horizon_features(st, tab, leader)
     x = 0.0
     for i in range(HORIZON_FEATURES):
@@ -1096,17 +1058,6 @@ def _contract(contract: int) -> Any:
     kind = ("obenabe", "undenufe")[contract - 4] if contract > 3 else "trump"
     for i, w in enumerate(HORIZON_WEIGHTS[kind]):
         t[_FIT + i] = round(w * 65536)
-    net = shipped_net(kind)
-    if net is not None:
-        t[_NET] = 1
-        for c, row in enumerate(input_rows(contract)):
-            t[_NET_ROW + c] = row
-        for j in range(NET_HIDDEN):
-            t[_NET_B1 + j] = round(net.b1[j] * 4096)
-            t[_NET_W2 + j] = round(net.w2[j] * 4096)
-            for i in range(NET_INPUTS):
-                t[_NET_W1 + NET_HIDDEN * i + j] = round(net.w1[i][j] * 4096)
-        t[_NET_B2] = round(net.b2 * 16777216)
     _contract_tables[contract] = t
     return t
 
