@@ -42,9 +42,9 @@ EXACT_FROM = 7
 
 @dataclass(frozen=True)
 class TrickStart:
-    """A trick start in a played hand, for team 0: the horizon's features (the points out
-    first), the points taken in the play from there, and the exact value (``None`` when not
-    solved)."""
+    """A trick start in played hand number ``hand``, for team 0: the horizon's features (the
+    points out first), the points taken in the play from there, and the exact value (``None``
+    when not solved)."""
 
     hand: int
     kind: str
