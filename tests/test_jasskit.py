@@ -15,19 +15,23 @@ from typing import Any
 import pytest
 
 from chibre.actions import Chibre, Choose, Play
+from chibre.bots.sampling import sample_deals
+from chibre.bots.strong import StrongPlayer
 from chibre.cards import card_code, cards_of, parse_card
 from chibre.deal import deal_cards
 from chibre.errors import NotationError
-from chibre.hand import Hand
+from chibre.hand import Hand, Trick
 from chibre.jasskit import (
     RULES,
     check_hand,
     hand_to_jasskit,
     load_games,
+    observation_from_json,
     seat_from_jasskit,
     seat_to_jasskit,
 )
 from chibre.notation import parse_deal
+from chibre.observation import Observation
 
 DATA = Path(__file__).parent / "data"
 NEXT_JK = [3, 0, 1, 2]  # jass-kit's next player: N → W → S → E
@@ -536,3 +540,82 @@ def test_reading_an_illegal_hand_raises_with_the_move():
     broken["tricks"][0]["win"] = (broken["tricks"][0]["win"] + 1) % 4
     with pytest.raises(NotationError, match="trick 1"):
         hand_from_jasskit(broken)
+
+
+def kit_observation(tricks: list[dict[str, Any]], hand: list[str], **fields: Any) -> dict[str, Any]:
+    """A V0.2 observation for the kit's seat 2 (ours 2), spades trump named by the forehand."""
+    players: list[dict[str, Any]] = [{"hand": []} for _ in range(4)]
+    players[2]["hand"] = hand
+    return {
+        "version": "V0.2", "trump": 2, "dealer": 2, "currentPlayer": 2, "playerView": 2,
+        "forehand": 1, "tricks": tricks, "player": players, "jassTyp": "SCHIEBER", **fields,
+    }  # fmt: skip
+
+
+def assert_deals_agree(o: Observation, deals: list[tuple[int, int, int, int]]) -> None:
+    played = [0, 0, 0, 0]
+    for t in [*o.tricks, Trick(o.trick_leader, o.trick, -1, 0)]:
+        for i, c in enumerate(t.cards):
+            played[(t.leader + i) % 4] |= 1 << c
+    for deal in deals:
+        assert deal[o.seat] == o.hand
+        assert sum(h.bit_count() for h in deal) == 36 - sum(p.bit_count() for p in played)
+        for s in range(4):
+            assert deal[s].bit_count() == 9 - played[s].bit_count()
+            assert not deal[s] & (played[0] | played[1] | played[2] | played[3])
+            assert not deal[s] & sum(deal[x] for x in range(4) if x != s)
+
+
+@pytest.mark.parametrize("forehand", range(4))
+def test_the_kits_forehand_need_not_hold_the_seven_of_diamonds(forehand: int) -> None:
+    """The kit's forehand is always the player after the dealer, first hand or not: a forehand
+    without the 7♦ is read, and sampled for, as such."""
+    rng = Random(forehand)
+    cards = [c for c in range(36) if card_code(c) != "D7"]
+    rng.shuffle(cards)
+    dealer = (forehand + 1) % 4  # the kit's next player is the seat before
+    d = kit_observation([], [card_code(c) for c in sorted(cards[:9])], trump=-1, forehand=-1)
+    d.update(dealer=dealer, currentPlayer=forehand, playerView=forehand)
+    d["player"] = [{"hand": d["player"][2]["hand"] if p == forehand else []} for p in range(4)]
+    o = observation_from_json(d)
+    assert o.rules.first_chooser == "right_of_dealer"
+    assert o.chooser == o.seat and o.phase == "contract"
+    assert_deals_agree(o, sample_deals(o, Random(0), 20))
+    assert o.legal_actions and StrongPlayer(seed=0, time_per_move=0.02).act(o) in o.legal_actions
+
+
+# A hand the kit played: ♠ trump; in the second trick ♦ is led, seat 2 (the viewer) trumps with
+# ♠6, seat 1 overtrumps with ♠Q and seat 0 plays ♠8 under it — the kit compares with the lower
+# trump in the trick and allows it while seat 0 holds ♣ (our rules would not).
+KIT_TRICKS = [
+    {"cards": ["HJ", "HK", "SA", "H8"], "points": 17, "win": 3, "first": 1},
+    {"cards": ["D10", "S6", "SQ", "S8"], "points": 13, "win": 1, "first": 3},
+    {"cards": ["CJ", "CK", "CQ"], "first": 1},
+]
+
+
+VIEWERS_HAND = ["DK", "D6", "HA", "H9", "C9", "C8", "C7"]
+
+
+@pytest.mark.parametrize(
+    "tricks",
+    [
+        # only five ♠ left unseen for seat 0's seven cards: no deal has it all trumps
+        [*KIT_TRICKS[:2], {"cards": ["CJ"], "first": 1}],
+        # seat 0 then plays ♣K: the card itself shows what the undertrump did not
+        KIT_TRICKS,
+    ],
+)
+def test_a_seat_that_undertrumped_as_the_kit_allows_is_still_dealt_for(
+    tricks: list[dict[str, Any]],
+) -> None:
+    d = kit_observation(tricks, VIEWERS_HAND)
+    if len(tricks[-1]["cards"]) == 1:  # the viewer is not to act: seat 0 is, after ♣J by 3
+        d["currentPlayer"] = 0
+    o = observation_from_json(d)
+    deals = sample_deals(o, Random(1), 40)
+    assert_deals_agree(o, deals)
+    spades = 0x1FF << 18
+    assert all(deal[0] & ~spades for deal in deals)  # seat 0 holds more than trumps
+    if o.to_act == o.seat:
+        assert StrongPlayer(seed=0, time_per_move=0.02).act(o) in o.legal_actions

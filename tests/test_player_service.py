@@ -148,11 +148,14 @@ def test_the_strong_player_answers_the_kit_within_its_budget(
     ours: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.ERROR, logger="jass.agents.agent_by_network")
-    arena = Arena(nr_games_to_play=1, print_every_x_games=100)
+    # the kit's random agents undertrump as its rules allow and ours do not: strong still reads
+    # their hands (a failed answer is logged by AgentByNetwork, which then plays at random)
+    arena = Arena(nr_games_to_play=8, print_every_x_games=100)
     strong = AgentByNetwork(ours + "/strong", timeout=10)
     arena.set_players(strong, AgentRandomSchieber(), strong, AgentRandomSchieber())
     arena.play_all_games()
-    assert arena.nr_games_played == 1 and caplog.records == []
+    assert arena.nr_games_played == 8
+    assert [r.getMessage() for r in caplog.records] == []
 
 
 def test_the_service_reads_only_the_viewers_cards(ours: str) -> None:

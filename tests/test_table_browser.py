@@ -370,6 +370,18 @@ def test_a_dropped_friend_is_counted_down_taken_over_and_welcomed_back(
     assert not host.errors  # type: ignore[attr-defined]
 
 
+def first_card_width(page: Page) -> float:
+    """The width of the hand's first card as laid out, read in one step in the page (the hand
+    is drawn anew with each message from the table, so a card found may be gone the moment
+    after)."""
+    width = page.wait_for_function(
+        """() => { const c = document.querySelector('#hand .card');
+                   const w = c ? c.getBoundingClientRect().width : 0;
+                   return w > 0 ? w : null; }"""
+    )
+    return float(width.json_value())
+
+
 def test_settings_sort_two_taps_large_cards_and_sound(browser: Browser, server: str) -> None:
     made = create_table(server)
     page = new_page(browser, width=390, height=844, mobile=True)
@@ -379,15 +391,16 @@ def test_settings_sort_two_taps_large_cards_and_sound(browser: Browser, server: 
     take_turn(page)  # the contract, when it is ours to name
     page.locator("#table[data-phase='play']").wait_for()
     assert "alerts" not in table(page)  # no sound by default
-    width = page.locator("#hand .card").first.bounding_box()
+    width = first_card_width(page)
     page.click("#settings-btn")
     page.check("#set-large")
     page.check("#set-twoTap")
     page.check("#set-sound")
     page.select_option("#set-sort", "suit")
     page.click("#settings-dialog button.btn-primary")
-    larger = page.locator("#hand .card").first.bounding_box()
-    assert width and larger and larger["width"] > 1.15 * width["width"], (width, larger)
+    page.wait_for_function("document.body.classList.contains('large-cards')")
+    larger = first_card_width(page)
+    assert larger > 1.15 * width, (width, larger)
     boxes = page.eval_on_selector_all(
         "#hand .card",
         "cs => cs.map(c => [c.getBoundingClientRect().left, c.getBoundingClientRect().right])",

@@ -28,8 +28,9 @@ from chibre.play import legal_cards, points, trick_winner
 from chibre.rules import CONTRACT_NAMES, Rules
 
 SEAT_LETTERS = "NESW"  # by jass-kit seat number
-RULES = Rules(weis=False, stoeck=False)
-"""What the format can express: no weis, no stöck, no multipliers."""
+RULES = Rules(weis=False, stoeck=False, first_chooser="right_of_dealer")
+"""What the format can express: no weis, no stöck, no multipliers; the forehand (the chooser)
+is always the player after the dealer."""
 
 
 def seat_from_jasskit(p: int) -> int:

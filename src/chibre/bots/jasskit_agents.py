@@ -55,11 +55,12 @@ from chibre.bots.player import Player, decision_rng, may_thank
 from chibre.cards import card_code, cards_of
 from chibre.errors import IllegalAction, IllegalCard
 from chibre.hand import Trick
+from chibre.jasskit import RULES
 from chibre.observation import Observation
 from chibre.play import legal_cards, why_illegal
 from chibre.rules import Rules
 
-JASSKIT_RULES = Rules(weis=False, stoeck=False, first_chooser="right_of_dealer")
+JASSKIT_RULES = RULES
 """The rules the jass-kit plays, in our terms: card points only, forehand after the dealer."""
 
 _CONTRACT_ACTIONS: tuple[Action, ...] = tuple(Choose(k) for k in range(6))

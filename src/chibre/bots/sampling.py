@@ -27,7 +27,7 @@ too slow, a weis of the announced value is planted in that seat's hand first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from math import factorial
 from random import Random
@@ -103,6 +103,10 @@ def infer(observation: Observation) -> Inference:
     allowed = [ALL_CARDS] * 4
     for s, c, before in _seat_cards(o):
         played[s] |= 1 << c
+        if not allowed[s] >> c & 1:
+            # a card its earlier plays said it could not hold: the seat follows other rules
+            # (the jass-kit allows some undertrumps ours forbid), so read it afresh from here
+            allowed[s] = ALL_CARDS
         if not before:
             continue
         led = before[0] // 9
@@ -416,10 +420,16 @@ def sample_deals(observation: Observation, rng: Random, n: int) -> list[Deal4]:
     others' cards drawn), uniformly among the deals that agree with everything public.
     Should neither rejection nor a planted weis find a deal that agrees with the weis and
     stöck, that deal and every later one of the call keep the play constraints only (so a
-    call makes at most ``REJECTION_TRIES`` checks per deal plus one fallback's worth).
+    call makes at most ``REJECTION_TRIES`` checks per deal plus one fallback's worth). Should
+    the voids read from the play leave no deal at all (a seat played by other rules, such as
+    the jass-kit's), the deals keep only what the cards themselves show.
     """
     inf = infer(observation)
-    dealer = _Dealer(inf)
+    try:
+        dealer = _Dealer(inf)
+    except InconsistentObservation:
+        inf = _cards_only(inf)
+        dealer = _Dealer(inf)
     if not inf.checks:
         return [dealer.deal(rng) for _ in range(n)]
     check: Callable[[Deal4], bool] = lambda h: _consistent(observation, inf, h)  # noqa: E731
@@ -442,6 +452,13 @@ def sample_deals(observation: Observation, rng: Random, n: int) -> list[Deal4]:
             exhausted = found is None
             out.append(dealer.deal(rng) if found is None else found)
     return out
+
+
+def _cards_only(inf: Inference) -> Inference:
+    """The inference without what the play was read to say about the other hands (the voids,
+    the undertrumps): for a seat that played by other rules and left no card to show it."""
+    allowed = tuple(inf.allowed[s] if s == inf.seat else ALL_CARDS for s in range(4))
+    return replace(inf, allowed=(allowed[0], allowed[1], allowed[2], allowed[3]))
 
 
 def _planted_dealers(o: Observation, inf: Inference) -> list[_Dealer]:
