@@ -268,6 +268,25 @@ def test_any_window_gives_the_value_or_a_bound_on_its_side_on_both_paths(
             assert want == g, (p, alpha, beta, g)
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(3, 5), guess=st.integers(-120, 280))
+def test_the_root_finds_the_value_from_any_guess_on_both_paths(
+    seed: int, contract: int, tricks: int, guess: int
+) -> None:
+    """The root's null-window searches start at a guess (a whole deal in a trump) and step out
+    from it: whatever the guess, inside the range of values or not, they end on the value."""
+    p = random_position(Random(seed), tricks, contract, in_trick=0)
+    want = team0_value(p, _search(p, prune=True))
+    for backend in BACKENDS:
+        core = solver._load_core(backend == "numba")
+        state, tab, tt, work, fr, bottom, top = core._prepare(
+            list(p.hands), p.contract, p.leader, p.trick, p.taken, p.match_bonus, 12
+        )
+        state[core._GEN] = state[core._BASE] + tricks
+        got = core._root(state, tab, tt, work, fr, tricks, -1, bottom, top, guess)
+        assert got == want, (backend, p, guess)
+
+
 def play_on(rng: Random, p: Position, cards: int) -> Position:
     """``p`` after ``cards`` random legal cards (the hand not over)."""
     for _ in range(cards):
@@ -388,7 +407,7 @@ def test_match_bonus(backend: Backend) -> None:
 
 
 def test_match_on_a_full_deal() -> None:
-    """A full-deal exact solve does not keep its 16 MiB table."""
+    """A full-deal exact solve does not keep its table (64 MiB in a trump)."""
     solver.release_tables()
     assert solve_exact(Position(MATCH, 2, 0), backend="numba").value == 257
     assert solver.held_table_bytes() == 0

@@ -9,7 +9,8 @@ for every legal card of that seat. The rules of play are exactly those of ``chib
 
 The method is alpha-beta on bitboards: team 0 (seats 0 and 2) maximises, team 1 minimises, on
 one zero-sum scale (team 0's points, plus the bonus for its match, minus it for the other
-team's). The root bisects the interval of possible values with null-window searches that share
+team's). The root bisects the interval of possible values with null-window searches (a whole
+deal in a trump starts them at a four-trick-deep estimate and steps out from it) that share
 a transposition table at the start of each trick (the remaining cards, the leader and which
 teams have already taken a trick; lower and upper bounds and the best lead), keyed by class:
 positions that differ only in which cards worth nothing are left, with the same holders in the
@@ -299,8 +300,8 @@ def warm_up() -> None:
 def release_tables() -> None:
     """Free the search's reused transposition tables. Their size grows with the tricks left,
     and with a budget, with the budget: 2^18 slots of 16 bytes (4 MiB) for the ``strong``
-    player's 300,000-node calls; an exact solve takes up to 16 MiB at nine tricks left, and
-    drops its table itself from seven tricks left."""
+    player's 300,000-node calls; an exact solve takes up to 16 MiB at nine tricks left (64 MiB
+    for a whole deal in a trump), and drops its table itself from seven tricks left."""
     for core in _cores.values():
         core.release()
 

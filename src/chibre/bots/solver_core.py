@@ -3,16 +3,16 @@
 Every function of the search is written for numba's ``njit``: without recursion — one frame per
 card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in one
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
-generation, lower bound, upper bound and best lead in two words a slot, reused from call to
-call: a generation stamp replaces clearing it; when the probed slots are full the one with the
-fewest cards left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks
-are not searched card by card: after the table, ``_two_tricks`` gives their value at once (and
-the table keeps it). The root bisects with null windows (``_root``); the search gives right
-values in any window (``_window``: a child's window is its parent's, shifted by the trick's
-points), fail-soft. With numba (``COMPILE``) the functions are compiled, and
-``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
-machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is the
-identity and the very same functions run in plain Python on ``array('q')`` arrays: only the
+generation, lower bound, upper bound and best lead in two words a slot, reused from call to call: a
+generation stamp replaces clearing it; when the probed slots are full the one with the fewest cards
+left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks are not
+searched card by card: after the table, ``_two_tricks`` gives their value at once (and the table
+keeps it). The root bisects with null windows (``_root``; on a whole deal in a trump from a guess,
+``GUESS_TRICKS``); the search gives right values in any window (``_window``: a child's window is
+its parent's, shifted by the trick's points), fail-soft. With numba (``COMPILE``) the functions are
+compiled, and ``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run
+on a machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is
+the identity and the very same functions run in plain Python on ``array('q')`` arrays: only the
 three bit primitives (lowest card, card count, table slot) and the prefetch have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
@@ -993,21 +993,33 @@ def _open_root(fr: Any, alpha: int, beta: int, depth: int, only: int) -> None:
 
 @_njit
 def _root(st: Any, tab: Any, tt: Any, work: Any, fr: Any, depth: int, only: int, bottom: int,
-          top: int) -> int:  # fmt: skip
-    """Bisection at the root: null-window searches until the bounds meet (as in
-    ``chibre.bots.solver``)."""
+          top: int, guess: int) -> int:  # fmt: skip
+    """Null-window searches until the bounds meet (``chibre.bots.solver``): bisection,
+    or, with a ``guess`` strictly inside the bounds, first at the guess and then in steps that
+    double away from it until the value is bracketed on both sides, then bisection."""
     lo = bottom
     hi = top
+    beta = (lo + hi + 1) // 2
+    step = 0
+    if bottom < guess <= top:
+        beta = guess
+        step = 1
     while lo < hi:
-        beta = (lo + hi + 1) // 2
         _open_root(fr, beta - 1, beta, depth, only)
         g = _run(st, tab, tt, work, fr)
         if st[_ABORT]:
             return 0
         if g < beta:
             hi = g
+            beta = hi - step + 1
         else:
             lo = g
+            beta = lo + step
+        if step and lo > bottom and hi < top:
+            step = 0
+        step *= 2
+        if step == 0 or beta <= lo or beta > hi:
+            beta = (lo + hi + 1) // 2
     return int(lo)
 
 
@@ -1072,9 +1084,16 @@ def _table_array(entries: int) -> Any:
     return got
 
 
+GUESS_TRICKS = 4
+"""An exact solve of a whole deal in a trump first searches this many tricks deep (the horizon
+after them) and starts its null-window searches at that estimate: a third fewer nodes than
+bisecting from the middle of the range (``bench/solver.py``); elsewhere the first probes of the
+bisection are cheap and a guess saves nothing."""
+
 RELEASE_TRICKS = 7
 """An exact solve with this many tricks left or more drops its table after use (2^16 slots,
-1 MiB, at 7 tricks; 16 MiB at 9), so that a long-lived process does not keep it."""
+1 MiB, at 7 tricks; 16 MiB at 9, 64 MiB for a whole deal in a trump), so that a long-lived
+process does not keep it."""
 
 
 def release() -> None:
@@ -1181,8 +1200,9 @@ def _search(
     n = bin(hands[seat0]).count("1")
     if limit is None:
         # a larger table, freshly zeroed and spread over more memory, costs more time than
-        # its few more hits save
-        bits = min(20, 2 + 2 * n)
+        # its few more hits save — except on a whole deal in a trump, the longest solves by
+        # far, where 2^22 slots (64 MiB) save a fifth of the time (``bench/solver.py``)
+        bits = 22 if n == 9 and contract < 4 else 2 + 2 * n
     else:
         bits = max(10, min(22, 4 + 2 * n, (limit // 2).bit_length()))
     st, tab, tt, work, fr, bottom, top = _prepare(
@@ -1204,7 +1224,12 @@ def _search(
             break
         got: dict[int, int] = {}
         for c in roots:
-            g = _root(st, tab, tt, work, fr, d, c, bottom, top)
+            guess = bottom
+            if limit is None and n == 9 and contract < 4:
+                st[_GEN] = base + GUESS_TRICKS
+                guess = _root(st, tab, tt, work, fr, GUESS_TRICKS, c, bottom, top, bottom)
+                st[_GEN] = base + d
+            g = _root(st, tab, tt, work, fr, d, c, bottom, top, guess)
             if st[_ABORT]:
                 break
             got[c] = int(g)
