@@ -3,17 +3,18 @@
 Every function of the search is written for numba's ``njit``: without recursion — one frame per
 card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the trick in one
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
-generation, lower bound, upper bound and best lead in two words a slot, reused from call to call: a
-generation stamp replaces clearing it; when the probed slots are full the one with the fewest cards
-left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks are not
-searched card by card: after the table, ``_two_tricks`` gives their value at once (and the table
-keeps it). The root bisects with null windows (``_root``; on a whole deal in a trump from a guess,
-``GUESS_TRICKS``); the search gives right values in any window (``_window``: a child's window is
-its parent's, shifted by the trick's points), fail-soft. With numba (``COMPILE``) the functions are
-compiled, and ``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run
-on a machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is
-the identity and the very same functions run in plain Python on ``array('q')`` arrays: only the
-three bit primitives (lowest card, card count, table slot) and the prefetch have a plain twin.
+generation, lower bound, upper bound and best lead in two words a slot, reused from call to
+call: a generation stamp replaces clearing it; when the probed slots are full the one with the
+fewest cards left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks
+are not searched card by card: after the table, ``_two_tricks`` gives their value at once (and
+the table keeps it). The root bisects with null windows (``_root``; a whole deal in a trump
+from a guess, ``GUESS_TRICKS``); the search gives right values in any window (``_window``: a
+child's window is its parent's, shifted by the trick's points), fail-soft. With numba
+(``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
+on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
+early). Without numba the decorator is the identity and the very same functions run in plain
+Python on ``array('q')`` arrays: only the three bit primitives (lowest card, card count, table
+slot) and the prefetch have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
 as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
@@ -1198,11 +1199,12 @@ def _search(
 ) -> tuple[int, dict[int, int], int, int]:
     seat0 = (leader + len(trick)) & 3
     n = bin(hands[seat0]).count("1")
+    whole_trump_deal = limit is None and n == 9 and contract < 4
     if limit is None:
         # a larger table, freshly zeroed and spread over more memory, costs more time than
         # its few more hits save — except on a whole deal in a trump, the longest solves by
         # far, where 2^22 slots (64 MiB) save a fifth of the time (``bench/solver.py``)
-        bits = 22 if n == 9 and contract < 4 else 2 + 2 * n
+        bits = 22 if whole_trump_deal else 2 + 2 * n
     else:
         bits = max(10, min(22, 4 + 2 * n, (limit // 2).bit_length()))
     st, tab, tt, work, fr, bottom, top = _prepare(
@@ -1225,7 +1227,7 @@ def _search(
         got: dict[int, int] = {}
         for c in roots:
             guess = bottom
-            if limit is None and n == 9 and contract < 4:
+            if whole_trump_deal:
                 st[_GEN] = base + GUESS_TRICKS
                 guess = _root(st, tab, tt, work, fr, GUESS_TRICKS, c, bottom, top, bottom)
                 st[_GEN] = base + d
