@@ -5,16 +5,17 @@ card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
 generation, lower bound, upper bound and best lead in two words a slot, reused from call to
 call: a generation stamp replaces clearing it; when the probed slots are full the one with the
-fewest cards left goes; positions are keyed by their class, ``_fill_classes``). The last two tricks
-are not searched card by card: after the table, ``_two_tricks`` gives their value at once (and
-the table keeps it). The root bisects with null windows (``_root``; a whole deal in a trump
-from a guess, ``GUESS_TRICKS``); the search gives right values in any window (``_window``: a
-child's window is its parent's, shifted by the trick's points), fail-soft. With numba
-(``COMPILE``) the functions are compiled, and ``numba.njit(cache=True)`` keeps the machine code
-on disk, so only the very first run on a machine compiles (a few seconds; ``warm_up`` does it
-early). Without numba the decorator is the identity and the very same functions run in plain
-Python on ``array('q')`` arrays: only the three bit primitives (lowest card, card count, table
-slot) and the prefetch have a plain twin.
+fewest cards left goes; positions are keyed by their class, ``_fill_classes``). The last three
+tricks are not searched frame by frame: after the table (which keeps its value),
+``_three_tricks`` plays the first of them in nested loops, and ``_two_tricks`` gives the last
+two at once (before the table: cheaper than a probe). The root bisects with null windows
+(``_root``; a whole deal in a trump from a guess, ``GUESS_TRICKS``); the search gives right
+values in any window (``_window``: a child's window is its parent's, shifted by the trick's
+points), fail-soft. With numba (``COMPILE``) the functions are compiled, and
+``numba.njit(cache=True)`` keeps the machine code on disk, so only the very first run on a
+machine compiles (a few seconds; ``warm_up`` does it early). Without numba the decorator is the
+identity and the very same functions run in plain Python on ``array('q')`` arrays: only the
+three bit primitives (lowest card, card count, table slot) and the prefetch have a plain twin.
 
 ``chibre.bots.solver`` loads this module twice when numba is installed — compiled, and plain
 as ``chibre.bots.solver_core_plain`` (``COMPILE`` set false before it runs) — so that the
@@ -484,11 +485,13 @@ def _nth(i: int, a: int, b: int, c: int, d: int) -> int:
 
 
 @_njit
-def _two_tricks(st: Any, tab: Any, seat: int, t0: int, t1: int, bonus: int) -> int:
-    """The exact value (team 0's points from here on) of the last two tricks, ``seat`` to
-    lead: the plays of the first (at most two cards a hand) in minimax with alpha-beta, the
-    last trick following from each. Values are taken on the leader's side (``sign``): the
-    leader and its partner maximise, the others minimise."""
+def _two_tricks(
+    st: Any, tab: Any, seat: int, t0: int, t1: int, bonus: int, alpha: int, beta: int
+) -> int:
+    """The value (team 0's points from here on) of the last two tricks, ``seat`` to lead, in
+    the window ``(alpha, beta)``, fail-soft: the plays of the first (at most two cards a hand)
+    in minimax with alpha-beta, the last trick following from each. Values are taken on the
+    leader's side (``sign``): the leader and its partner maximise, the others minimise."""
     s1 = (seat + 1) & 3
     s2 = (seat + 2) & 3
     s3 = (seat + 3) & 3
@@ -497,27 +500,31 @@ def _two_tricks(st: Any, tab: Any, seat: int, t0: int, t1: int, bonus: int) -> i
     h2 = st[s2]
     h3 = st[s3]
     sign = 1 if seat & 1 == 0 else -1
+    lo = alpha if sign == 1 else -beta
+    hi = beta if sign == 1 else -alpha
     v0 = -_INF
     m0 = h0
-    while m0:
+    while m0 and v0 < hi:
         c0 = _bit_index(m0)
         m0 &= m0 - 1
         led = c0 // 9
         base = _STR + 36 * led
         v1 = _INF
+        a0 = lo if lo > v0 else v0
         m1 = _legal(tab, h1, led, c0)
-        while m1 and v1 > v0:
+        while m1 and v1 > a0:
             c1 = _bit_index(m1)
             m1 &= m1 - 1
             w1 = c1 if tab[base + c1] > tab[base + c0] else c0
             v2 = -_INF
+            b1 = hi if hi < v1 else v1
             m2 = _legal(tab, h2, led, w1)
-            while m2 and v2 < v1:
+            while m2 and v2 < b1:
                 c2 = _bit_index(m2)
                 m2 &= m2 - 1
                 w2 = c2 if tab[base + c2] > tab[base + w1] else w1
                 v3 = _INF
-                floor = v0 if v0 > v2 else v2
+                floor = a0 if a0 > v2 else v2
                 m3 = _legal(tab, h3, led, w2)
                 while m3 and v3 > floor:
                     c3 = _bit_index(m3)
@@ -555,6 +562,99 @@ def _two_tricks(st: Any, tab: Any, seat: int, t0: int, t1: int, bonus: int) -> i
                 v1 = v2
         if v1 > v0:
             v0 = v1
+    return int(sign * v0)
+
+
+@_njit
+def _three_tricks(st: Any, tab: Any, seat: int, t0: int, t1: int, bonus: int, alpha: int,
+                  beta: int, first: int) -> int:  # fmt: skip
+    """The value of the last three tricks, ``seat`` to lead, in the window ``(alpha, beta)``,
+    fail-soft, as ``_two_tricks`` gives the last two: the plays of the first trick in minimax
+    with alpha-beta (the lead ``first`` tried first), each followed by ``_two_tricks`` in the
+    window that can still change the result. Leaves its best lead in ``st[_BEST]`` and counts
+    the first trick's cards as nodes."""
+    s1 = (seat + 1) & 3
+    s2 = (seat + 2) & 3
+    s3 = (seat + 3) & 3
+    h0 = st[seat]
+    h1 = st[s1]
+    h2 = st[s2]
+    h3 = st[s3]
+    sign = 1 if seat & 1 == 0 else -1
+    lo = alpha if sign == 1 else -beta
+    hi = beta if sign == 1 else -alpha
+    v0 = -_INF
+    order = h0
+    c0 = -1
+    if first >= 0 and (h0 >> first) & 1:
+        order ^= 1 << first
+        c0 = first
+    nodes = 0
+    while v0 < hi:
+        if c0 < 0:
+            if order == 0:
+                break
+            c0 = _bit_index(order)
+            order &= order - 1
+        nodes += 1
+        led = c0 // 9
+        base = _STR + 36 * led
+        a0 = lo if lo > v0 else v0
+        v1 = _INF
+        m1 = _legal(tab, h1, led, c0)
+        while m1 and v1 > a0:
+            c1 = _bit_index(m1)
+            m1 &= m1 - 1
+            nodes += 1
+            w1 = c1 if tab[base + c1] > tab[base + c0] else c0
+            b1 = hi if hi < v1 else v1
+            v2 = -_INF
+            m2 = _legal(tab, h2, led, w1)
+            while m2 and v2 < b1:
+                c2 = _bit_index(m2)
+                m2 &= m2 - 1
+                nodes += 1
+                w2 = c2 if tab[base + c2] > tab[base + w1] else w1
+                a2 = a0 if a0 > v2 else v2
+                v3 = _INF
+                m3 = _legal(tab, h3, led, w2)
+                while m3 and v3 > a2:
+                    c3 = _bit_index(m3)
+                    m3 &= m3 - 1
+                    nodes += 1
+                    ws = _last_trick(tab, seat, c0, c1, c2, c3)
+                    st[seat] = h0 ^ (1 << c0)
+                    st[s1] = h1 ^ (1 << c1)
+                    st[s2] = h2 ^ (1 << c2)
+                    st[s3] = h3 ^ (1 << c3)
+                    v = 0
+                    u0 = t0
+                    u1 = t1
+                    if ws & 1 == 0:
+                        v = tab[_PTS + c0] + tab[_PTS + c1] + tab[_PTS + c2] + tab[_PTS + c3]
+                        u0 = 1
+                    else:
+                        u1 = 1
+                    if sign == 1:
+                        v += _two_tricks(st, tab, ws, u0, u1, bonus, a2 - v, v3 - v)
+                    else:
+                        v += _two_tricks(st, tab, ws, u0, u1, bonus, -v3 - v, -a2 - v)
+                    v *= sign
+                    if v < v3:
+                        v3 = v
+                if v3 > v2:
+                    v2 = v3
+            if v2 < v1:
+                v1 = v2
+        if v1 > v0:
+            v0 = v1
+            st[_BEST] = c0
+        c0 = -1
+    st[seat] = h0
+    st[s1] = h1
+    st[s2] = h2
+    st[s3] = h3
+    st[_NODES] += nodes
     return int(sign * v0)
 
 
@@ -657,7 +757,10 @@ def _enter(
             key |= (t0 << 38) | (t1 << 39)
         mask = (len(tt) >> 1) - 1
         j0 = _slot(key) & mask
-        _prefetch(tt, 2 * j0)  # the table's slot comes from memory while the bounds are made
+        cards = _count(hand)
+        last_two = cards == 2 and fr[fb + _D] >= 2
+        if not last_two:
+            _prefetch(tt, 2 * j0)  # the table's slot comes from memory while the bounds are made
         # sure points of each team (0, 1) and whether it takes a trick for sure
         sure0 = 0
         sure1 = 0
@@ -693,6 +796,9 @@ def _enter(
             return 1
         if least >= beta:
             st[_RET] = least
+            return 1
+        if last_two:
+            st[_RET] = _two_tricks(st, tab, seat, t0, t1, bonus, alpha, beta)
             return 1
         # a free slot, else ours, else the one with the fewest cards left (cheapest to redo)
         slot = j0
@@ -734,11 +840,22 @@ def _enter(
             if left < fewest:
                 fewest = left
                 slot = j
-        if (hand & (hand - 1)) & ((hand & (hand - 1)) - 1) == 0 and fr[fb + _D] >= 2:
-            v = _two_tricks(st, tab, seat, t0, t1, bonus)
+        if cards == 3 and fr[fb + _D] >= 3:
+            a = fr[fb + _ALPHA]
+            b = fr[fb + _BETA]
+            v = _three_tricks(st, tab, seat, t0, t1, bonus, a, b, fr[fb + _FIRST])
+            lo = fr[fb + _LO]
+            hi = fr[fb + _HI]
+            if v <= a:
+                hi = min(hi, v)
+            elif v >= b:
+                lo = max(lo, v)
+            else:
+                lo = v
+                hi = v
             eb = 2 * slot
             tt[eb] = key | (st[_GEN] << 40)
-            tt[eb + 1] = ((v + _BIAS) << 32) | ((v + _BIAS) << 8)
+            tt[eb + 1] = ((lo + _BIAS) << 32) | ((hi + _BIAS) << 8) | st[_BEST]
             st[_RET] = v
             return 1
         fr[fb + _SLOT] = slot
