@@ -195,6 +195,21 @@ def test_last_two_tricks_equal_exhaustive_minimax_whoever_has_taken_a_trick(
 CONTRACTS = st.sampled_from([0, 1, 2, 3, 4, 5])  # the four trumps, Obenabe, Undenufe
 SEEDS = st.integers(0, 2**32 - 1)
 
+TAKEN = st.sampled_from([(False, False), (True, False), (False, True), (True, True)])
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(3, 4), taken=TAKEN)
+def test_the_last_three_tricks_equal_exhaustive_minimax_whoever_has_taken_a_trick(
+    seed: int, contract: int, tricks: int, taken: tuple[bool, bool]
+) -> None:
+    # the last three tricks are played in nested loops, the match turning on who takes the
+    # first of them as well as the tricks taken before
+    p = replace(random_position(Random(seed), tricks, contract, in_trick=0), taken=taken)
+    want = minimax(p)
+    for backend in BACKENDS:
+        assert solve_exact(p, backend=backend).value == want, (backend, p)
+
 
 @settings(max_examples=60, deadline=None)
 @given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(1, 3), in_trick=st.integers(0, 3))
