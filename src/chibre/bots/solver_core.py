@@ -108,7 +108,7 @@ _TABLE_SIZE = _FIT + 11  # HORIZON_FEATURES weights
 _NODES = 4
 _LIMIT = 5
 _TABLE = 6  # the cards of the current trick
-_BEST = 7  # the lead chosen by the last lead node
+_BEST = 7  # the lead ``_three_tricks`` chose (kept in the table)
 _BONUS = 8
 _ABORT = 9
 _GEN = 10  # the generation stamp of this iteration
@@ -967,8 +967,6 @@ def _run(st: Any, tab: Any, tt: Any, work: Any, fr: Any) -> int:
             i = fr[fb + _I]
             if i >= fr[fb + _N]:
                 best = fr[fb + _BESTV]
-                if fr[fb + _K] == 0:
-                    st[_BEST] = fr[fb + _CHOICE]
                 if fr[fb + _START]:
                     lo = fr[fb + _LO]
                     hi = fr[fb + _HI]
