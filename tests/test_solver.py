@@ -385,6 +385,63 @@ def test_compiled_search_matches_plain_search_node_for_node() -> None:
         assert (a.value, a.exact, a.depth, a.nodes) == (b.value, b.exact, b.depth, b.nodes)
 
 
+# --- the bounds ----------------------------------------------------------------------------------
+
+
+def sure_points(hands: tuple[int, int, int, int], contract: int, seat: int) -> int:
+    """The points the search counts sure for the team of ``seat``, to lead."""
+    core = solver._load_core(False)
+    state = core.new_array(core._STATE_SIZE)
+    for s, hand in enumerate(hands):
+        state[s] = hand
+    rest = hands[0] | hands[1] | hands[2] | hands[3]
+    tab = core._contract(contract)
+    total = int(core._sure_points(state, tab, seat, rest))
+    run = int(core._trump_run(state, tab, rest))
+    if run >= 0 and (run & 1) == (seat & 1):
+        total += run >> 1
+    return total
+
+
+def test_sure_tricks_take_the_cards_that_must_follow_them() -> None:
+    # Obenabe: the ace of hearts takes the ten, the king and the six, which must follow
+    hands = (
+        parse_cards("♥A ♦6"),
+        parse_cards("♥10 ♦7"),
+        parse_cards("♥K ♦8"),
+        parse_cards("♥6 ♦9"),
+    )
+    assert sure_points(hands, 4, 0) == 11 + 10 + 4 + 0
+    # hearts trumps: the bourg and the nell draw the opponents' three trumps (the lowest
+    # the six and the eight, then the ace); then the ace of spades takes the ten, the queen
+    # and the king
+    hands = (
+        parse_cards("♥J ♥9 ♠A"),
+        parse_cards("♥6 ♥8 ♠10"),
+        parse_cards("♦6 ♦7 ♠Q"),
+        parse_cards("♥A ♠K ♦8"),
+    )
+    trumps = 20 + 14
+    assert sure_points(hands, 1, 0) == trumps + 11 + (11 + 10 + 3 + 4)
+    # with a trump left to an opponent the ace of spades is not sure
+    hands = (
+        parse_cards("♥J ♠A ♦9"),
+        parse_cards("♥6 ♥8 ♠10"),
+        parse_cards("♦6 ♦7 ♠Q"),
+        parse_cards("♥A ♠K ♦8"),
+    )
+    assert sure_points(hands, 1, 0) == 20 + 0 + 11
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(2, 4))
+def test_sure_points_never_exceed_what_the_side_to_lead_takes(
+    seed: int, contract: int, tricks: int
+) -> None:
+    p = random_position(Random(seed), tricks, contract, in_trick=0, bonus=0)
+    assert sure_points(p.hands, contract, p.leader) <= alpha_beta(p), p
+
+
 # --- the match -----------------------------------------------------------------------------------
 
 

@@ -102,7 +102,8 @@ _TRUMPS = 3814  # mask of the trump suit (0 in Obenabe/Undenufe)
 _BOURG = 3815
 _HIGH = 3816  # mask of the cards worth 10 or more
 _FIT = 3817  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
-_TABLE_SIZE = _FIT + 11  # HORIZON_FEATURES weights
+_FOLLOW = _FIT + 11  # 4 × 512 × 4: the points of a suit's k lowest cards in a subset, k = 1..4
+_TABLE_SIZE = _FOLLOW + 8192
 
 # Slots of the state array.
 _NODES = 4
@@ -322,20 +323,41 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
 
 @_njit_inline
 def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
-    """A lower bound of the points the team of ``seat``, to lead, takes from its quick tricks
-    outside the trump suit (``_trump_run`` has that one): the points of its top cards that no
-    other card can beat — a suit's highest cards in an unbroken run in that hand, side suits
-    only while no opponent holds a trump."""
+    """A lower bound of the points the team of ``seat``, to lead, takes from its quick tricks:
+    leading its own top trumps, the trumps the opponents must follow with (the trumps' own
+    points are ``_trump_run``'s); then, once no opponent holds a trump (none did, or they fell
+    to those leads), its top cards of the other suits no card can beat — a suit's highest cards
+    in an unbroken run in that hand. With each such trick, the lowest cards of the suit each
+    hand that holds it must follow with (``_FOLLOW``)."""
     hand = st[seat]
-    opp = st[(seat + 1) & 3] | st[(seat + 3) & 3]
+    left = st[(seat + 1) & 3]
+    right = st[(seat + 3) & 3]
     trumps = tab[_TRUMPS]
     contract = tab[_CONTRACT]
+    opp_trumps = (left | right) & trumps
     total = 0
+    if hand & trumps:
+        run = 0
+        for i in range(9):
+            c = tab[_ORDER + 9 * contract + i]
+            if not (rest >> c) & 1:
+                continue
+            if not (hand >> c) & 1:
+                break
+            run += 1
+        if run and opp_trumps:
+            k = min(run, 4) - 1
+            for held in ((left >> (9 * contract)) & 0x1FF, (right >> (9 * contract)) & 0x1FF):
+                if held:
+                    total += tab[_FOLLOW + 4 * (512 * contract + held) + k]
+            if _count(left & trumps) <= run and _count(right & trumps) <= run:
+                opp_trumps = 0
+    if opp_trumps:
+        return int(total)
     for s in range(4):
-        if s == contract or (opp & trumps) != 0:
+        if s == contract or (hand >> (9 * s)) & 0x1FF == 0:
             continue
-        if (hand >> (9 * s)) & 0x1FF == 0:
-            continue
+        run = 0
         for i in range(9):
             c = tab[_ORDER + 9 * s + i]
             if not (rest >> c) & 1:
@@ -343,6 +365,13 @@ def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
             if not (hand >> c) & 1:
                 break
             total += tab[_PTS + c]
+            run += 1
+        if run:
+            k = min(run, 4) - 1
+            for other in range(1, 4):
+                held = (st[(seat + other) & 3] >> (9 * s)) & 0x1FF
+                if held:
+                    total += tab[_FOLLOW + 4 * (512 * s + held) + k]
     return int(total)
 
 
@@ -1176,6 +1205,9 @@ def _contract(contract: int) -> Any:
     for s in range(4):
         for m in range(512):
             t[_SUIT_PTS + 512 * s + m] = py._SUIT_POINTS[contract][s][m]
+            low = sorted(CARD_POINTS[contract][9 * s + r] for r in range(9) if (m >> r) & 1)
+            for k in range(4):
+                t[_FOLLOW + 4 * (512 * s + m) + k] = sum(low[: k + 1])
         for i, c in enumerate(py._POWER_ORDER[contract][s]):
             t[_ORDER + 9 * s + i] = c
     t[_CONTRACT] = contract
