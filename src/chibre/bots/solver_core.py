@@ -322,6 +322,23 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
 
 
 @_njit_inline
+def _top_run(tab: Any, hand: int, rest: int, suit: int) -> tuple[int, int]:
+    """How many of the highest cards left of ``suit`` ``hand`` holds in an unbroken run, and
+    their points."""
+    run = 0
+    points = 0
+    for i in range(9):
+        c = tab[_ORDER + 9 * suit + i]
+        if not (rest >> c) & 1:
+            continue
+        if not (hand >> c) & 1:
+            break
+        run += 1
+        points += tab[_PTS + c]
+    return run, points
+
+
+@_njit_inline
 def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
     """A lower bound of the points the team of ``seat``, to lead, takes from its quick tricks:
     leading its own top trumps, the trumps the opponents must follow with (the trumps' own
@@ -337,14 +354,7 @@ def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
     opp_trumps = (left | right) & trumps
     total = 0
     if hand & trumps:
-        run = 0
-        for i in range(9):
-            c = tab[_ORDER + 9 * contract + i]
-            if not (rest >> c) & 1:
-                continue
-            if not (hand >> c) & 1:
-                break
-            run += 1
+        run, _ = _top_run(tab, hand, rest, contract)
         if run and opp_trumps:
             k = min(run, 4) - 1
             for held in ((left >> (9 * contract)) & 0x1FF, (right >> (9 * contract)) & 0x1FF):
@@ -357,15 +367,8 @@ def _sure_points(st: Any, tab: Any, seat: int, rest: int) -> int:
     for s in range(4):
         if s == contract or (hand >> (9 * s)) & 0x1FF == 0:
             continue
-        run = 0
-        for i in range(9):
-            c = tab[_ORDER + 9 * s + i]
-            if not (rest >> c) & 1:
-                continue
-            if not (hand >> c) & 1:
-                break
-            total += tab[_PTS + c]
-            run += 1
+        run, points = _top_run(tab, hand, rest, s)
+        total += points
         if run:
             k = min(run, 4) - 1
             for other in range(1, 4):
