@@ -121,14 +121,25 @@ def test_an_evening_of_eight_online(browser: Browser, served: dict[str, Any]) ->
     # the server is killed between two hands of a table, and started again
     end = time.monotonic() + 120
     killed = False
-    others = pages
+    seen: dict[str, dict[str, str]] = {}
+    missed: list[str] = []
+    state = organiser_state(base, organiser)
     while not killed:
-        assert time.monotonic() < end, "no table reached its second hand"
-        for page in others.values():
+        if time.monotonic() > end:
+            log = served["db"].with_suffix(".log").read_text(errors="replace")
+            tables = state["rounds"][0]["tables"]
+            pytest.fail(
+                f"no table reached its second hand: tables {tables}, pages {seen}, "
+                f"turns missed {missed[-3:]}, the server's log ends {log[-3000:]!r}"
+            )
+        for name, page in pages.items():
             data = page.evaluate("() => ({...document.getElementById('table').dataset})")
+            seen[name] = data
             if data.get("myTurn") == "true" and data.get("connected") == "true":
-                with suppress(AssertionError):  # the state moved on meanwhile: look again
+                try:
                     take_turn(page)
+                except AssertionError as e:  # the state moved on meanwhile: look again
+                    missed.append(f"{name}: {e}")
         state = organiser_state(base, organiser)
         if any(t["hands"] >= 2 and not t["done"] for t in state["rounds"][0]["tables"]):
             served["process"].send_signal(signal.SIGKILL)
