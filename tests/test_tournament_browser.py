@@ -146,6 +146,7 @@ def test_an_evening_of_eight_online(browser: Browser, served: dict[str, Any]) ->
             served["process"].wait()
             served["process"], _ = start_server(served["db"], *ARGS, port=served["port"])
             killed = True
+        time.sleep(0.05)
     before = {t["table"]: t["hands"] for t in state["rounds"][0]["tables"]}
     after = organiser_state(base, organiser)
     assert all(t["hands"] >= before[t["table"]] for t in after["rounds"][0]["tables"])
