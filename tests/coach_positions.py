@@ -38,9 +38,13 @@ def record(deal: str, actions: str, rules: str = RULES) -> GameRecord:
     return parse_record(f"{rules}\nhand {deal} {actions}\n")
 
 
-SCHMIEREN = record("0:T6.AKQ.AKQJ./AKQ.876..986/J9.T9.6.AKQJ/87.J.T987.T7", "=O C6 CA C7 D6")
-"""Obenabe: the partner's ♣A holds the trick, seat 0 plays last and is void in ♣; it threw
-♦6 where ♦10 on the partner's sure trick was 10 points more."""
+SCHMIEREN = record(
+    "0:T96.QJ6.QJ6./AKQJ.AK.AK.6/87.T9.T9.A87/.87.87.KQJT9",
+    "=O SA ST S8 SQ SK S9 S7 SJ HA HT H8 HQ HK H9 H7 HJ C6 CA C9 D6",
+)
+"""Obenabe, five tricks left (the coach is exact): the partner's ♣A holds the trick, seat 0
+plays last and is void in ♣; it threw ♦6 and keeps ♦10, which the opponents' ♦A K Q J will
+take, where ♦10 on the partner's sure trick was 10 points more."""
 
 FORCED_MATCH = record(deal_with(3, {0: "HJ H9 HA HK H10 H8 SA CA DA"}), "=O")
 """Seat 0 holds six hearts with the bourg, the nell, the ace and the king, and three aces:

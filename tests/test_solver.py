@@ -14,6 +14,8 @@ import subprocess
 import sys
 from dataclasses import replace
 from random import Random
+from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -32,7 +34,7 @@ from chibre.bots.solver import (
 )
 from chibre.cards import cards_of, parse_card, parse_cards
 from chibre.deal import deal_cards
-from chibre.play import CARD_POINTS, LAST_TRICK_BONUS, legal_cards, trick_winner
+from chibre.play import BOURG, CARD_POINTS, LAST_TRICK_BONUS, STRENGTH, legal_cards, trick_winner
 from deals import MATCH
 
 BACKENDS: list[Backend] = ["python", "numba"]
@@ -336,6 +338,97 @@ def test_a_position_and_the_representative_of_its_class_have_one_value(
     same = replace(after, hands=(h0, h1, h2, h3))
     same.check()
     assert alpha_beta(same) == alpha_beta(after), (after, same)
+
+
+def same_shape(rng: Random, p: Position) -> Position:
+    """A position of the shape of ``p`` at a trick's start: in each suit as many cards, other
+    ones drawn at random (the bourg kept, or kept out, as in ``p``), dealt strongest first to
+    the holders of ``p``'s cards of the suit strongest first."""
+    bourg = BOURG[p.contract] if p.contract < 4 else 0
+    hands = [0, 0, 0, 0]
+    for suit in range(4):
+        order = sorted(range(9 * suit, 9 * suit + 9), key=lambda c: -STRENGTH[p.contract][suit][c])
+        held = [c for c in order if any(h >> c & 1 for h in p.hands)]
+        holders = [next(s for s in range(4) if p.hands[s] >> c & 1) for c in held]
+        kept = [c for c in held if bourg >> c & 1]  # the bourg, the strongest, if held
+        pool = [c for c in order if not bourg >> c & 1]
+        drawn = set(rng.sample(pool, len(held) - len(kept))) | set(kept)
+        for seat, c in zip(holders, [c for c in order if c in drawn], strict=True):
+            hands[seat] |= 1 << c
+    h0, h1, h2, h3 = hands
+    return replace(p, hands=(h0, h1, h2, h3))
+
+
+def paired_shift(p: Position, c: Position) -> tuple[int, int]:
+    """Each suit's cards left in ``p`` and ``c`` paired strongest first: the sum of the point
+    losses from ``p`` to ``c`` and the sum of the gains."""
+    points = CARD_POINTS[p.contract]
+    down = up = 0
+    for suit in range(4):
+        order = sorted(range(9 * suit, 9 * suit + 9), key=lambda x: -STRENGTH[p.contract][suit][x])
+        ours = [x for x in order if any(h >> x & 1 for h in p.hands)]
+        theirs = [x for x in order if any(h >> x & 1 for h in c.hands)]
+        for a, b in zip(ours, theirs, strict=True):
+            down += min(0, points[b] - points[a])
+            up += max(0, points[b] - points[a])
+    return down, up
+
+
+def root_state(core: ModuleType, p: Position, c: Position) -> Any:
+    """The search's state under a root holding the cards of both ``p`` and ``c``, its classes
+    and shapes filled."""
+    state = core.new_array(core._STATE_SIZE)
+    for seat in range(4):
+        state[seat] = p.hands[seat] | c.hands[seat]
+    core._fill_classes(state, core._contract(p.contract))
+    return state
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=SEEDS, contract=CONTRACTS, tricks=st.integers(2, 4), taken=TAKEN)
+def test_positions_of_one_shape_differ_by_no_more_than_their_cards_points(
+    seed: int, contract: int, tricks: int, taken: tuple[bool, bool]
+) -> None:
+    """What the table's shapes rest on: two positions with the same holders of each suit's
+    cards strongest first (the bourg in both or in neither) play alike card for card, so
+    team 0's values differ by no more than the points of the paired cards can: at least the
+    sum of the losses, at most the sum of the gains. The search's own pairing (``_shift``)
+    gives those sums."""
+    rng = Random(seed)
+    p = replace(random_position(rng, tricks, contract, in_trick=0), taken=taken)
+    c = same_shape(rng, p)
+    c.check()
+    down, up = paired_shift(p, c)
+    shift = team0_value(c, _search(c, prune=True)) - team0_value(p, _search(p, prune=True))
+    assert down <= shift <= up, (p, c, down, shift, up)
+    if all(p.hands[s] & c.hands[t] == 0 for s in range(4) for t in range(4) if s != t):
+        # both lie under one root (no card held by two seats): the search pairs them alike
+        core = solver._load_core(False)
+        state = root_state(core, p, c)
+        rest_p, rest_c = sum(p.hands), sum(c.hands)
+        assert core._shape(state, rest_p) == core._shape(state, rest_c)
+        assert core._shift(state, core._contract(contract), rest_p, rest_c) == (down, up)
+
+
+def test_the_bourg_makes_a_shape_of_its_own() -> None:
+    """Spades trumps, and the seat to lead leads one: the bourg alone of its trumps, the next
+    seat need not follow and keeps it; the ♠Q in its place must follow. The holders of each
+    suit's cards are the same in both positions, yet the values differ by more than the
+    paired cards' points can: the search gives them different shapes."""
+    p = Position(
+        (parse_cards("♥8 ♥A"), parse_cards("♥K ♠J"), parse_cards("♠6 ♣6"), parse_cards("♥10 ♣A")),
+        2,
+        2,
+        (),
+        (True, True),
+    )
+    c = replace(p, hands=(p.hands[0], parse_cards("♥K ♠Q"), parse_cards("♠10 ♣6"), p.hands[3]))
+    down, up = paired_shift(p, c)
+    shift = team0_value(c, _search(c, prune=True)) - team0_value(p, _search(p, prune=True))
+    assert not down <= shift <= up, (down, shift, up)
+    core = solver._load_core(False)
+    state = root_state(core, p, c)
+    assert core._shape(state, sum(p.hands)) != core._shape(state, sum(c.hands))
 
 
 def test_solve_and_card_values_use_the_default_backend() -> None:

@@ -118,7 +118,8 @@ _RET = 12  # the value an opened node decided at once
 _CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> their class
 _KILLER = _CANON + 2048  # 48 by ply: the card that last refuted a move there (-1: none)
 _KILLER2 = _KILLER + 48  # the killer before it
-_STATE_SIZE = _KILLER2 + 48
+_SHAPE = _KILLER2 + 48  # 4 × 512: each suit's cards left -> their shape (``_fill_classes``)
+_STATE_SIZE = _SHAPE + 2048
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -455,6 +456,18 @@ def _fill_classes(st: Any, tab: Any) -> None:
                 seq = 0
                 ns = 0
             st[_CANON + 512 * s + sub] = out
+            n = 0
+            holders = 0
+            for i in range(9):
+                c = tab[_ORDER + 9 * s + i]
+                if (sub >> (c - 9 * s)) & 1:
+                    h = 0
+                    while not (st[h] >> c) & 1:
+                        h += 1
+                    holders |= h << (2 * n)
+                    n += 1
+            bourg = 1 if (sub << (9 * s)) & tab[_BOURG] else 0
+            st[_SHAPE + 512 * s + sub] = n | (bourg << 4) | (holders << 5)
             if sub == 0:
                 break
             sub = (sub - 1) & full
@@ -469,6 +482,53 @@ def _class(st: Any, rest: int) -> int:
         | (st[_CANON + 1024 + ((rest >> 18) & 511)] << 18)
         | (st[_CANON + 1536 + ((rest >> 27) & 511)] << 27)
     )
+
+
+@_njit_inline
+def _shape(st: Any, rest: int) -> int:
+    """A hash of the shape of ``rest``: in each suit, who holds its cards left, strongest first
+    (``_fill_classes``). Positions of one shape play alike, card for card; only their points
+    differ."""
+    return int(
+        st[_SHAPE + (rest & 511)]
+        ^ (st[_SHAPE + 512 + ((rest >> 9) & 511)] << 13)
+        ^ (st[_SHAPE + 1024 + ((rest >> 18) & 511)] << 26)
+        ^ (st[_SHAPE + 1536 + ((rest >> 27) & 511)] << 39)
+    ) & ((1 << 59) - 1)
+
+
+@_njit_inline
+def _shift(st: Any, tab: Any, other: int, rest: int) -> tuple[int, int]:
+    """How far the value of ``rest`` can lie from that of ``other`` when both have one shape:
+    card for card (each suit's cards paired strongest first), the sum of the point losses and
+    the sum of the gains — team 0 takes some of the pairs, the same ones in both. ``(1, 0)``
+    when the shapes differ."""
+    down = 0
+    up = 0
+    for s in range(4):
+        a = (other >> (9 * s)) & 511
+        b = (rest >> (9 * s)) & 511
+        if a == b:
+            continue
+        if st[_SHAPE + 512 * s + a] != st[_SHAPE + 512 * s + b]:
+            return 1, 0
+        i = 0
+        j = 0
+        while True:
+            while i < 9 and not (a >> (tab[_ORDER + 9 * s + i] - 9 * s)) & 1:
+                i += 1
+            while j < 9 and not (b >> (tab[_ORDER + 9 * s + j] - 9 * s)) & 1:
+                j += 1
+            if i == 9:
+                break
+            d = tab[_PTS + tab[_ORDER + 9 * s + j]] - tab[_PTS + tab[_ORDER + 9 * s + i]]
+            if d < 0:
+                down += d
+            else:
+                up += d
+            i += 1
+            j += 1
+    return down, up
 
 
 @_njit_inline
@@ -788,7 +848,7 @@ def _enter(
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
         mask = (len(tt) >> 1) - 1
-        j0 = _slot(key) & mask
+        j0 = _slot(_shape(st, rest) ^ ((key >> 36) << 59)) & mask
         cards = _count(hand)
         last_two = cards == 2 and fr[fb + _D] >= 2
         if not last_two:
@@ -835,6 +895,9 @@ def _enter(
         # a free slot, else ours, else the one with the fewest cards left (cheapest to redo)
         slot = j0
         fewest = 99
+        lo = -_INF
+        hi = _INF
+        exact = fr[fb + _D] >= cards
         for i in range(_PROBES):
             j = (j0 + i) & mask
             eb = 2 * j
@@ -845,33 +908,41 @@ def _enter(
             if (w & _KEY_MASK) == key:
                 slot = j
                 w1 = tt[eb + 1]
-                hi = ((w1 >> 8) & 0xFFFFFF) - _BIAS
                 if (w >> 40) == st[_GEN]:
-                    lo = (w1 >> 32) - _BIAS
-                    if lo >= beta:
-                        st[_RET] = lo
-                        return 1
-                    if hi <= alpha:
-                        st[_RET] = hi
-                        return 1
-                    if lo == hi:
-                        # the exact value, inside the window: narrowed to it, the window
-                        # would be empty, and children searched in an empty window store
-                        # their fail-soft values as bounds on the wrong side
-                        st[_RET] = lo
-                        return 1
-                    if lo > alpha:
-                        fr[fb + _ALPHA] = lo
-                    if hi < beta:
-                        fr[fb + _BETA] = hi
-                    fr[fb + _LO] = lo
-                    fr[fb + _HI] = hi
+                    lo = max(lo, (w1 >> 32) - _BIAS)
+                    hi = min(hi, ((w1 >> 8) & 0xFFFFFF) - _BIAS)
                 fr[fb + _FIRST] = w1 & 255
                 break
+            if exact and (w >> 40) == st[_GEN] and ((w ^ key) >> 36) & 15 == 0:
+                # a position of the same shape: its bounds, shifted by what the points of
+                # the cards that differ can change
+                down, up = _shift(st, tab, w & 0xFFFFFFFFF, key & 0xFFFFFFFFF)
+                if down <= 0:
+                    w1 = tt[eb + 1]
+                    lo = max(lo, (w1 >> 32) - _BIAS + down)
+                    hi = min(hi, ((w1 >> 8) & 0xFFFFFF) - _BIAS + up)
             left = _count(w & 0xFFFFFFFFF)
             if left < fewest:
                 fewest = left
                 slot = j
+        if lo >= beta:
+            st[_RET] = lo
+            return 1
+        if hi <= alpha:
+            st[_RET] = hi
+            return 1
+        if lo == hi:
+            # the exact value, inside the window: narrowed to it, the window would be empty,
+            # and children searched in an empty window store their fail-soft values as bounds
+            # on the wrong side
+            st[_RET] = lo
+            return 1
+        if lo > alpha:
+            fr[fb + _ALPHA] = lo
+        if hi < beta:
+            fr[fb + _BETA] = hi
+        fr[fb + _LO] = lo
+        fr[fb + _HI] = hi
         if cards == 3 and fr[fb + _D] >= 3:
             a = fr[fb + _ALPHA]
             b = fr[fb + _BETA]
