@@ -119,7 +119,8 @@ _CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> thei
 _KILLER = _CANON + 2048  # 48 by ply: the card that last refuted a move there (-1: none)
 _KILLER2 = _KILLER + 48  # the killer before it
 _SHAPE = _KILLER2 + 48  # 4 × 512: each suit's cards left -> their shape (``_fill_classes``)
-_STATE_SIZE = _SHAPE + 2048
+_LADDER = _SHAPE + 2048  # 4 × 512: each suit's cards left -> their points, strongest first
+_STATE_SIZE = _LADDER + 2048
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -458,6 +459,7 @@ def _fill_classes(st: Any, tab: Any) -> None:
             st[_CANON + 512 * s + sub] = out
             n = 0
             holders = 0
+            ladder = 0
             for i in range(9):
                 c = tab[_ORDER + 9 * s + i]
                 if (sub >> (c - 9 * s)) & 1:
@@ -465,7 +467,9 @@ def _fill_classes(st: Any, tab: Any) -> None:
                     while not (st[h] >> c) & 1:
                         h += 1
                     holders |= h << (2 * n)
+                    ladder |= tab[_PTS + c] << (5 * n)
                     n += 1
+            st[_LADDER + 512 * s + sub] = ladder
             bourg = 1 if (sub << (9 * s)) & tab[_BOURG] else 0
             st[_SHAPE + 512 * s + sub] = n | (bourg << 4) | (holders << 5)
             if sub == 0:
@@ -512,22 +516,16 @@ def _shift(st: Any, tab: Any, other: int, rest: int) -> tuple[int, int]:
             continue
         if st[_SHAPE + 512 * s + a] != st[_SHAPE + 512 * s + b]:
             return 1, 0
-        i = 0
-        j = 0
-        while True:
-            while i < 9 and not (a >> (tab[_ORDER + 9 * s + i] - 9 * s)) & 1:
-                i += 1
-            while j < 9 and not (b >> (tab[_ORDER + 9 * s + j] - 9 * s)) & 1:
-                j += 1
-            if i == 9:
-                break
-            d = tab[_PTS + tab[_ORDER + 9 * s + j]] - tab[_PTS + tab[_ORDER + 9 * s + i]]
+        pa = st[_LADDER + 512 * s + a]
+        pb = st[_LADDER + 512 * s + b]
+        while pa | pb:
+            d = (pb & 31) - (pa & 31)
             if d < 0:
                 down += d
             else:
                 up += d
-            i += 1
-            j += 1
+            pa >>= 5
+            pb >>= 5
     return down, up
 
 
@@ -915,12 +913,15 @@ def _enter(
                 break
             if exact and (w >> 40) == st[_GEN] and ((w ^ key) >> 36) & 15 == 0:
                 # a position of the same shape: its bounds, shifted by what the points of
-                # the cards that differ can change
-                down, up = _shift(st, tab, w & 0xFFFFFFFFF, key & 0xFFFFFFFFF)
-                if down <= 0:
-                    w1 = tt[eb + 1]
-                    lo = max(lo, (w1 >> 32) - _BIAS + down)
-                    hi = min(hi, ((w1 >> 8) & 0xFFFFFF) - _BIAS + up)
+                # the cards that differ can change, where they may decide the window
+                w1 = tt[eb + 1]
+                other_lo = (w1 >> 32) - _BIAS
+                other_hi = ((w1 >> 8) & 0xFFFFFF) - _BIAS
+                if other_lo >= beta or other_hi <= alpha:
+                    down, up = _shift(st, tab, w & 0xFFFFFFFFF, key & 0xFFFFFFFFF)
+                    if down <= 0:
+                        lo = max(lo, other_lo + down)
+                        hi = min(hi, other_hi + up)
             left = _count(w & 0xFFFFFFFFF)
             if left < fewest:
                 fewest = left
