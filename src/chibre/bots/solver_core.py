@@ -846,8 +846,12 @@ def _enter(
         if bonus:
             key |= (t0 << 38) | (t1 << 39)
         mask = (len(tt) >> 1) - 1
-        j0 = _slot(_shape(st, rest) ^ ((key >> 36) << 59)) & mask
         cards = _count(hand)
+        # searched to the end of the hand (no horizon below), positions of one shape share
+        # their slots (their bounds hold for one another, shifted); else each its own
+        exact = fr[fb + _D] >= cards
+        place = _shape(st, rest) ^ ((key >> 36) << 59) if exact else key
+        j0 = _slot(place) & mask
         last_two = cards == 2 and fr[fb + _D] >= 2
         if not last_two:
             _prefetch(tt, 2 * j0)  # the table's slot comes from memory while the bounds are made
@@ -895,7 +899,6 @@ def _enter(
         fewest = 99
         lo = -_INF
         hi = _INF
-        exact = fr[fb + _D] >= cards
         for i in range(_PROBES):
             j = (j0 + i) & mask
             eb = 2 * j
