@@ -5,7 +5,11 @@ card on an explicit stack (``_run``) — on flat int64 arrays: the hands and the
 (``st``), the contract's tables in another (``tab``), the transposition table in a third (key,
 generation, lower bound, upper bound and best lead in two words a slot, reused from call to
 call: a generation stamp replaces clearing it; when the probed slots are full the one with the
-fewest cards left goes; positions are keyed by their class, ``_fill_classes``). The last three
+fewest cards left goes; positions are keyed by their class, ``_fill_classes``). Searched to the
+end of the hand, positions of one shape — each suit's cards left held by the same seats,
+strongest first — share their slots, and a bound found for one holds for the other shifted by
+what the paired cards' points can change (``_shift``), which takes a whole deal's nodes down
+by two to four times. The last three
 tricks are not searched frame by frame: after the table (which keeps its value),
 ``_three_tricks`` plays the first of them in nested loops, and ``_two_tricks`` gives the last
 two at once (before the table: cheaper than a probe). The root bisects with null windows
@@ -410,7 +414,11 @@ def _fill_classes(st: Any, tab: Any) -> None:
     card worth points left between them (in trick order) are interchangeable when they change
     hands the same way: positions whose cards differ only there have the same value, so the
     table keys them alike. The representative keeps the cards worth points and, between two
-    of them, the same sequence of holders on the earliest such cards of the deal."""
+    of them, the same sequence of holders on the earliest such cards of the deal.
+
+    Also fills, for each subset, its shape (``st[_SHAPE:]``: how many cards, whether the bourg
+    is among them, their holders strongest first) and its ladder (``st[_LADDER:]``: their
+    points strongest first, five bits each), which ``_shape`` and ``_shift`` read."""
     rest = st[0] | st[1] | st[2] | st[3]
     zero = tab[_ZERO]
     for s in range(4):
