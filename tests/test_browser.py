@@ -132,7 +132,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     sent = record_sent(page)
     page.goto(made["table"])
     page.locator("#table[data-phase]:not([data-phase='connecting'])").wait_for()
-    assert page.locator("#hand .card").count() == 9
+    expect(page.locator("#hand .card")).to_have_count(9)
     played: list[str] = []
     tried: list[str] = []
     shot = False
@@ -162,7 +162,9 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     acts = [m["action"] for m in sent if m.get("type") == "act"]
     plays_sent = [a["card"] for a in acts if a.get("kind") == "play"]
     assert plays_sent == tried  # each card tried once, the refused ones not played
-    assert page.locator("#hand .card").count() == 9  # the next hand is dealt
+    # the next hand is dealt: the scored hand and the new cards come in two frames (the server
+    # deals after its pause between hands), so the cards are waited for, not counted at once
+    expect(page.locator("#hand .card")).to_have_count(9)
 
     # the hand is scored: the breakdown, the history and the totals agree
     breakdown = page.locator("#last-hand .breakdown")
@@ -240,7 +242,7 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
     guest = new_page(browser, locale="de-CH")
     guest.goto(invite)
     guest.locator("#table[data-phase]:not([data-phase='connecting'])").wait_for()
-    assert guest.locator("#hand .card").count() == 9
+    expect(guest.locator("#hand .card")).to_have_count(9)
     # each sees the other connected, by name on the host's side
     host.locator("#seat-right .dot.on").wait_for()
     guest.locator("#seat-left .dot.on").wait_for()
