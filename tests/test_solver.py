@@ -375,12 +375,12 @@ def paired_shift(p: Position, c: Position) -> tuple[int, int]:
 
 
 def root_state(core: ModuleType, p: Position, c: Position) -> Any:
-    """The search's state under a root holding the cards of both ``p`` and ``c``, its classes
-    and shapes filled."""
+    """The search's state under a root holding the cards of both ``p`` and ``c``, its shapes
+    filled."""
     state = core.new_array(core._STATE_SIZE)
     for seat in range(4):
         state[seat] = p.hands[seat] | c.hands[seat]
-    core._fill_classes(state, core._contract(p.contract))
+    core._fill_shapes(state, core._contract(p.contract))
     return state
 
 

@@ -8,9 +8,9 @@ call: a generation stamp replaces clearing it; when the probed slots are full th
 fewest cards left goes; positions are keyed by their class, ``_fill_classes``). Searched to the
 end of the hand, positions of one shape — each suit's cards left held by the same seats,
 strongest first — share their slots, and a bound found for one holds for the other shifted by
-what the paired cards' points can change (``_shift``), which takes a whole deal's nodes down
-by two to four times. The last three
-tricks are not searched frame by frame: after the table (which keeps its value),
+what the paired cards' points can change (``_fill_shapes``, ``_shape``, ``_shift``), which
+takes a whole deal's nodes down by two to four times. The last three tricks are not searched
+frame by frame: after the table (which keeps its value),
 ``_three_tricks`` plays the first of them in nested loops, and ``_two_tricks`` gives the last
 two at once (before the table: cheaper than a probe). The root bisects with null windows
 (``_root``; a whole deal in a trump from a guess, ``GUESS_TRICKS``); the search gives right
@@ -122,9 +122,10 @@ _RET = 12  # the value an opened node decided at once
 _CANON = 13  # 4 × 512: each suit's cards left (a subset of the root's) -> their class
 _KILLER = _CANON + 2048  # 48 by ply: the card that last refuted a move there (-1: none)
 _KILLER2 = _KILLER + 48  # the killer before it
-_SHAPE = _KILLER2 + 48  # 4 × 512: each suit's cards left -> their shape (``_fill_classes``)
+_SHAPE = _KILLER2 + 48  # 4 × 512: each suit's cards left -> their shape (``_fill_shapes``)
 _LADDER = _SHAPE + 2048  # 4 × 512: each suit's cards left -> their points, strongest first
-_STATE_SIZE = _LADDER + 2048
+_SHAPED = _LADDER + 2048  # 1 once ``_fill_shapes`` has run (else the table keys cards only)
+_STATE_SIZE = _SHAPED + 1
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -414,11 +415,7 @@ def _fill_classes(st: Any, tab: Any) -> None:
     card worth points left between them (in trick order) are interchangeable when they change
     hands the same way: positions whose cards differ only there have the same value, so the
     table keys them alike. The representative keeps the cards worth points and, between two
-    of them, the same sequence of holders on the earliest such cards of the deal.
-
-    Also fills, for each subset, its shape (``st[_SHAPE:]``: how many cards, whether the bourg
-    is among them, their holders strongest first) and its ladder (``st[_LADDER:]``: their
-    points strongest first, five bits each), which ``_shape`` and ``_shift`` read."""
+    of them, the same sequence of holders on the earliest such cards of the deal."""
     rest = st[0] | st[1] | st[2] | st[3]
     zero = tab[_ZERO]
     for s in range(4):
@@ -465,6 +462,23 @@ def _fill_classes(st: Any, tab: Any) -> None:
                 seq = 0
                 ns = 0
             st[_CANON + 512 * s + sub] = out
+            if sub == 0:
+                break
+            sub = (sub - 1) & full
+
+
+@_njit
+def _fill_shapes(st: Any, tab: Any) -> None:
+    """Fill, for the hands in ``st`` (the root's), each suit's subsets of its cards left with
+    their shape (``st[_SHAPE:]``: how many cards, whether the bourg is among them, their
+    holders strongest first) and their ladder (``st[_LADDER:]``: their points strongest first,
+    five bits each), which ``_shape`` and ``_shift`` read; only searches to the end of the
+    hand use them, so the others do not pay for them."""
+    rest = st[0] | st[1] | st[2] | st[3]
+    for s in range(4):
+        full = (rest >> (9 * s)) & 511
+        sub = full
+        while True:
             n = 0
             holders = 0
             ladder = 0
@@ -483,6 +497,7 @@ def _fill_classes(st: Any, tab: Any) -> None:
             if sub == 0:
                 break
             sub = (sub - 1) & full
+    st[_SHAPED] = 1
 
 
 @_njit_inline
@@ -499,7 +514,7 @@ def _class(st: Any, rest: int) -> int:
 @_njit_inline
 def _shape(st: Any, rest: int) -> int:
     """A hash of the shape of ``rest``: in each suit, who holds its cards left, strongest first
-    (``_fill_classes``). Positions of one shape play alike, card for card; only their points
+    (``_fill_shapes``). Positions of one shape play alike, card for card; only their points
     differ."""
     return int(
         st[_SHAPE + (rest & 511)]
@@ -857,7 +872,7 @@ def _enter(
         cards = _count(hand)
         # searched to the end of the hand (no horizon below), positions of one shape share
         # their slots (their bounds hold for one another, shifted); else each its own
-        exact = fr[fb + _D] >= cards
+        exact = fr[fb + _D] >= cards and st[_SHAPED]
         place = _shape(st, rest) ^ ((key >> 36) << 59) if exact else key
         j0 = _slot(place) & mask
         last_two = cards == 2 and fr[fb + _D] >= 2
@@ -1451,6 +1466,8 @@ def _search(
     nodes = 0
     v, values, depth = 0, {}, 0
     for d in [n] if limit is None else range(1, n + 1):
+        if d == n:
+            _fill_shapes(st, tab)
         st[_GEN] = base + d
         st[_ABORT] = 0
         st[_NODES] = 0
@@ -1495,6 +1512,7 @@ def window_search(
     with _lock:
         n = bin(hands[(leader + len(trick)) & 3]).count("1")
         st, tab, tt, work, fr, _, _ = _prepare(hands, contract, leader, trick, taken, bonus, 16)
+        _fill_shapes(st, tab)
         st[_GEN] = st[_BASE] + n
         return [int(_window(st, tab, tt, work, fr, n, a, b)) for a, b in windows]
 
