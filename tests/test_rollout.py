@@ -4,6 +4,8 @@
   the policy sees every card played, the current trick's included;
 - with no trick to roll out its values are the exact solve's, whoever is to act;
 - a rollout down to the end of the hand counts the points of every trick it played;
+- a whole deal's rollout score is its line's points for the team to act, and the player that
+  values contracts by rollouts takes exactly those scores;
 - the values and the player's decision are the same for the same seed;
 - honesty: re-dealing every card the seat cannot know never changes the decision.
 """
@@ -13,15 +15,26 @@ from __future__ import annotations
 import dataclasses
 from random import Random
 
+import pytest
+
 from chibre import Game, Rules
 from chibre.bots.policy import shipped_policy
-from chibre.bots.rollout import Line, play_card, policy_card, rollout_scores, rollout_value
-from chibre.bots.sampling import sample_deals
+from chibre.bots.rollout import (
+    Line,
+    play_card,
+    policy_card,
+    rollout_score,
+    rollout_scores,
+    rollout_value,
+)
+from chibre.bots.sampling import hand_counts, sample_deals
 from chibre.bots.solver import Position, card_results
-from chibre.bots.strong import StrongPlayer, card_position
+from chibre.bots.strong import StrongPlayer, card_position, count_margin, margin, short_list
 from chibre.cards import ALL_CARDS, cards_of
+from chibre.deal import deal_cards
 from chibre.observation import Observation
-from chibre.play import legal_cards
+from chibre.play import CARD_POINTS, legal_cards
+from chibre.weis import STOECK_CARDS, STOECK_POINTS
 from test_sampling import random_position, redeal
 
 
@@ -109,6 +122,73 @@ def test_a_rollout_to_the_end_counts_every_trick() -> None:
             elif not taken[team]:
                 ours = -position.match_bonus
             assert v == ours
+
+
+def test_a_whole_deal_s_rollout_score_is_its_line_s_points() -> None:
+    """From the first card, policy play to the end: the score of the team to act is what it
+    took (the match counted whole); with five tricks solved exactly it is that many tricks of
+    policy play and the exact rest."""
+    policy = shipped_policy()
+    teams = set()
+    for i in range(8):
+        rng = Random(40 + i)
+        deal = deal_cards(rng, 0).hands
+        position = Position(hands=deal, contract=i % 6, leader=i % 4)
+        team = position.to_act & 1
+        line = Line(position, 0, 0)
+        while any(line.position.hands):
+            line = play_card(line, policy_card(policy, line))
+        ours = line.gained if team == 0 else position.points_out() - line.gained
+        if not line.position.taken[1 - team]:
+            ours += position.match_bonus
+        elif not line.position.taken[team]:
+            ours = -position.match_bonus
+        assert rollout_score(policy, position, 0, 0, 0) == ours
+        line = Line(position, 0, 0)
+        while line.position.tricks_left > 5:
+            line = play_card(line, policy_card(policy, line))
+        assert line.tricks_played == 4
+        rest = card_results(line.position)
+        rest_ours = (
+            rest.score
+            if line.position.to_act & 1 == team
+            else (line.position.points_out() - rest.score)
+        )
+        took = (
+            line.gained
+            if team == 0
+            else sum(CARD_POINTS[position.contract][c] for c in cards_of(line.played)) - line.gained
+        )
+        assert rollout_score(policy, position, 0, 0, 5) == took + rest_ours
+        teams.add(team)
+    assert teams == {0, 1}
+
+
+def test_contracts_valued_by_rollouts_take_the_rollouts_scores() -> None:
+    game = Game(Rules(first_chooser="right_of_dealer"))
+    game.apply(deal_cards(Random(5), 3))
+    o = game.observation(0)
+    player = StrongPlayer(2, "medium")
+    player.level = dataclasses.replace(player.level, contract_rollout=True, contract_samples=5)
+    level = player.level
+    values = player.contract_values(o, Random(9))
+    deals = [(d, 1) for d in sample_deals(o, Random(9), level.contract_samples)]  # unread
+    counts = hand_counts(o.hand)
+    probs = shipped_policy().contract_probs(o.hand, False, o.rules.grid)
+    assert sorted(values) == short_list(counts, probs, o.rules.grid, level.short_list)
+    policy = shipped_policy()
+    for k, v in values.items():
+        scores = [
+            rollout_score(policy, Position(hands=d, contract=k, leader=o.chooser), 0, 0, 5)
+            for d, _ in deals
+        ]
+        search = sum(margin(s) * t for s, (_, t) in zip(scores, deals, strict=True)) / sum(
+            t for _, t in deals
+        )
+        want = search * level.blend + (1 - level.blend) * count_margin(counts[k])
+        if k < 4 and o.rules.stoeck and o.hand & STOECK_CARDS[k] == STOECK_CARDS[k]:
+            want += STOECK_POINTS
+        assert v == pytest.approx(want, abs=1e-9)
 
 
 def test_the_same_seed_gives_the_same_values_and_decision() -> None:

@@ -103,6 +103,16 @@ def rollout_value(policy: Policy, line: Line, exact_tricks: int) -> int:
     return line.gained + _team0_exact(line.position)
 
 
+def rollout_score(
+    policy: Policy, position: Position, played: int, tricks_played: int, exact_tricks: int
+) -> int:
+    """The value of ``position`` for the team of the seat to act (as ``Result.score``) when
+    ``policy`` plays every seat down to ``exact_tricks`` tricks left and the rest is solved
+    exactly. ``played`` and ``tricks_played`` as for ``rollout_scores``."""
+    v = rollout_value(policy, Line(position, played, tricks_played), exact_tricks)
+    return v if position.to_act & 1 == 0 else position.points_out() - v
+
+
 def rollout_scores(
     position: Position, played: int, tricks_played: int, policy: Policy, exact_tricks: int
 ) -> dict[int, int]:
