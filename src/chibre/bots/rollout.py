@@ -1,6 +1,7 @@
 """Policy rollouts (le jeu déroulé / das Ausspielen nach der Politik): valuing the cards of an
 early position on one open deal by playing the early tricks as the table would and solving
-the last ones exactly.
+the last ones exactly — and, from the first card (``rollout_score``), a contract's worth on one
+open deal, as ``strong`` and ``expert`` value the contracts.
 
 Early in the hand the double-dummy solver cannot search to the end within a decision's budget;
 its horizon is a rough count of sure tricks. A rollout instead plays each legal card of the
