@@ -115,8 +115,10 @@ def test_hidden_cards_never_change_a_decision(level: str) -> None:
             assert player.act(other.observation(seat)) == before
 
 
-def test_hidden_cards_never_change_the_contract() -> None:
+@pytest.mark.parametrize("by_rollouts", [False, True])
+def test_hidden_cards_never_change_the_contract(by_rollouts: bool) -> None:
     player = StrongPlayer(1, "medium")
+    player.level = dataclasses.replace(player.level, contract_rollout=by_rollouts)
     for i in range(3):
         game = Game(Rules())
         game.deal(Random(40 + i))
