@@ -323,3 +323,6 @@ def test_the_policy_short_lists_the_contracts_searched() -> None:
     flat = [1 / 6] * 6
     assert short_list(hand_counts(plain), flat, grid, 0.9) == [0, 1, 2]  # never more than 3
     assert short_list(hand_counts(plain), flat, grid, 0.3) == [0, 1]  # ties: the first ones
+    three = short_list(hand_counts(plain), policy, grid, 1.0)  # the three likeliest, always
+    assert len(three) == 3 and 1 in three
+    assert all(policy[k] >= policy[j] for k in three for j in range(6) if j not in three)
