@@ -46,10 +46,14 @@ SCHMIEREN = record(
 plays last and is void in ♣; it threw ♦6 and keeps ♦10, which the opponents' ♦A K Q J will
 take, where ♦10 on the partner's sure trick was 10 points more."""
 
-FORCED_MATCH = record(deal_with(3, {0: "HJ H9 HA HK H10 H8 SA CA DA"}), "=O")
+FORCED_MATCH = record(deal_with(3, {0: "HJ H9 HA HK H10 H8 SA CA DA"}), "=U")
 """Seat 0 holds six hearts with the bourg, the nell, the ace and the king, and three aces:
-trump ♥ makes match whatever the others hold; Obenabe (the ♥Q out) does not, and it named
-Obenabe."""
+trump ♥ makes match whatever the others hold; in Undenufe its aces and high hearts are the
+lowest cards, and it named Undenufe."""
+
+NEAR_MATCH = record(deal_with(3, {0: "HJ H9 HA HK H10 H8 SA CA DA"}), "=O")
+"""The same hand named Obenabe: its three aces and ♥A ♥K make match there too on most deals
+(not where one seat holds ♥Q ♥7 ♥6 and keeps the queen guarded) — a small loss at most."""
 
 OBVIOUS_CHIBRE = record(
     deal_with(3, {0: "DQ D10 D8 HQ H10 H8 SQ S10 C8", 2: "DJ D9 DA HJ H9 HA SJ S9 SA"}), "=D"

@@ -10,13 +10,17 @@ observation always gets the same deals, whatever the hidden cards really were.
   takes from here on (card points, the last trick's 5, our match bonus; minus the bonus when
   the other team makes match) — exactly in the last tricks (``Budget.exact_tricks``), with a
   node budget before.
-- The contract: each contract is solved with the chooser leading; a contract's value is half
-  our margin (our points less theirs, with both teams' stöck) times its factor, so that one
-  card point taken from the other team counts one, as for a card. Chibre is valued by the
-  contract the partner's own hand counts best in (``chibre.bots.sampling.hand_counts``, the
-  multiplier weighed as the players weigh it), solved on the same deal. A contract the
-  chooser's own hand takes every trick in (``sure_match``) is worth the match on every deal:
-  exact, where the budgeted search would only estimate it.
+- The contract: each contract is played out with the chooser leading as the players value
+  it (``chibre.bots.rollout.rollout_score``): every seat plays the policy's likeliest card for
+  its own hand down to ``exact_tricks`` tricks left, and the rest is solved exactly — no seat
+  plays the early tricks as if it saw the others' cards, and a match is seen where a budgeted
+  search from the first card stops short of it. A contract's value is half our margin (our
+  points less theirs, with both teams' stöck) times its factor, so that one card point taken
+  from the other team counts one, as for a card. Chibre is valued by the contract the
+  partner's own hand counts best in (``chibre.bots.sampling.hand_counts``, the multiplier
+  weighed as the players weigh it), played out on the same deal. A contract the chooser's own
+  hand takes every trick in (``sure_match``) is worth the match on every deal: exact, where
+  the play-out would only estimate it.
 
 The values of every option share the deals, so the loss of one option against another is
 measured paired, deal by deal (``paired_loss``), with its standard error over the effective
@@ -36,8 +40,9 @@ from chibre.actions import Action, Chibre, Choose, Play
 from chibre.bots.player import choices, decision_rng
 from chibre.bots.policy import shipped_policy
 from chibre.bots.reading import weighted_deals
+from chibre.bots.rollout import rollout_score
 from chibre.bots.sampling import Deal4, hand_counts
-from chibre.bots.solver import Position, card_results, solve_exact
+from chibre.bots.solver import Position, card_results
 from chibre.bots.strong import COUNT_PER_FACTOR, HAND_POINTS, card_position, margin
 from chibre.cards import SUIT_MASKS, cards_of
 from chibre.observation import Observation
@@ -51,14 +56,13 @@ Array = np.ndarray
 class Budget:
     """How hard the coach looks: deals per decision, solver nodes per deal early in the hand
     (``nodes``) and from ``exact_tricks`` tricks left (``end_nodes``, enough to be exact),
-    deals and nodes for the contract; ``seed`` makes a review reproducible."""
+    deals for the contract; ``seed`` makes a review reproducible."""
 
     samples: int = 32
     nodes: int = 60_000
     exact_tricks: int = 5
     end_nodes: int = 400_000
     contract_samples: int = 24
-    contract_nodes: int = 60_000
     pool: int = 2
     seed: int = 0
 
@@ -202,25 +206,20 @@ def value_contract(o: Observation, budget: Budget) -> Valuation:
     options = tuple(a for a in choices(o) if isinstance(a, Choose | Chibre))
     rules = o.rules
     deals = _deals(o, budget, budget.contract_samples)
-    rows, exact = [], True
+    rows = []
     for hands, _ in deals:
         margins: dict[int, int] = {}
 
         def worth(k: int, hands: Deal4 = hands, margins: dict[int, int] = margins) -> int:
-            nonlocal exact
             if k not in margins and o.seat == o.chooser and sure_match(o.hand, k):
                 margins[k] = margin(HAND_POINTS + MATCH_BONUS) + _stoeck_margin(
                     hands, o.seat, k, rules.stoeck
                 )
             if k not in margins:
-                result = solve_exact(
-                    Position(hands=hands, contract=k, leader=o.chooser), budget.contract_nodes
-                )
-                exact = exact and result.exact
+                position = Position(hands=hands, contract=k, leader=o.chooser)
+                score = rollout_score(shipped_policy(), position, 0, 0, budget.exact_tricks)
                 sign = 1 if o.chooser & 1 == o.seat & 1 else -1
-                margins[k] = sign * margin(result.score) + _stoeck_margin(
-                    hands, o.seat, k, rules.stoeck
-                )
+                margins[k] = sign * margin(score) + _stoeck_margin(hands, o.seat, k, rules.stoeck)
             return margins[k]
 
         row = []
@@ -231,7 +230,7 @@ def value_contract(o: Observation, budget: Budget) -> Valuation:
                 k = partner_contract(hands[o.seat ^ 2], rules.grid)
                 row.append(rules.factor(k) * worth(k) / 2)
         rows.append(row)
-    return Valuation.over(options, rows, deals, exact)
+    return Valuation.over(options, rows, deals, exact=False)
 
 
 def hindsight(o: Observation, hands: Deal4) -> tuple[int, ...] | None:
