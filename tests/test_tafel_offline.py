@@ -168,6 +168,7 @@ def test_two_phones_offline_end_with_every_hand_in_order_and_the_conflict_shown(
     expect(hand_rows(second)).to_have_count(5)
     press(moved.locator("button.settle"))
     expect(second.locator("#conflicts li")).to_have_count(0)
+    expect(second.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)
     assert points(stored(server, sheet))[-1] == ("D", 105)
     # and the first phone follows the sheet by itself
     expect(hand_rows(first)).to_have_count(5, timeout=25_000)
