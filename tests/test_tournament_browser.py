@@ -353,3 +353,51 @@ def test_a_passe_table_shows_its_commitment_and_leads_back(
     expect(first.locator("#terms")).to_contain_text("A Passe of 2 hands at every table")
     for page in pages:
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_late_answer_to_an_older_poll_is_not_drawn_over_a_newer_state(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """The page asks for the state every 1.5 s and again after each change: an answer to a
+    poll that was asked before the change and comes after it must not undo the change."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Polls", "rounds": 1, "grace": 600})[1]
+    assert (
+        http_json(base, f"/api/tournaments/{t['id']}/entries?key={t['key']}", {"name": "Anna"})[0]
+        == 201
+    )
+    stale = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    page = new_page(browser)
+    held: list[Any] = []
+    hold = {"polls": False}
+
+    def poll(route: Any) -> None:
+        if route.request.method == "GET" and hold["polls"]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(lambda url: f"/api/tournaments/{t['id']}?" in url, poll)
+    page.goto(f"{base}/tournament/{t['id']}?key={t['key']}")
+    entries = page.locator("#entries li")
+    expect(entries).to_have_count(1)
+    hold["polls"] = True
+    deadline = time.monotonic() + 10
+    while not held:  # a poll asked before the change, its answer held back
+        assert time.monotonic() < deadline, "the page stopped asking"
+        page.wait_for_timeout(100)
+    hold["polls"] = False
+    add = page.locator("#add-form")
+    add.locator("input[name=name]").fill("Beat")
+    add.locator("select[name=kind]").select_option("rule")
+    add.locator("button[type=submit]").click()
+    expect(entries).to_have_count(2)  # drawn from the answer asked after the change
+    hold["polls"] = True  # the polls after it wait, so that none draws the newer state again
+    with page.expect_response(lambda r: r.request is held[0].request) as answer:
+        held[0].fulfill(status=200, content_type="application/json", body=json.dumps(stale))
+    answer.value.finished()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+    expect(entries).to_have_count(2)
+    expect(page.locator("#entries")).to_contain_text("Beat")
+    page.unroute_all(behavior="ignoreErrors")
+    assert not page.errors  # type: ignore[attr-defined]

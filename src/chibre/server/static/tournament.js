@@ -240,11 +240,19 @@ function showYou(state) {
   }
 }
 
+let asked = 0; // the states asked for, numbered
+let drawn = 0; // the number of the newest state drawn
+
 async function refresh() {
+  // a poll's answer may come after a newer one (asked after a change): never draw it over it
+  const number = ++asked;
   try {
-    render(await api(`/api/tournaments/${id}?${query}`));
+    const state = await api(`/api/tournaments/${id}?${query}`);
+    if (number < drawn) return;
+    drawn = number;
+    render(state);
   } catch (e) {
-    say(e.message);
+    if (number >= drawn) say(e.message);
   }
 }
 
