@@ -221,16 +221,13 @@ def points_of(rest: int, contract: int) -> int:
     return t[0][rest & 511] + t[1][(rest >> 9) & 511] + t[2][(rest >> 18) & 511] + t[3][rest >> 27]
 
 
-def estimate(
-    hands: tuple[int, ...] | list[int], contract: int, leader: int, *, net: bool = False
-) -> int:
+def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
     """A quick estimate of the points team 0 takes from the start of a trick led by ``leader``
     (the horizon of a budgeted search): its share of the points out, by the weights that
     ``chibre.bots.horizon`` fitted to exact values for the kind of contract, over
-    ``horizon_features`` (the points it holds, its sure tricks, its trumps, …); with ``net``,
-    by the network of ``chibre.bots.horizon_net``.
+    ``horizon_features`` (the points it holds, its sure tricks, its trumps, …).
     """
-    return int(_core("auto").estimate(hands, contract, leader, net))
+    return int(_core("auto").estimate(hands, contract, leader))
 
 
 def horizon_features(
@@ -314,13 +311,7 @@ def held_table_bytes() -> int:
     return sum(int(core.held_bytes()) for core in _cores.values())
 
 
-def _analyse(
-    position: Position,
-    max_nodes: int | None,
-    per_card: bool,
-    backend: Backend,
-    net: bool = False,
-) -> Result:
+def _analyse(position: Position, max_nodes: int | None, per_card: bool, backend: Backend) -> Result:
     position.check()
     n = position.tricks_left
     v, values, nodes, depth = _core(backend).search(
@@ -332,7 +323,6 @@ def _analyse(
         position.match_bonus,
         max_nodes,
         per_card,
-        net,
     )
     total = position.points_out()
     ours = position.to_act & 1 == 0
@@ -362,15 +352,10 @@ def solve_exact(
 
 
 def card_results(
-    position: Position,
-    max_nodes: int | None = None,
-    *,
-    backend: Backend = "auto",
-    net: bool = False,
+    position: Position, max_nodes: int | None = None, *, backend: Backend = "auto"
 ) -> Result:
-    """As ``solve_exact``, with ``cards``: the value of each legal card of the seat to act;
-    a budgeted search's horizon the network's with ``net`` (``chibre.bots.horizon_net``)."""
-    return _analyse(position, max_nodes, True, backend, net)
+    """As ``solve_exact``, with ``cards``: the value of each legal card of the seat to act."""
+    return _analyse(position, max_nodes, True, backend)
 
 
 def solve(position: Position, max_nodes: int | None = None) -> int:

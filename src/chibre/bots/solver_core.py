@@ -107,13 +107,7 @@ _BOURG = 3815
 _HIGH = 3816  # mask of the cards worth 10 or more
 _FIT = 3817  # the horizon's weights (``HORIZON_WEIGHTS``) × 2**16
 _FOLLOW = _FIT + 11  # 4 × 512 × 4: the points of a suit's k lowest cards in a subset, k = 1..4
-_NET = _FOLLOW + 8192  # 1 when the horizon is the network below, else 0
-NET_HIDDEN = 64
-_NET_W1 = _NET + 1  # 36 × 4 × NET_HIDDEN: each card at each seat (from the leader) × 2**16
-_NET_B1 = _NET_W1 + 144 * NET_HIDDEN
-_NET_W2 = _NET_B1 + NET_HIDDEN
-_NET_B2 = _NET_W2 + NET_HIDDEN
-_TABLE_SIZE = _NET_B2 + 1
+_TABLE_SIZE = _FOLLOW + 8192
 
 # Slots of the state array.
 _NODES = 4
@@ -131,8 +125,7 @@ _KILLER2 = _KILLER + 48  # the killer before it
 _SHAPE = _KILLER2 + 48  # 4 × 512: each suit's cards left -> their shape (``_fill_shapes``)
 _LADDER = _SHAPE + 2048  # 4 × 512: each suit's cards left -> their points, strongest first
 _SHAPED = _LADDER + 2048  # 1 once ``_fill_shapes`` has run (else the table keys cards only)
-_HIDDEN = _SHAPED + 1  # NET_HIDDEN: the network horizon's hidden layer
-_STATE_SIZE = _HIDDEN + NET_HIDDEN
+_STATE_SIZE = _SHAPED + 1
 
 
 if COMPILE and not getattr(numba.config, "DISABLE_JIT", False):
@@ -327,38 +320,12 @@ def _estimate(st: Any, tab: Any, leader: int) -> int:
     """``chibre.bots.solver.estimate``: team 0's points from the start of a trick led by
     ``leader``, its share of the points out by the weights of the contract's table (clipped
     to 0..1)."""
-    if tab[_NET]:
-        return _net_estimate(st, tab, leader)
     f = _horizon_features(st, tab, leader)
     x = 0.0
     for i in range(HORIZON_FEATURES):
         x += tab[_FIT + i] * f[i + 1]
     share = min(max(x / 65536.0, 0.0), 1.0)
     return int(f[0] * share + 0.5)
-
-
-@_njit
-def _net_estimate(st: Any, tab: Any, leader: int) -> int:
-    """The network's horizon: the leader's team's share of the points out, as team 0's points."""
-    rest = st[0] | st[1] | st[2] | st[3]
-    total = _suit_points(tab, rest) + LAST_TRICK_BONUS
-    for h in range(NET_HIDDEN):
-        st[_HIDDEN + h] = tab[_NET_B1 + h]
-    for r in range(4):
-        hand = st[(leader + r) & 3]
-        while hand:
-            row = _NET_W1 + (4 * _bit_index(hand) + r) * NET_HIDDEN
-            hand &= hand - 1
-            for h in range(NET_HIDDEN):
-                st[_HIDDEN + h] += tab[row + h]
-    out = tab[_NET_B2] << 16
-    for h in range(NET_HIDDEN):
-        x = st[_HIDDEN + h]
-        if x > 0:
-            out += x * tab[_NET_W2 + h]
-    share = min(max(out / 4294967296.0, 0.0), 1.0)
-    points = int(total * share + 0.5)
-    return points if leader & 1 == 0 else total - points
 
 
 @_njit_inline
@@ -1317,11 +1284,10 @@ _buffers: dict[int, Any] = {}
 _generation = [1]
 
 
-def _contract(contract: int, net: bool = False) -> Any:
+def _contract(contract: int) -> Any:
     """The table array of ``contract`` (built once): its card points, trick strengths, … at
-    the offsets above, from the tables of ``chibre.bots.solver``; with ``net``, the network
-    horizon's weights (``_net_estimate``)."""
-    tab = _contract_tables.get(contract + 6 * net)
+    the offsets above, from the tables of ``chibre.bots.solver``."""
+    tab = _contract_tables.get(contract)
     if tab is not None:
         return tab
     from chibre.bots import solver as py
@@ -1353,30 +1319,8 @@ def _contract(contract: int, net: bool = False) -> Any:
     kind = ("obenabe", "undenufe")[contract - 4] if contract > 3 else "trump"
     for i, w in enumerate(HORIZON_WEIGHTS[kind]):
         t[_FIT + i] = round(w * 65536)
-    if net:
-        _load_net(t, contract, kind)
-    _contract_tables[contract + 6 * net] = t
+    _contract_tables[contract] = t
     return t
-
-
-def _load_net(t: Any, contract: int, kind: str) -> None:
-    """Into ``t``: the shipped network horizon of ``kind`` (``chibre.bots.horizon_net``), each
-    card's weights at its slot for ``contract``, × 2**16."""
-    from chibre.bots import horizon_net
-
-    net = horizon_net.load()
-    slots = horizon_net.card_slots(contract)
-    w1 = net[f"{kind}_W1"]
-    for c in range(36):
-        for r in range(4):
-            row = w1[4 * slots[c] + r]
-            for h in range(NET_HIDDEN):
-                t[_NET_W1 + (4 * c + r) * NET_HIDDEN + h] = round(float(row[h]) * 65536)
-    for h in range(NET_HIDDEN):
-        t[_NET_B1 + h] = round(float(net[f"{kind}_b1"][h]) * 65536)
-        t[_NET_W2 + h] = round(float(net[f"{kind}_W2"][h]) * 65536)
-    t[_NET_B2] = round(float(net[f"{kind}_b2"][0]) * 65536)
-    t[_NET] = 1
 
 
 def _table_array(entries: int) -> Any:
@@ -1422,15 +1366,13 @@ def search(
     bonus: int,
     limit: int | None,
     per_card: bool,
-    net: bool = False,
 ) -> tuple[int, dict[int, int], int, int]:
     """Team 0's value, each root card's value (when ``per_card``), the nodes and the depth
     reached (tricks): exact without ``limit``; else deepening trick by trick while the budget
-    lasts (the first trick is always searched, the budget is checked at each trick's start),
-    the horizon the network's with ``net`` (``_net_estimate``), else the linear one."""
+    lasts (the first trick is always searched, the budget is checked at each trick's start)."""
     with _lock:
         try:
-            return _search(hands, contract, leader, trick, taken, bonus, limit, per_card, net)
+            return _search(hands, contract, leader, trick, taken, bonus, limit, per_card)
         finally:
             if limit is None and bin(hands[(leader + len(trick)) & 3]).count("1") >= (
                 RELEASE_TRICKS
@@ -1446,13 +1388,12 @@ def _prepare(
     taken: tuple[bool, bool],
     bonus: int,
     bits: int,
-    net: bool = False,
 ) -> tuple[Any, Any, Any, Any, Any, int, int]:
     """The arrays of a search from this position (state, contract, table of ``2 ** bits``
     slots, moves, frames: frame 0 holds the current trick) and the range of its value."""
     from chibre.bots.solver import points_of
 
-    tab = _contract(contract, net)
+    tab = _contract(contract)
     if _generation[0] + 16 >= _GEN_LIMIT:
         # the stamps would overflow their bits: start again on fresh tables
         _buffers.clear()
@@ -1503,7 +1444,6 @@ def _search(
     bonus: int,
     limit: int | None,
     per_card: bool,
-    net: bool,
 ) -> tuple[int, dict[int, int], int, int]:
     seat0 = (leader + len(trick)) & 3
     n = bin(hands[seat0]).count("1")
@@ -1516,7 +1456,7 @@ def _search(
     else:
         bits = max(10, min(22, 4 + 2 * n, (limit // 2).bit_length()))
     st, tab, tt, work, fr, bottom, top = _prepare(
-        hands, contract, leader, trick, taken, bonus, bits, net
+        hands, contract, leader, trick, taken, bonus, bits
     )
     roots = [-1]
     if per_card:
@@ -1577,15 +1517,12 @@ def window_search(
         return [int(_window(st, tab, tt, work, fr, n, a, b)) for a, b in windows]
 
 
-def estimate(
-    hands: tuple[int, ...] | list[int], contract: int, leader: int, net: bool = False
-) -> int:
-    """``_estimate`` (the horizon of a budgeted search, the network's with ``net``) for
-    ``hands``."""
+def estimate(hands: tuple[int, ...] | list[int], contract: int, leader: int) -> int:
+    """``_estimate`` (the horizon of a budgeted search) for ``hands``."""
     st = new_array(_STATE_SIZE)
     st[0], st[1], st[2], st[3] = hands
     with _lock:
-        return int(_estimate(st, _contract(contract, net), leader))
+        return int(_estimate(st, _contract(contract), leader))
 
 
 def horizon_features(

@@ -84,7 +84,6 @@ class Level:
     # 1: always the policy's three likeliest)
     rollout: bool = False  # early in the hand, value cards by policy rollouts (``rollout``)
     contract_rollout: bool = False  # value the contracts by policy rollouts, not the search
-    net: bool = False  # the budgeted search's horizon the learned network (``horizon_net``)
 
 
 # Budgets for the compiled solver (numba, about 10 M nodes/s) and for plain Python (the same
@@ -93,17 +92,7 @@ LEVELS_COMPILED: dict[str, Level] = {
     "easy": Level(2, 200, 3, 5_000, 2, 200, 40),
     "medium": Level(16, 12_000, 5, 100_000, 10, 5_000, 50),
     "strong": Level(
-        48,
-        60_000,
-        5,
-        300_000,
-        24,
-        30_000,
-        50,
-        read=True,
-        short_list=1,
-        contract_rollout=True,
-        net=True,
+        48, 60_000, 5, 300_000, 24, 30_000, 50, read=True, short_list=1, contract_rollout=True
     ),
     "expert": Level(
         96,
@@ -117,7 +106,6 @@ LEVELS_COMPILED: dict[str, Level] = {
         pool=4,
         short_list=1,
         contract_rollout=True,
-        net=True,
     ),
 }
 LEVELS_PLAIN: dict[str, Level] = {
@@ -280,7 +268,7 @@ class StrongPlayer:
                     position, played, len(o.tricks), shipped_policy(), level.exact_tricks
                 )
             else:
-                scores = card_results(position, budget, net=level.net).card_scores
+                scores = card_results(position, budget).card_scores
             for c, v in scores.items():
                 if c in totals:
                     totals[c] += times * situation.value(v)
