@@ -16,15 +16,12 @@ The ``strong`` match takes about 9 minutes of two cores for 400 deals; each othe
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
-import time
 
 from chibre.actions import Action
-from chibre.arena import ArenaResult, duplicate
 from chibre.bots.cheat import CheatPlayer
 from chibre.bots.strong import LEVELS_COMPILED, StrongPlayer
 from chibre.observation import Observation
+from paired import gains, interval, timed_match
 
 STRONG = LEVELS_COMPILED["strong"]
 
@@ -66,11 +63,6 @@ class SeesContract(SeesLast):
     CONTRACT = True
 
 
-def interval(xs: list[float]) -> str:
-    """Mean ± the half-width of its 95% interval."""
-    return f"{statistics.fmean(xs):+.2f} ± {1.96 * statistics.stdev(xs) / math.sqrt(len(xs)):.2f}"
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=400)
@@ -81,23 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     names = [f"SeesLast{k}" for k in args.tricks] + (["SeesContract"] * args.contract)
 
-    def match(player: str) -> tuple[ArenaResult, float]:
-        start = time.perf_counter()
-        result = duplicate(player, "rule", args.deals, args.seed, jobs=args.jobs)
-        return result, time.perf_counter() - start
-
-    base, wall = match("strong")
-    base_diffs = [d.difference for d in base.deals]
+    base, wall = timed_match("strong", "rule", args.deals, args.seed, args.jobs)
     print(f"{args.deals} deals, seed {args.seed}, card points only, against rule")
     head = ("player", "vs rule", "gain over strong", "deals differ", "wall s")
     print(f"{head[0]:<14} {head[1]:>16} {head[2]:>18} {head[3]:>13} {head[4]:>7}")
-    print(f"{'strong':<14} {interval(base_diffs):>16} {'':>18} {'':>13} {wall:7.0f}")
+    print(f"{'strong':<14} {interval(base.differences):>16} {'':>18} {'':>13} {wall:7.0f}")
     for name in names:
-        result, wall = match(f"hidden_cost:{name}")
-        diffs = [d.difference for d in result.deals]
-        gains = [x - y for x, y in zip(diffs, base_diffs, strict=True)]
-        differ = sum(g != 0 for g in gains)
-        print(f"{name:<14} {interval(diffs):>16} {interval(gains):>18} {differ:>13} {wall:7.0f}")
+        result, wall = timed_match(f"hidden_cost:{name}", "rule", args.deals, args.seed, args.jobs)
+        gained = gains(result, base)
+        differ = sum(g != 0 for g in gained)
+        row = f"{interval(result.differences):>16} {interval(gained):>18} {differ:>13} {wall:7.0f}"
+        print(f"{name:<14} {row}")
     return 0
 
 
