@@ -10,7 +10,7 @@ command is started).
     python bench/paired.py expert strong --against rule --deals 1000 --seed 10
 
 ``strong`` against ``rule`` takes about 18 minutes of two cores for 1,000 deals, ``expert``
-about four times as long.
+about five times as long.
 """
 
 from __future__ import annotations
