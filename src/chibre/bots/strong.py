@@ -21,13 +21,14 @@ rather than its short list (+0.7 ± 0.4 over the same 1,400 deals; all six, +0.0
 over the first 400 of them).
 
 The levels differ in budget: ``easy`` looks at few deals with a tiny budget (and so errs),
-``medium`` decides within about 0.2 s, ``strong`` within about a second, ``expert`` with
-twice ``strong``'s deals and more for the contract; ``strong`` and ``expert`` also read the
-table: the deals are drawn twice over (``expert``: four times) and resampled by how likely each
-makes what the other seats did (``chibre.bots.reading``, under the learned policy). The budgets
-depend on whether numba runs: with it the players take ``LEVELS_COMPILED``, without it the
-far smaller ``LEVELS_PLAIN`` (the plain-Python solver searches far fewer nodes per
-second), so the same seed can decide differently on a machine without numba.
+``medium`` decides within about 0.2 s, ``strong`` within about a second (96 deals, exact from
+six tricks left), ``expert`` with more deals for the cards and twice ``strong``'s for the
+contract; ``strong`` and ``expert`` also read the table: the deals are drawn four times over
+(twice without numba) and resampled by how likely each makes what the other seats did
+(``chibre.bots.reading``, under the learned policy). The budgets depend on whether numba runs:
+with it the players take ``LEVELS_COMPILED``, without it the far smaller ``LEVELS_PLAIN`` (the
+plain-Python solver searches far fewer nodes per second), so the same seed can decide
+differently on a machine without numba.
 
 A level may value the early cards by policy rollouts instead (``Level.rollout``,
 ``chibre.bots.rollout``: the learned policy plays every seat down to ``exact_tricks`` tricks
@@ -87,19 +88,30 @@ class Level:
 
 
 # Budgets for the compiled solver (numba, about 10 M nodes/s) and for plain Python (the same
-# search uncompiled, about 140,000 nodes/s).
+# search uncompiled, about 140,000 nodes/s). With numba ``strong`` takes what was ``expert``'s
+# budget once the faster solver left it well inside a second a move (README, "The players").
 LEVELS_COMPILED: dict[str, Level] = {
     "easy": Level(2, 200, 3, 5_000, 2, 200, 40),
     "medium": Level(16, 12_000, 5, 100_000, 10, 5_000, 50),
     "strong": Level(
-        48, 60_000, 5, 300_000, 24, 30_000, 50, read=True, short_list=1, contract_rollout=True
-    ),
-    "expert": Level(
         96,
         120_000,
         6,
         400_000,
         64,
+        60_000,
+        50,
+        read=True,
+        pool=4,
+        short_list=1,
+        contract_rollout=True,
+    ),
+    "expert": Level(
+        160,
+        120_000,
+        6,
+        400_000,
+        128,
         60_000,
         50,
         read=True,
