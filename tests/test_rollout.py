@@ -7,6 +7,7 @@
 - a whole deal's rollout score is its line's points for the team to act, and the player that
   values contracts by rollouts takes exactly those scores;
 - the values and the player's decision are the same for the same seed;
+- the moments the rollouts see are not all kept: a player's memory stays bounded;
 - honesty: re-dealing every card the seat cannot know never changes the decision.
 """
 
@@ -18,7 +19,7 @@ from random import Random
 import pytest
 
 from chibre import Game, Rules
-from chibre.bots.policy import shipped_policy
+from chibre.bots.policy import MOMENTS_KEPT, public_features, shipped_policy
 from chibre.bots.rollout import (
     Line,
     play_card,
@@ -189,6 +190,18 @@ def test_contracts_valued_by_rollouts_take_the_rollouts_scores() -> None:
         if k < 4 and o.rules.stoeck and o.hand & STOECK_CARDS[k] == STOECK_CARDS[k]:
             want += STOECK_POINTS
         assert v == pytest.approx(want, abs=1e-9)
+
+
+def test_rollouts_do_not_keep_every_moment_they_saw() -> None:
+    """Each rollout passes moments no other will (a server's player plays for days): the
+    features kept for them stay bounded, however many deals are rolled out."""
+    policy = shipped_policy()
+    rng = Random(12)
+    seen = public_features.cache_info().misses
+    while public_features.cache_info().misses - seen <= 2 * MOMENTS_KEPT:
+        position = Position(hands=deal_cards(rng, 0).hands, contract=rng.randrange(6), leader=0)
+        rollout_score(policy, position, 0, 0, 3)
+    assert public_features.cache_info().currsize <= MOMENTS_KEPT
 
 
 def test_the_same_seed_gives_the_same_values_and_decision() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, Protocol
 
@@ -121,7 +121,13 @@ def _winner(m: Moment) -> tuple[int, int]:
     return (leader + best) & 3, m.trick[best]
 
 
-@cache
+MOMENTS_KEPT = 1024
+"""How many moments' public features are kept: the reading asks for the same moments at each
+decision of a hand, the rollouts for thousands seen once; kept without bound, a player that
+plays for days would keep them all."""
+
+
+@lru_cache(maxsize=MOMENTS_KEPT)
 def public_features(m: Moment) -> Array:
     """The features of each of the 36 cards that do not depend on the hand (36 × 17)."""
     k = len(m.trick)
