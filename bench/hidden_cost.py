@@ -3,7 +3,7 @@
 Plays ``strong`` against ``rule`` in duplicate (card points only, ``chibre.arena``), then, on
 the same deals, players that are ``strong`` except in one part of the hand, where they see
 every hand and choose as the ``cheat`` does (the double-dummy optimum of the real deal, with
-``strong``'s node budget and exact solving as late as ``strong``): the cards of the last 3, 6 or
+``strong``'s node budget, exact where ``strong`` is): the cards of the last 3, 6 or
 all 9 tricks (``--tricks``), and with ``--contract`` the contract alone. Prints each player's
 result against ``rule`` and, paired by deal, its gain over ``strong``'s: what seeing the cards
 in that part is worth — the most any search that cannot see them could gain there.
