@@ -581,6 +581,6 @@ def test_fair_deals_asked_for_in_the_lobby_show_their_commitment(
     assert plain is not None and plain != link
     page.goto(server + plain)
     page.locator("#hand .card").first.wait_for()
-    page.wait_for_timeout(300)
+    page.locator("#deals-box[data-answered='true']").wait_for(state="attached")
     assert page.locator("#deals-box").is_hidden()
     assert not page.errors  # type: ignore[attr-defined]

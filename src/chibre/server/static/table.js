@@ -1246,6 +1246,7 @@ function drawDeals() {
   }
   $("deals-box").replaceChildren(...lines);
   $("deals-box").hidden = lines.length === 0;
+  $("deals-box").dataset.answered = "true"; // the table said what it committed to, if anything
   $("over-tournament").hidden = !tour;
   if (tour) {
     $("over-tournament").href = tour.link;
