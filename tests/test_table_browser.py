@@ -334,7 +334,10 @@ def test_players_behind_one_address_share_its_cap_by_what_they_do(
             page.goto(base_url + made["seats"][0]["link"])
             page.locator("#hand .card").first.wait_for()
             pages.append(page)
-        for page in pages:  # all still connected, none pushed out
+        for page in pages:  # each page still asks and is answered, its WebSocket still open
+            status = page.evaluate("fetch('/api/presets').then(r => r.status)")
+            assert status == 200
+        for page in pages:  # the answers came after any push-out would have reached a page
             assert page.locator("#table[data-connected='true']").count() == 1
             assert not page.errors  # type: ignore[attr-defined]
 
