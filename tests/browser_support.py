@@ -151,6 +151,20 @@ def record_frames(page: Page) -> list[dict[str, Any]]:
     return frames
 
 
+def record_sent(page: Page) -> list[dict[str, Any]]:
+    """Every WebSocket message the page sends from now on, decoded."""
+    sent: list[dict[str, Any]] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            sent.append(json.loads(payload.decode() if isinstance(payload, bytes) else payload))
+
+        ws.on("framesent", on_frame)
+
+    page.on("websocket", on_socket)
+    return sent
+
+
 def card_codes(value: Any, skip: frozenset[str] = frozenset({"rules"})) -> set[str]:
     """Every string in a JSON value that is a card code, except under the keys ``skip``."""
     found: set[str] = set()

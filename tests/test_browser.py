@@ -5,7 +5,6 @@ layout, replay a finished game with the keyboard, reconnect after the server wen
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import urllib.request
@@ -16,7 +15,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, WebSocket, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from browser_support import (
     artifacts,
@@ -25,6 +24,7 @@ from browser_support import (
     new_page,
     public_cards,
     record_frames,
+    record_sent,
     table,
     take_turn,
     wait_my_turn_or,
@@ -77,20 +77,6 @@ def copy_link(page: Page, label: str) -> str:
     row.locator("button", has_text="Copied").wait_for()  # once the clipboard holds it
     text: str = page.evaluate("navigator.clipboard.readText()")
     return text
-
-
-def record_sent(page: Page) -> list[dict[str, Any]]:
-    """Every WebSocket message the page sends from now on, decoded."""
-    sent: list[dict[str, Any]] = []
-
-    def on_socket(ws: WebSocket) -> None:
-        def on_frame(payload: str | bytes) -> None:
-            sent.append(json.loads(payload.decode() if isinstance(payload, bytes) else payload))
-
-        ws.on("framesent", on_frame)
-
-    page.on("websocket", on_socket)
-    return sent
 
 
 def history_rows(page: Page) -> list[list[int]]:

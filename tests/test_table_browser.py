@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
-from browser_support import new_page, table, take_turn, wait_my_turn_or
+from browser_support import new_page, record_sent, table, take_turn, wait_my_turn_or
 from server_support import create_table, running_server
 
 REASON_WORDS = {
@@ -130,18 +130,21 @@ def test_the_summary_goes_on_by_itself_after_the_delay_chosen(
 def test_thanks_is_confirmed_and_the_end_says_why(browser: Browser, server: str) -> None:
     made = create_table(server, options={"claim": "thank"})
     page = new_page(browser, locale="de-CH")
+    sent = record_sent(page)
     page.goto(server + made["seats"][0]["link"])
     page.locator("#hand .card").first.wait_for()
     page.click("#controls [data-kind='thank']")
     page.locator("#thank-dialog[open]").wait_for()
     assert "0 von 1000" in page.locator("#thank-text").inner_text()
     assert page.locator("#thank-warning").is_visible()  # 0 is not enough
-    page.click("#thank-no")  # changed one's mind: nothing happens
-    time.sleep(0.5)
-    assert table(page)["status"] == "playing"
+    page.click("#thank-no")  # changed one's mind: nothing is sent
+    expect(page.locator("#thank-dialog[open]")).to_have_count(0)
     page.click("#controls [data-kind='thank']")
     page.click("#thank-yes")
     page.locator("#over-dialog[open]").wait_for()
+    # every frame sent before the server's answer is recorded by now: the thanks went once
+    acts = [m["action"] for m in sent if m.get("type") == "act"]
+    assert acts == [{"kind": "thank"}], acts
     assert "Die Gegner gewinnen" in page.locator("#over-text").inner_text()
     reason = page.locator("#over-reason").inner_text()
     assert "Bedankt: Du, mit nur 0 von 1000" in reason and "zu früh" in reason, reason
