@@ -196,7 +196,8 @@ def test_a_sheet_begun_before_the_rules_arrive_waits_for_them(
     browser: Browser, server: str
 ) -> None:
     """A sheet begun ("Tafel beginnen") as the page opens, before the server's presets have
-    come, is begun once they arrive — not refused as if the page were offline."""
+    come, is begun once they arrive — not refused as if the page were offline — and only once,
+    however often the button was pressed meanwhile."""
     page, foreign = open_page(browser, server)
     told: list[str] = []
     page.on("dialog", lambda d: told.append(d.message))
@@ -210,13 +211,19 @@ def test_a_sheet_begun_before_the_rules_arrive_waits_for_them(
     wait_held(page, held)  # the page asks for the presets once its words are in
     assert len(held) == 1
     page.fill("#new-name", "Montag")
-    page.click("#create")
-    page.wait_for_timeout(300)
+    page.dblclick("#create")
+    expect(page.locator("#create")).to_have_attribute("aria-busy", "true")  # waiting, no alert
+    expect(page.locator("#create")).to_be_disabled()
     assert told == []
     expect(page.locator("#home")).to_be_visible()
     held[0].continue_()
     expect(page.locator("#sheet-name")).to_have_text("Montag")
     assert told == []
+    page.unroute("**/api/presets*")
+    page.goto(server + "/tafel")
+    expect(page.locator("#sheet-list a", has_text="Montag")).to_have_count(1)
+    expect(page.locator("#create")).to_be_enabled()
+    expect(page.locator("#create")).not_to_have_attribute("aria-busy", "true")
     page.context.close()
     assert foreign == []
     assert page.errors == []  # type: ignore[attr-defined]

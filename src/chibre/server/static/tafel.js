@@ -284,6 +284,20 @@ function fillOptions() {
 
 async function createSheet(ev) {
   ev.preventDefault();
+  const button = $("#create");
+  if (button.disabled) return; // pressed again while the sheet is being begun: one sheet
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    await beginSheet();
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+/** The sheet the form asks for, begun here and sent to the server. */
+async function beginSheet() {
   await presetsArrived; // a sheet begun as the page opens waits for the rules it starts from
   const preset = $("#new-preset").value;
   const base = presets[preset];
