@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from browser_support import artifacts, new_page, take_turn
 from server_support import free_port, http_json, opened, start_server, stop_server
@@ -43,6 +43,22 @@ def ranking_on(page: Page) -> dict[str, int]:
         "rs => rs.map(r => [...r.children].map(c => c.textContent))",
     )
     return {row[1]: int(row[3]) for row in rows}
+
+
+def double_click_once(page: Page, button: str, url: str, until: re.Pattern[str]) -> None:
+    """Double-click ``button`` with the POSTs to ``url`` held until the first is in, and wait
+    for the page to go on to ``until``: the page must have sent one."""
+    held: list[Route] = []
+    page.route(url, lambda route: held.append(route))
+    page.dblclick(button)
+    for _ in range(500):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    held[0].fallback()
+    page.wait_for_url(until)
+    assert len(held) == 1, [r.request.url for r in held]
+    page.unroute(url)
 
 
 def play_round(pages: dict[str, Page], links: dict[str, str]) -> None:
@@ -77,8 +93,10 @@ def test_an_evening_of_eight_online(browser: Browser, served: dict[str, Any]) ->
     # server's is 3 s), short enough to replace the player who leaves
     form.locator("input[name=grace]").fill("8")
     form.locator("select[name=first_chooser]").select_option("right_of_dealer")
-    form.locator("button[type=submit]").click()
-    organiser.wait_for_url(re.compile(r"/tournament/.+\?key="))
+    created_at = re.compile(r"/tournament/.+\?key=")
+    double_click_once(
+        organiser, "#create-form button[type=submit]", "**/api/tournaments", created_at
+    )
     expect(organiser.locator("#title")).to_have_text("Mardi au Café")
     expect(organiser.locator("#terms")).to_have_text(
         "A game to 300 at every table · a player away for 8 s is replaced by the computer"
@@ -101,8 +119,8 @@ def test_an_evening_of_eight_online(browser: Browser, served: dict[str, Any]) ->
         page = new_page(browser)
         page.goto(base + join)
         page.locator("#join-form input[name=name]").fill(name)
-        page.locator("#join-form button[type=submit]").click()
-        page.wait_for_url(re.compile(r"player="))
+        entries = "**/api/tournaments/*/entries*"
+        double_click_once(page, "#join-form button[type=submit]", entries, re.compile("player="))
         expect(page.locator("#you-name")).to_have_text(name)
         pages[name], links[name] = page, page.url
     expect(organiser.locator("#entries li")).to_have_count(8)

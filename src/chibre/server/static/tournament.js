@@ -40,6 +40,22 @@ async function api(path, body, method) {
   return data;
 }
 
+/** The answer to ``request()``, sent once: the form's button is disabled until it comes, so a
+ * second press (a double click) sends nothing. A refusal is said on the page (null). */
+async function sendOnce(form, request) {
+  const button = form.querySelector("button[type=submit]");
+  if (button.disabled) return null;
+  button.disabled = true;
+  try {
+    return await request();
+  } catch (e) {
+    say(e.message);
+    return null;
+  } finally {
+    button.disabled = false;
+  }
+}
+
 function qr(link) {
   const img = el("img", { class: "qr", alt: "" });
   img.src = `/qr.svg?text=${encodeURIComponent(new URL(link, location.origin).href)}`;
@@ -79,12 +95,8 @@ async function showCreate() {
     };
     if (form.grace.value) body.grace = Number(form.grace.value);
     if (form.first_chooser.value) body.options.first_chooser = form.first_chooser.value;
-    try {
-      const made = await api("/api/tournaments", body);
-      location.href = made.organiser;
-    } catch (e) {
-      say(e.message);
-    }
+    const made = await sendOnce(form, () => api("/api/tournaments", body));
+    if (made) location.href = made.organiser;
   });
 }
 
@@ -285,12 +297,8 @@ function wire() {
     event.preventDefault();
     const body = { name: join.name.value };
     if (last && last.format !== "evening") body.partner = join.partner.value;
-    try {
-      const entered = await api(`/api/tournaments/${id}/entries?${query}`, body);
-      location.href = entered.links[0];
-    } catch (e) {
-      say(e.message);
-    }
+    const entered = await sendOnce(join, () => api(`/api/tournaments/${id}/entries?${query}`, body));
+    if (entered) location.href = entered.links[0];
   });
 }
 
