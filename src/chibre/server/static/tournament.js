@@ -40,10 +40,9 @@ async function api(path, body, method) {
   return data;
 }
 
-/** The answer to ``request()``, sent once: the form's button is disabled until it comes, so a
- * second press (a double click) sends nothing. A refusal is said on the page (null). */
-async function sendOnce(form, request) {
-  const button = form.querySelector("button[type=submit]");
+/** The answer to ``request()``, sent once: ``button`` is disabled until it comes, so a second
+ * press (a double click) sends nothing. A refusal is said on the page (null). */
+async function sendOnce(button, request) {
   if (button.disabled) return null;
   button.disabled = true;
   try {
@@ -54,6 +53,10 @@ async function sendOnce(form, request) {
   } finally {
     button.disabled = false;
   }
+}
+
+function submitButton(form) {
+  return form.querySelector("button[type=submit]");
 }
 
 function qr(link) {
@@ -95,7 +98,7 @@ async function showCreate() {
     };
     if (form.grace.value) body.grace = Number(form.grace.value);
     if (form.first_chooser.value) body.options.first_chooser = form.first_chooser.value;
-    const made = await sendOnce(form, () => api("/api/tournaments", body));
+    const made = await sendOnce(submitButton(form), () => api("/api/tournaments", body));
     if (made) location.href = made.organiser;
   });
 }
@@ -112,7 +115,7 @@ function entryItem(state, entry) {
   if (state.role === "organiser") {
     const act = (label, path, method) => {
       const b = el("button", { class: "btn btn-small", type: "button" }, t(label));
-      b.addEventListener("click", () => change(`/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method));
+      b.addEventListener("click", () => change(b, `/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method));
       return b;
     };
     if (entry.status === "withdrawn") li.append(act("tour_return", "/return"));
@@ -122,14 +125,13 @@ function entryItem(state, entry) {
   return li;
 }
 
-async function change(path, method, body) {
-  try {
+/** The organiser's change sent by ``button`` (once, however often pressed), then the new state. */
+async function change(button, path, method, body) {
+  await sendOnce(button, async () => {
     await api(path, body === undefined && method !== "DELETE" ? {} : body, method);
     say("");
     await refresh();
-  } catch (e) {
-    say(e.message);
-  }
+  });
 }
 
 function tableCard(state, table) {
@@ -269,7 +271,9 @@ async function refresh() {
 }
 
 function wire() {
-  $("next-round").addEventListener("click", () => change(`/api/tournaments/${id}/rounds?${query}`, "POST", {}));
+  $("next-round").addEventListener("click", () =>
+    change($("next-round"), `/api/tournaments/${id}/rounds?${query}`, "POST", {}),
+  );
   $("print").addEventListener("click", () => window.print());
   const add = $("add-form");
   add.kind.replaceChildren(el("option", { value: "human" }, t("tour_human")));
@@ -281,7 +285,7 @@ function wire() {
     const body = { name: add.name.value, kind: add.kind.value };
     if (last && last.format !== "evening") body.partner = add.partner.value;
     add.name.value = "";
-    change(`/api/tournaments/${id}/entries?${query}`, "POST", body);
+    change(submitButton(add), `/api/tournaments/${id}/entries?${query}`, "POST", body);
   });
   const correct = $("correct-form");
   correct.addEventListener("submit", (event) => {
@@ -290,14 +294,16 @@ function wire() {
     const body = { round: number("round"), table: number("table"), hand: number("hand") };
     body.points = number("points"); // the trick points of the hand's team; the rest is kept
     body.reason = correct.reason.value;
-    change(`/api/tournaments/${id}/corrections?${query}`, "POST", body);
+    change(submitButton(correct), `/api/tournaments/${id}/corrections?${query}`, "POST", body);
   });
   const join = $("join-form");
   join.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = { name: join.name.value };
     if (last && last.format !== "evening") body.partner = join.partner.value;
-    const entered = await sendOnce(join, () => api(`/api/tournaments/${id}/entries?${query}`, body));
+    const entered = await sendOnce(submitButton(join), () =>
+      api(`/api/tournaments/${id}/entries?${query}`, body),
+    );
     if (entered) location.href = entered.links[0];
   });
 }
