@@ -239,11 +239,18 @@ def test_the_form_is_not_sent_before_the_page_is_ready(browser: Browser, server:
         held.append(route)  # the words' answer is held back
 
     page.route("**/api/messages*", hold)
+    # counts the form's submit events, kept in the tab's storage across a page the form opens:
+    # Enter in a field submits the form (the event is dispatched while the key is handled,
+    # before ``press`` returns) unless its button is disabled
+    page.add_init_script(
+        "document.addEventListener('submit', () => {"
+        "  sessionStorage.submits = Number(sessionStorage.submits || 0) + 1; }, true);"
+    )
     page.goto(server + "/tafel", wait_until="domcontentloaded")
     expect(page.locator("#create")).to_be_disabled()
     page.fill("#new-name", "Dienstag")
     page.press("#new-name", "Enter")
-    page.wait_for_timeout(300)
+    assert page.evaluate("Number(sessionStorage.submits || 0)") == 0
     assert page.url == server + "/tafel"
     assert page.input_value("#new-name") == "Dienstag"
     wait_held(page, held)
@@ -279,18 +286,24 @@ def test_a_late_answer_for_a_link_left_does_not_close_the_next_sheet(
             route.fallback()
 
     page.route("**/api/sheets/**", hold_wrong)
+    # counts the writes of the list of my sheets: a refused link forgets itself there (one
+    # write) in the same step as it decides whether to close the sheet shown
+    page.add_init_script(
+        "window.listWrites = 0; const setItem = Storage.prototype.setItem;"
+        "Storage.prototype.setItem = function (name, value) {"
+        "  if (name === 'tafel-sheets') window.listWrites += 1;"
+        "  return setItem.call(this, name, value); };"
+    )
     page.goto(server + "/tafel")
     expect(page.locator("#sheet-list a", has_text="Sonntag")).to_have_count(1)
     page.goto(f"{server}/tafel#{sheet_id}.{wrong}")
-    for _ in range(250):  # the hash change is taken in, the wrong key's request is held
-        if held:
-            break
-        page.wait_for_timeout(20)
+    wait_held(page, held)  # the hash change is taken in, the wrong key's request is held
     assert len(held) == 1
     page.goto(server + link)
     expect(page.locator("#total0")).to_have_text("100")
+    writes = page.evaluate("window.listWrites")
     held[0].fallback()  # the refusal (403) comes now, after the sheet was shown
-    page.wait_for_timeout(500)
+    page.wait_for_function(f"() => window.listWrites > {writes}")  # ... and has been taken in
     expect(page.locator("#sheet")).to_be_visible()
     expect(page.locator("#total0")).to_have_text("100")
     assert page.url == server + link
