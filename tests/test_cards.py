@@ -95,8 +95,8 @@ def test_names_examples():
     # Swisslos (default): Schellen = ♣, Rosen = ♥.
     assert card_name(card(3, 6), "de", "swiss") == "Schellen Ober"
     assert parse_card("Schellen Ober") == card(3, 6)
-    assert card_name(card(1, 8), "de", "swiss") == "Rosen As"
-    assert parse_card("Rosen As") == card(1, 8)
+    assert card_name(card(1, 8), "de", "swiss") == "Rosen Ass"
+    assert parse_card("Rosen As") == parse_card("Rosen Ass") == card(1, 8)
 
 
 def test_french_deck_names_per_language():
@@ -126,7 +126,7 @@ def test_swiss_deck_names_per_language():
 def test_suit_mappings(mapping):
     for swiss, symbol in MAPPINGS[mapping].items():
         c = card(SYMBOLS.index(symbol), 8)
-        assert card_name(c, "de", "swiss", mapping) == f"{swiss} As"
+        assert card_name(c, "de", "swiss", mapping) == f"{swiss} Ass"
         assert parse_card(f"{swiss} As", mapping) == c
         assert parse_card(f"{swiss} Ober", mapping) == card(SYMBOLS.index(symbol), 6)
         # French names and codes never depend on the mapping.

@@ -44,6 +44,14 @@ def test_a_player_declares_its_weis_after_its_card(browser: Browser, tmp_path: P
         )
     process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
     try:
+        # with the Swiss deck the weis is said in its words: Schilten (♠) Under-Ober-König-Ass
+        swiss = new_page(browser, locale="de-CH")
+        swiss.add_init_script("localStorage.setItem('chibre.deck', 'swiss')")
+        swiss.goto(base + made["seats"][1]["link"])
+        offered = swiss.locator("#controls [data-kind='declare']")
+        expect(offered).to_contain_text("Schilten U-O-K-A")
+        assert swiss.errors == []  # type: ignore[attr-defined]
+        swiss.context.close()
         page = new_page(browser)
         frames: list[dict[str, object]] = []
         page.on(

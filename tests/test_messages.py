@@ -84,12 +84,21 @@ def test_the_server_refuses_in_the_page_s_language(tmp_path: Path) -> None:
 
 def test_a_refused_card_is_explained_in_each_language() -> None:
     from chibre.cards import parse_card, parse_cards
+    from chibre.play import illegal_reason
+    from chibre.server.protocol import illegal_to_json
 
     hand, trick = parse_cards("♣A ♥6 ♠6"), [parse_card("♣6")]
     said = {lang: why_illegal(hand, trick, 1, parse_card("♠6"), lang) for lang in i18n.LANGS}
     assert said["fr"] == "♣ est demandé : vous devez fournir ou couper — vous avez ♣A"
     assert said["de"] is not None and said["de"].startswith("♣ ist angespielt")
     assert said["en"] is not None and "follow suit or play a trump" in said["en"]
+    # and as data, for a page that words it with its own deck
+    reason = illegal_reason(hand, trick, 1, parse_card("♠6"))
+    assert reason is not None
+    assert illegal_to_json(*reason) == {"key": "illegal.follow_or_trump", "suit": 3, "held": ["CA"]}
+    reason = illegal_reason(hand, trick, 1, parse_card("♦6"))
+    assert reason is not None
+    assert illegal_to_json(*reason) == {"key": "illegal.held", "card": "D6"}
     assert i18n.best_language("de-CH,de;q=0.9,en;q=0.5") == "de"
     assert i18n.best_language("it-CH, fr;q=0.3, en;q=0.2") == "fr"
     assert i18n.best_language(None) == "en"

@@ -60,6 +60,7 @@ def test_a_refused_card_says_why_in_each_language(browser: Browser, server: str,
     refusal.wait_for()
     said = refusal.inner_text()
     assert any(word in said for word in REASON_WORDS[lang]), said
+    assert re.search("[♦♥♠♣]", said), said  # the French deck's signs
     assert page.locator("#hand .card").count() == cards  # nothing was played
     assert table(page)["myTurn"] == "true"
     # with the keyboard too: the card's number
@@ -69,6 +70,28 @@ def test_a_refused_card_says_why_in_each_language(browser: Browser, server: str,
     page.keyboard.press(str(index))
     refusal.wait_for()
     assert any(word in refusal.inner_text() for word in REASON_WORDS[lang])
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_refused_card_is_said_in_the_swiss_deck_s_words(browser: Browser, server: str) -> None:
+    """With the Swiss deck the reason names its suits and cards (Rosen, Under), not ♥ and J."""
+    made = create_table(server)
+    page = new_page(browser, locale="de-CH")
+    page.add_init_script("localStorage.setItem('chibre.deck', 'swiss')")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    code = until_a_card_is_refused(page)
+    page.locator(f'#hand .card[data-card="{code}"]').click()
+    refusal = page.locator("#refusal")
+    refusal.wait_for()
+    said = refusal.inner_text()
+    assert "angespielt" in said, said
+    assert not re.search("[♦♥♠♣]", said), said
+    assert re.search(
+        r"(Schellen|Rosen|Schilten|Eicheln) (Sechs|Sieben|Acht|Neun|Banner|Under|"
+        r"Ober|König|Ass)",
+        said,
+    ), said
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -476,6 +499,9 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert href and "/sheet?" in href
     page.goto(server + href)
     assert page.locator("h1").inner_text() == "Spielblatt"
+    # the seats as the table says them, each its own (three computer seats of one level)
+    columns = page.locator("section.hand").first.locator(".tricks thead th")
+    expect(columns).to_have_text(["#", "Du", "Rechts", "Partner", "Links", "Sticht", "Punkte"])
     hands = page.locator("section.hand").count()
     history = page.locator("section.hand .tricks tbody tr").count()
     assert hands >= 1 and history == 9 * hands  # every trick of every hand (end of hand)

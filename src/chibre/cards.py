@@ -104,7 +104,7 @@ SWISS_SUIT_NAMES = {
 }
 SWISS_RANK_NAMES = {
     "fr": ("six", "sept", "huit", "neuf", "banneret", "under", "ober", "roi", "as"),
-    "de": ("Sechs", "Sieben", "Acht", "Neun", "Banner", "Under", "Ober", "König", "As"),
+    "de": ("Sechs", "Sieben", "Acht", "Neun", "Banner", "Under", "Ober", "König", "Ass"),
     "en": ("six", "seven", "eight", "nine", "banner", "under", "ober", "king", "ace"),
 }
 

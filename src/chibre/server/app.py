@@ -390,15 +390,17 @@ async def table_sheet(
     found = _authorised(request, id, token, watch)
     if isinstance(found, Response):
         return found
-    table, _ = found
+    table, viewer = found
     said = i18n.best_language(lang or request.headers.get("accept-language"))
     if not table.game.is_over:
         return error(403, i18n.text(said, "error.record_later"))
     rules = table.game.rules
     names = [
-        s.info.name if s.human and s.info.name else
-        i18n.text(said, "seat_n", n=s.number + 1) if s.human else
-        s.info.name if s.info.name != s.info.kind else i18n.text(said, f"level_{s.info.kind}")
+        s.info.name if s.info.name and s.info.name != s.info.kind else
+        # a seat without a name of its own, as the table says it: where it sits from the
+        # viewer's, or its number for a spectator
+        i18n.text(said, "seat_n", n=s.number + 1) if viewer is None else
+        i18n.text(said, ("you", "right", "partner", "left")[(s.number - viewer) % 4])
         for s in table.seats
     ]  # fmt: skip
     page = gamesheet.game_sheet(

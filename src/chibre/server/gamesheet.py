@@ -76,7 +76,8 @@ def game_sheet(
         out.append(
             f'<section class="hand"><h2>{say("hand_n", n=number + 1)} · '
             f"{escape(contract_text(hand, lang, deck, mapping))} · "
-            f"{say('sheet_chooser', name=chooser)}</h2>"
+            f"{say('sheet_chooser', name=chooser)}"
+            f"{say('term.after_chibre') if hand.chibred else ''}</h2>"
         )
         out.append('<table class="tricks"><thead><tr><th>#</th>')
         out += [f"<th>{escape(n)}</th>" for n in names]

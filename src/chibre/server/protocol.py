@@ -52,19 +52,46 @@ class ProtocolError(ChibreError):
     words the refusal in a language of the catalogue (``chibre.i18n``); the English
     ``message`` is what the logs and the clients that name no language read."""
 
-    def __init__(self, code: str, message: str, said: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        said: Callable[[str], str] | None = None,
+        reason: dict[str, Any] | None = None,
+    ) -> None:
         assert code in ERROR_CODES, code
         self.code = code
         self.said = said
+        self.reason = reason
         super().__init__(message)
 
     def frame(self, lang: str = "en") -> str:
         """The error frame sent to a client that reads ``lang``."""
-        return error_frame(self.code, self.said(lang) if self.said else str(self))
+        return error_frame(self.code, self.said(lang) if self.said else str(self), self.reason)
 
 
-def error_frame(code: str, message: str) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message}, ensure_ascii=False)
+def error_frame(code: str, message: str, reason: dict[str, Any] | None = None) -> str:
+    """An error frame; ``reason``, when given, is what the message says as data (the catalogue
+    key and the cards it names), for a client that words it with its own cards."""
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if reason is not None:
+        frame["reason"] = reason
+    return json.dumps(frame, ensure_ascii=False)
+
+
+def illegal_to_json(key: str, fields: dict[str, int]) -> dict[str, Any]:
+    """Why a card may not be played (``chibre.play.illegal_reason``) as an error frame's
+    ``reason``: the catalogue key, ``suit`` a number, ``card`` and ``high`` codes, ``held``
+    a list of codes."""
+    reason: dict[str, Any] = {"key": key}
+    for name, value in fields.items():
+        if name == "suit":
+            reason[name] = value
+        elif name == "held":
+            reason[name] = [card_code(c) for c in cards_of(value)]
+        else:
+            reason[name] = card_code(value)
+    return reason
 
 
 PONG = '{"type":"pong"}'

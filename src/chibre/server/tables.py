@@ -33,7 +33,7 @@ from chibre.bots import Player
 from chibre.errors import ChibreError, GameOver, NotYourTurn
 from chibre.events import Event
 from chibre.game import CHANCE
-from chibre.play import why_illegal
+from chibre.play import illegal_reason, why_illegal
 from chibre.server.lobby import HUMAN, table_request
 from chibre.server.models import MAX_NAME, TableRequest, _printable
 from chibre.server.protocol import (
@@ -46,6 +46,7 @@ from chibre.server.protocol import (
     Rename,
     Report,
     event_to_json,
+    illegal_to_json,
     read_message,
 )
 from chibre.server.store import (
@@ -586,12 +587,13 @@ class Table:
         if isinstance(action, Play) and hand is not None and hand.contract >= 0:
             held, trick, contract = hand.hands[seat], tuple(hand.trick), hand.contract
             card = action.card
-            english = why_illegal(held, trick, contract, card)
-            if english is not None:  # said in the player's language, cards as ♥A
+            reason = illegal_reason(held, trick, contract, card)
+            if reason is not None:  # said in the player's language, cards as ♥A, and as data
                 raise ProtocolError(
                     "illegal",
-                    english,
+                    why_illegal(held, trick, contract, card) or "",
                     lambda lang: why_illegal(held, trick, contract, card, lang) or "",
+                    illegal_to_json(*reason),
                 )
         try:
             events = game.apply(action, seat)

@@ -25,7 +25,7 @@ const SWISS_SUITS = {
 };
 const SWISS_RANKS = {
   fr: ["six", "sept", "huit", "neuf", "banneret", "under", "ober", "roi", "as"],
-  de: ["Sechs", "Sieben", "Acht", "Neun", "Banner", "Under", "Ober", "König", "As"],
+  de: ["Sechs", "Sieben", "Acht", "Neun", "Banner", "Under", "Ober", "König", "Ass"],
   en: ["six", "seven", "eight", "nine", "banner", "under", "ober", "king", "ace"],
 };
 // Swiss suit -> French suit number (RULES.md §1); the table's rules say which one.
@@ -106,6 +106,16 @@ export function cardName(code, deck, mapping = "swisslos") {
   if (lang === "fr") return `${r} ${/^[aeéiou]/.test(s) ? "d’" : "de "}${s}`;
   if (lang === "de") return deck === "swiss" ? `${s} ${r}` : `${s}-${r}`;
   return `${r} of ${s}`;
+}
+
+/** A card's rank in a Swiss deck's short signs: 6…10, U (Under), O (Ober), K (König; R for
+ * the roi in French), A. */
+export function shortSwissRank(code) {
+  const rank = code.slice(1);
+  if (rank === "J") return "U";
+  if (rank === "Q") return "O";
+  if (rank === "K" && getLang() === "fr") return "R";
+  return rank;
 }
 
 /** An <img> of a card. */

@@ -14,6 +14,8 @@ import {
   hasDeckChoice,
   parseCode,
   setDeck,
+  shortSwissRank,
+  SUIT_SYMBOLS,
   sortHand,
   suitName,
 } from "./cards.js";
@@ -248,6 +250,21 @@ function refuse(text) {
   refuse.timer = setTimeout(() => (box.hidden = true), 6000);
 }
 
+/** Why a card may not be played, from the server's reason (its catalogue key and the cards it
+ * names), in the page's cards: "♥J" with the French deck, "Rosen Under" with the Swiss one. */
+function illegalText(reason) {
+  const swiss = app.deck === "swiss";
+  const card = (code) =>
+    swiss ? cardName(code, "swiss", mapping()) : SUIT_SYMBOLS[parseCode(code).suit] + code.slice(1);
+  const fields = {};
+  for (const [name, value] of Object.entries(reason)) {
+    if (name === "suit") fields.suit = swiss ? suitName(value, "swiss", mapping()) : SUIT_SYMBOLS[value];
+    else if (name === "held") fields.held = value.map(card).join(", ");
+    else if (name !== "key") fields[name] = card(value);
+  }
+  return t(reason.key, fields);
+}
+
 /** A card of the hand that is not playable now was chosen: the server says why (in the
  * page's language), or the page says whose turn it is. */
 function refusedCard(view, code) {
@@ -283,7 +300,8 @@ function connect() {
       reacted(msg);
     } else if (msg.type === "error") {
       app.pending = false;
-      if (msg.code === "illegal" || msg.code === "not_your_turn") refuse(msg.message);
+      if (msg.code === "illegal" && msg.reason) refuse(illegalText(msg.reason));
+      else if (msg.code === "illegal" || msg.code === "not_your_turn") refuse(msg.message);
       else if (msg.code === "bad_name") askName(msg.message);
       else toast(msg.message || msg.code, "error");
       if (msg.code === "bad_token") app.closedForGood = true;
@@ -920,18 +938,18 @@ function drawControls(view, myTurn) {
   }
 }
 
-/** Weis in a few signs: "♥ 6-7-8", "J ×4". */
+/** Weis in a few signs: "♥ 6-7-8", "J ×4"; with the Swiss deck "Rosen 10-U-O", "U ×4". */
 function weisText(weis) {
-  const symbols = ["♦", "♥", "♠", "♣"];
+  const swiss = app.deck === "swiss";
+  const rank = (code) => (swiss ? shortSwissRank(code) : code.slice(1));
   return weis
     .map((w) => {
       const cards = w.map(parseCode);
       if (cards.every((c) => c.suit === cards[0].suit)) {
-        const suit =
-          app.deck === "swiss" ? suitName(cards[0].suit, "swiss", mapping()) : symbols[cards[0].suit];
-        return `${suit} ${w.map((c) => c.slice(1)).join("-")}`;
+        const suit = swiss ? suitName(cards[0].suit, "swiss", mapping()) : SUIT_SYMBOLS[cards[0].suit];
+        return `${suit} ${w.map(rank).join("-")}`;
       }
-      return `${w[0].slice(1)} ×${w.length}`;
+      return `${rank(w[0])} ×${w.length}`;
     })
     .join(", ");
 }
