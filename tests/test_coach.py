@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from random import Random
 
 import numpy as np
@@ -10,9 +11,11 @@ import pytest
 from chibre.actions import Deal, Play
 from chibre.bots import make_player
 from chibre.bots.sampling import sample_deals
-from chibre.cards import parse_cards
+from chibre.cards import parse_card, parse_cards
 from chibre.coach import Budget, Verdict, assess, decisions, grade, review_record
-from chibre.coach.report import html_report, text_report
+from chibre.coach.reasons import Reason
+from chibre.coach.report import assessment_line, html_report, text_report
+from chibre.coach.review import Assessment
 from chibre.coach.value import Valuation, paired_loss, sure_match
 from chibre.coach.verdict import BLUNDER, INACCURACY, MISTAKE
 from chibre.game import Game, GameRecord
@@ -204,6 +207,31 @@ def test_the_review_reads_in_three_languages() -> None:
     assert "??" in texts["en"]
     page = html_report(review, "de")
     assert page.startswith("<!doctype html>") and "Trumpf" in page
+
+
+def test_a_line_speaks_the_deck_s_cards_the_language_s_numbers_and_small_gains_plainly() -> None:
+    seen = Play(parse_card("♦10"))
+    best = Play(parse_card("♦Q"))
+    mistake = Assessment(
+        seat=0, kind="card", hand_index=0, entry=5, taken=seen, best=best,
+        options=((best, 20.0), (seen, 6.3)), loss=13.7, error=1.8, verdict=Verdict.MISTAKE,
+        reason=Reason("points", {"card": best.card, "points": 14}), exact=False,
+    )  # fmt: skip
+    assert assessment_line(mistake, "en").startswith("♦10 ? lost 13.7 ± 1.8 — best ♦Q: ")
+    swiss = assessment_line(mistake, "de", "swiss")  # Swisslos: ♦ are Eicheln
+    assert swiss.startswith("Eicheln Banner ? ") and "am besten Eicheln Ober: " in swiss
+    assert not any(sign in swiss for sign in "♦♥♠♣"), swiss
+    assert "13,7 ± 1,8" in assessment_line(mistake, "fr")
+    # a gain of one point, and one under half a point, said as such (not "1 points", "0 points")
+    one = dataclasses.replace(mistake, reason=Reason("point", {"card": best.card}))
+    assert assessment_line(one, "en").endswith(
+        "♦Q: queen of diamonds takes one point more on average"
+    )
+    level = dataclasses.replace(
+        mistake, verdict=Verdict.GOOD, reason=Reason("about_as_good", {"card": best.card})
+    )
+    assert "about as good" in assessment_line(level, "en")
+    assert "etwa gleich gut" in assessment_line(level, "de")
 
 
 def test_the_summary_counts_points_lost_accuracy_and_biggest_mistakes() -> None:

@@ -128,7 +128,8 @@ def test_the_hand_summary_stays_until_continue(browser: Browser, server: str) ->
     time.sleep(3)  # the computers play on; the page waits for the player
     assert summary.is_visible()
     assert table(page)["handNumber"] == "0"
-    page.click("#continue")
+    expect(page.locator("#continue")).to_be_focused()  # the keyboard goes on with Enter
+    page.keyboard.press("Enter")
     page.wait_for_function("() => document.getElementById('table').dataset.handNumber === '1'")
     assert summary.count() == 0
     assert page.locator("#last-hand .total-row td").all_inner_texts() == rows

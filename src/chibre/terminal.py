@@ -597,7 +597,7 @@ class TerminalTable:
         return i18n.text(
             lang,
             "coach.hint_text",
-            card=action_text(advice.best, lang),
+            card=action_text(advice.best, lang, self.view.deck),
             reason=reason_text(advice.reason, lang, self.view.deck),
         )
 

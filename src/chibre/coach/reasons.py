@@ -132,8 +132,12 @@ def card_reason(o: Observation, v: Valuation, best: int, taken: int) -> Reason:
         return Reason("last_trick", {"card": card, "other": other})
     if best == taken:
         return Reason("best", {"card": card})
-    gain = float(v.means()[best] - v.means()[taken])
-    return Reason("points", {"card": card, "points": round(gain)})
+    gain = round(float(v.means()[best] - v.means()[taken]))
+    if gain == 0:  # within half a point: as good as the card taken, all but the rounding
+        return Reason("about_as_good", {"card": card})
+    if gain == 1:
+        return Reason("point", {"card": card})
+    return Reason("points", {"card": card, "points": gain})
 
 
 def _keeps_top(o: Observation, spent: int, kept: int) -> bool:

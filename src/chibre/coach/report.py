@@ -14,21 +14,33 @@ from chibre.coach.verdict import Verdict
 from chibre.i18n import text
 
 
-def contract_text(contract: int, lang: str, double: bool = False) -> str:
+def contract_text(contract: int, lang: str, double: bool = False, deck: str = "french") -> str:
     """A contract in words: ``trump ♥``, ``Obenabe``; ``double`` for the pique double."""
     if contract < 4:
-        name = text(lang, "coach.contract.trump", suit=suit_name(contract, lang))
+        name = text(lang, "coach.contract.trump", suit=suit_name(contract, lang, deck))
     else:
         name = text(lang, "coach.contract." + ("obenabe" if contract == 4 else "undenufe"))
     return text(lang, "coach.double", contract=name) if double else name
 
 
-def action_text(action: Action, lang: str) -> str:
-    """An option in words: a card as ``♥10``, a contract, chibre."""
+def card_text(card: int, lang: str, deck: str = "french") -> str:
+    """A card as the review writes it: ``♥10`` in the French deck, its name in the Swiss one
+    (``Rosen Banner``), whose cards have no such signs."""
+    return card_name(card, lang, deck) if deck == "swiss" else card_symbol(card)
+
+
+def number_text(x: float, lang: str) -> str:
+    """A number of points to a tenth, with the decimal comma in French: ``13,7``."""
+    said = f"{x:.1f}"
+    return said.replace(".", ",") if lang == "fr" else said
+
+
+def action_text(action: Action, lang: str, deck: str = "french") -> str:
+    """An option in words: a card as ``♥10`` (by name in the Swiss deck), a contract, chibre."""
     if isinstance(action, Play):
-        return card_symbol(action.card)
+        return card_text(action.card, lang, deck)
     if isinstance(action, Choose):
-        return contract_text(action.contract, lang, action.double)
+        return contract_text(action.contract, lang, action.double, deck)
     if isinstance(action, Chibre):
         return text(lang, "coach.chibre")
     return type(action).__name__
@@ -43,7 +55,7 @@ def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
         elif name == "suit":
             fields[name] = suit_name(int(value), lang, deck)
         elif name == "contract":
-            fields[name] = contract_text(int(value), lang)
+            fields[name] = contract_text(int(value), lang, deck=deck)
         else:
             fields[name] = f"{value:g}" if isinstance(value, float) else str(value)
     return text(lang, "coach.reason." + reason.key, **fields)
@@ -51,18 +63,19 @@ def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
 
 def assessment_line(a: Assessment, lang: str, deck: str = "french") -> str:
     """``♥J ?! lost 4.3 ± 1.5 — best ♥8: ducking: …`` (the open cards after ``|``)."""
-    head = f"{action_text(a.taken, lang)} {a.verdict.value}"
+    head = f"{action_text(a.taken, lang, deck)} {a.verdict.value}"
     if a.kind in ("weis", "stoeck"):
         head = f"{text(lang, 'coach.kind.' + a.kind)} {a.verdict.value}"
     parts = [head]
     if a.verdict is not Verdict.GOOD:
-        parts.append(text(lang, "coach.lost", loss=f"{a.loss:.1f}", error=f"{a.error:.1f}"))
+        loss, error = number_text(a.loss, lang), number_text(a.error, lang)
+        parts.append(text(lang, "coach.lost", loss=loss, error=error))
     line = " ".join(parts) + " — "
     if a.best != a.taken and a.kind not in ("weis", "stoeck"):
-        line += f"{text(lang, 'coach.best')} {action_text(a.best, lang)}: "
+        line += f"{text(lang, 'coach.best')} {action_text(a.best, lang, deck)}: "
     line += reason_text(a.reason, lang, deck)
     if a.hindsight is not None:
-        cards = " ".join(card_symbol(c) for c in a.hindsight)
+        cards = " ".join(card_text(c, lang, deck) for c in a.hindsight)
         line += " | " + text(lang, "coach.hindsight", cards=cards)
     return line
 
@@ -107,11 +120,11 @@ def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
         css = a.verdict.key
         rows.append(
             f'<tr class="{css}"><td>{a.hand_index + 1}</td><td>{a.seat}</td>'
-            f"<td>{escape(action_text(a.taken, lang))}</td><td>{escape(a.verdict.value)}</td>"
-            f"<td>{a.loss:.1f} ± {a.error:.1f}</td>"
-            f"<td>{escape(action_text(a.best, lang))}</td>"
+            f"<td>{escape(action_text(a.taken, lang, deck))}</td><td>{escape(a.verdict.value)}</td>"
+            f"<td>{number_text(a.loss, lang)} ± {number_text(a.error, lang)}</td>"
+            f"<td>{escape(action_text(a.best, lang, deck))}</td>"
             f"<td>{escape(reason_text(a.reason, lang, deck))}</td>"
-            f"<td>{escape(' '.join(card_symbol(c) for c in a.hindsight or ()))}</td></tr>"
+            f"<td>{escape(' '.join(card_text(c, lang, deck) for c in a.hindsight or ()))}</td></tr>"
         )
     summary = "".join(
         "<li>"

@@ -325,7 +325,7 @@ async def table_hint(request: Request, id: str, token: Token = None) -> Response
             "best": action_code(advice.best),
             "reason": reason,
             "text": i18n.text(
-                lang, "coach.hint_text", card=action_text(advice.best, lang), reason=reason
+                lang, "coach.hint_text", card=action_text(advice.best, lang, deck), reason=reason
             ),
         }
     )

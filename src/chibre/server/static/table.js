@@ -657,6 +657,12 @@ function render() {
   drawControls(view, myTurn);
   drawHand(view, myTurn);
   drawSide(view);
+  // a summary held until "continue": the button takes the focus that the hand's cards, gone
+  // now, would otherwise leave on nothing
+  const active = document.activeElement;
+  if (app.summary !== null && $("continue") && (!active || active === document.body)) {
+    $("continue").focus({ preventScroll: true });
+  }
   if (msg.table.status === "finished" && app.fair && !app.fair.finished && !app.fairLoading) loadDeals();
   if (msg.table.status === "finished" && !app.holdTimer) {
     if (REVIEW && !app.overShown) {
