@@ -553,6 +553,7 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert ("won" if game.winner == 0 else "lost") in newest.inner_text()
     assert f"{game.totals[0]} : {game.totals[1]}" in newest.inner_text()
     assert "with rule-based" in newest.inner_text()  # the partner, a computer
+    assert "against rule-based and rule-based" in newest.inner_text()  # its level's name
     assert "lost 0 : 0" in rows.nth(1).inner_text()
     assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
     newest.locator("a").click()  # a past game opens at its replay

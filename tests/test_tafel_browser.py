@@ -67,6 +67,7 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     page.fill("#new-name", "Jeudi")
     page.fill("#new-team0", "Nous")
     page.fill("#new-team1", "Eux")
+    expect(page.locator("#new-preset option[value=romand]")).to_have_text("Romand (auf 1000)")
     page.select_option("#new-preset", "romand")
     page.select_option("#new-multipliers", "french")
     page.click("#new-form details summary")
@@ -100,6 +101,19 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     # a weis this table does not know: the server says so, nothing is written
     enter_hand(page, "D", team=0, points=100, weis0="♥6 ♥8 ♥9")
     expect(page.locator("#error")).to_contain_text("♥")
+    expect(hand_rows(page)).to_have_count(3)
+    page.fill("#weis0", "")
+    # weis for both teams, a weis of no value: said in the page's language, nothing written
+    enter_hand(page, "D", team=0, points=100, weis0="20", weis1="50")
+    expect(page.locator("#error")).to_have_text(
+        "Nur ein Team schreibt Weis, das mit dem besten Weis: nur dessen Weis eintragen."
+    )
+    page.fill("#weis1", "")
+    page.fill("#weis0", "30")
+    press(page.locator("#submit"))
+    expect(page.locator("#error")).to_have_text(
+        "Kein Weis ist 30 wert: ein Weis ist 20, 50, 100, 150, 200, 250, 300."
+    )
     expect(hand_rows(page)).to_have_count(3)
     page.fill("#weis0", "")
 

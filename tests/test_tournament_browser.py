@@ -94,6 +94,10 @@ def test_an_evening_of_eight_online(browser: Browser, served: dict[str, Any]) ->
     # server's is 3 s), short enough to replace the player who leaves
     form.locator("input[name=grace]").fill("8")
     form.locator("select[name=first_chooser]").select_option("right_of_dealer")
+    # the rules and the computer's levels by their names, not the program's
+    preset = form.locator("select[name=preset] option[value='geneve-500']")
+    expect(preset).to_have_text("Geneva (to 500)")
+    expect(form.locator("select[name=level] option[value=rule]")).to_have_text("rule-based")
     created_at = re.compile(r"/tournament/.+\?key=")
     double_click_once(
         organiser,
@@ -115,6 +119,10 @@ def test_an_evening_of_eight_online(browser: Browser, served: dict[str, Any]) ->
         add.locator("select[name=kind]").select_option("rule")
         add.locator("button[type=submit]").click()
         expect(organiser.locator("#entries li")).to_have_count(n + 1)
+    expect(add.locator("select[name=kind] option[value=rule]")).to_have_text(
+        "Computer (rule-based)"
+    )
+    expect(organiser.locator("#entries li").first).to_contain_text("Computer (rule-based)")
 
     names = ["Anna", "Bastien", "Chloé", "Dario"]
     pages: dict[str, Page] = {}

@@ -41,6 +41,7 @@ def game_entry(g: SeatGame, link: str) -> dict[str, Any]:
         "partner": _name(seats[(g.seat + 2) % 4]),
         "partner_kind": seats[(g.seat + 2) % 4].kind,
         "opponents": [_name(seats[(g.seat + 1) % 4]), _name(seats[(g.seat + 3) % 4])],
+        "opponent_kinds": [seats[(g.seat + 1) % 4].kind, seats[(g.seat + 3) % 4].kind],
         "finished": g.game.is_over,
         "won": g.game.is_over and g.game.winner == team,
         "points": [g.game.totals[team], g.game.totals[1 - team]],

@@ -208,7 +208,10 @@ function renderHistory() {
       text.textContent =
         `${when} · ${result} ${g.points[0]} : ${g.points[1]} · ` +
         `${t("with_partner", { name: someone(g.partner, g.partner_kind, "partner") })} · ` +
-        t("against", { a: someone(g.opponents[0], "", "right"), b: someone(g.opponents[1], "", "left") });
+        t("against", {
+          a: someone(g.opponents[0], g.opponent_kinds[0], "right"),
+          b: someone(g.opponents[1], g.opponent_kinds[1], "left"),
+        });
       li.append(text, " ", a);
       return li;
     }),

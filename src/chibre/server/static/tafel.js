@@ -219,7 +219,7 @@ function fillPresets(data) {
   presets = data.presets;
   const select = $("#new-preset");
   if (!select.options.length) {
-    for (const name of Object.keys(presets)) select.add(new Option(name, name));
+    for (const name of Object.keys(presets)) select.add(new Option(t(`preset_${name}`), name));
     select.value = data.default;
     fillOptions();
   }
@@ -783,13 +783,19 @@ function changeOf(hand) {
   return [change(sheet, "add", { hand, expected: sheet.hands.length - struck + added + 1 }), null];
 }
 
-/** What the page can tell at once of a hand the rules would refuse (in its own words; the
+/** What the page can tell at once of a hand the rules would refuse, in its own words (the
  * server checks the rest). */
 function entryProblem(hand) {
-  if (!hand.contract) return "tf_need_contract";
-  if (!entry.match && entry.points === "") return "tf_need_points";
-  if (!entry.match && +entry.points > HAND_POINTS) return "tf_points_range";
-  if (hand.stoeck !== null && (hand.contract === "O" || hand.contract === "U")) return "tf_no_stoeck";
+  if (!hand.contract) return t("tf_need_contract");
+  if (!entry.match && entry.points === "") return t("tf_need_points");
+  if (!entry.match && +entry.points > HAND_POINTS) return t("tf_points_range");
+  if (hand.stoeck !== null && (hand.contract === "O" || hand.contract === "U")) return t("tf_no_stoeck");
+  const [ours, theirs] = hand.weis;
+  if ((ours.length || theirs.length) && !sheet.rules.weis) return t("tf_weis_off");
+  if (ours.length && theirs.length) return t("tf_one_team_weis");
+  const values = [20, 50, 100, 150, 200, ...(sheet.rules.big_sequences ? [250, 300] : [])];
+  const odd = [...ours, ...theirs].find((w) => typeof w === "number" && !values.includes(w));
+  if (odd !== undefined) return t("tf_weis_value", { points: odd, values: values.join(", ") });
   return "";
 }
 
@@ -800,7 +806,7 @@ async function submitHand(ev) {
   const hand = readEntry();
   const missing = entryProblem(hand);
   if (missing) {
-    showError(t(missing));
+    showError(missing);
     return;
   }
   submit.disabled = true; // one hand at a time

@@ -76,9 +76,9 @@ async function showCreate() {
   form.hidden = false;
   $("standings-box").hidden = true;
   const [{ presets }, { players }] = await Promise.all([api("/api/presets"), api("/api/players")]);
-  form.preset.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p }, p)));
+  form.preset.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p }, t(`preset_${p}`))));
   form.preset.value = "geneve-500";
-  form.level.replaceChildren(...players.map((p) => el("option", { value: p }, p)));
+  form.level.replaceChildren(...players.map((p) => el("option", { value: p }, t(`level_${p}`))));
   form.level.value = "rule";
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -107,7 +107,7 @@ async function showCreate() {
 
 function entryItem(state, entry) {
   const who = entry.members.join(" & ");
-  const kind = entry.kind === "human" ? "" : ` — ${t("tour_computer", { level: entry.kind })}`;
+  const kind = entry.kind === "human" ? "" : ` — ${t("tour_computer", { level: t(`level_${entry.kind}`) })}`;
   const notes = [];
   if (entry.status === "withdrawn") notes.push(t("tour_withdrawn"));
   if (entry.since > 1) notes.push(t("tour_late", { n: entry.since }));
@@ -278,7 +278,9 @@ function wire() {
   const add = $("add-form");
   add.kind.replaceChildren(el("option", { value: "human" }, t("tour_human")));
   api("/api/players").then(({ players }) =>
-    add.kind.append(...players.map((p) => el("option", { value: p }, t("tour_computer", { level: p })))),
+    add.kind.append(
+      ...players.map((p) => el("option", { value: p }, t("tour_computer", { level: t(`level_${p}`) }))),
+    ),
   );
   add.addEventListener("submit", (event) => {
     event.preventDefault();
