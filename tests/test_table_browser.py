@@ -151,6 +151,22 @@ def test_the_summary_goes_on_by_itself_after_the_delay_chosen(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_spectator_s_summary_goes_on_by_itself(browser: Browser, server: str) -> None:
+    """The players do not wait for a spectator: the summary it is shown goes on by itself
+    even when it keeps summaries until "continue", so it does not fall behind the game."""
+    made = create_table(server, seats=["rule"] * 4)
+    page = new_page(browser)
+    with_settings(page, summary="click")
+    page.goto(server + made["watch"])
+    page.locator("#table[data-spectator='true']").wait_for()
+    page.locator("#center .breakdown[data-hand='0']").wait_for(timeout=60_000)
+    expect(page.locator("#continue")).to_be_visible()
+    page.wait_for_function(
+        "() => document.getElementById('table').dataset.handNumber === '1'", timeout=30_000
+    )
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_thanks_is_confirmed_and_the_end_says_why(browser: Browser, server: str) -> None:
     made = create_table(server, options={"claim": "thank"})
     page = new_page(browser, locale="de-CH")

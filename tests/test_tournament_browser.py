@@ -288,6 +288,21 @@ def test_a_round_with_real_cards_on_two_phones(browser: Browser, served: dict[st
         "a trick counted twice"
     )
     state = organiser_state(base, organiser)
+    # the ranking on a phone, in German (the longest words): what does not fit scrolls within
+    # its panel, never the page nor over the page's green
+    phone = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
+    phone.goto(base + t["organiser"])
+    expect(phone.locator("#standings tr")).to_have_count(len(state["entries"]) + 1)
+    fits = """() => {
+        const panel = document.getElementById('standings-box').getBoundingClientRect();
+        const shown = document.getElementById('standings').parentElement.getBoundingClientRect();
+        return [document.documentElement.scrollWidth - innerWidth, shown.right - panel.right];
+    }"""
+    page_over, table_over = phone.evaluate(fits)
+    phone.locator("#standings-box").screenshot(path=artifacts() / "tournament-standings-phone.png")
+    assert page_over <= 0 and table_over <= 0, (page_over, table_over)
+    assert phone.errors == []  # type: ignore[attr-defined]
+    phone.context.close()
     by_name = {
         e["name"]: n
         for e in state["entries"]

@@ -58,6 +58,7 @@ const DEFAULTS = {
   mute: false,
 };
 const SUMMARY_CHOICES = ["click", "3", "6", "10"];
+const SPECTATOR_SUMMARY_S = 6; // how long a spectator's summary stays when "click" is chosen
 const REACTIONS = keysOf("react.").map((k) => k.slice("react.".length)); // as the server has them
 function readSettings() {
   let saved = {};
@@ -599,7 +600,9 @@ function holdSummary(number) {
   if (settings.summary === "0") return;
   app.summary = number;
   clearTimeout(app.summaryTimer);
-  const seconds = Number(settings.summary);
+  // the players do not wait for a spectator: its summary goes on by itself, "click" or not
+  const watching = mySeat() === null && settings.summary === "click";
+  const seconds = watching ? SPECTATOR_SUMMARY_S : Number(settings.summary);
   if (seconds > 0) app.summaryTimer = setTimeout(goOn, seconds * 1000 + HOLD_MS);
 }
 
