@@ -530,6 +530,8 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert page.locator("#print").is_visible()
     page.emulate_media(media="print")
     assert page.locator("#print").is_hidden()
+    icon = page.locator("link[rel=icon]").get_attribute("href")  # none: the browser asks for
+    assert icon and page.request.get(server + icon).ok  # /favicon.ico, which is not there
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -53,6 +53,7 @@ def game_sheet(
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{say('sheet_title')}</title>",
+        '<link rel="icon" href="/cards/french/HJ.svg" type="image/svg+xml">',
         '<link rel="stylesheet" href="/static/sheet.css"><script type="module" '
         'src="/static/sheet.js"></script></head><body>',
         f"<header><h1>{say('sheet_title')}</h1>",
