@@ -92,8 +92,17 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     konter = slate.locator("g.strich.kontermatsch")
     expect(konter.nth(1)).to_have_attribute("data-count", "3")  # as the table set it
 
-    # bad input: the message is shown, nothing is written
-    enter_hand(page, "D", team=0, points=200)
+    # bad input: the message is shown as it is typed, and on writing; nothing is written
+    enter_hand(page, "D", team=0, points=200, submit=False)
+    expect(page.locator("#error")).to_have_text(
+        "Stichpunkte gehen von 0 bis 157 (ein Match ist der Match-Schalter)."
+    )
+    expect(page.locator("#points1")).to_have_text("–")  # not 157 − 200
+    press(page.locator("#pad [data-key=back]"))
+    expect(page.locator("#error")).to_be_hidden()
+    expect(page.locator("#points1")).to_have_text("137")
+    press(page.locator("#pad [data-key='0']"))
+    press(page.locator("#submit"))
     expect(page.locator("#error")).to_have_text(
         "Stichpunkte gehen von 0 bis 157 (ein Match ist der Match-Schalter)."
     )

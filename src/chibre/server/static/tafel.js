@@ -651,7 +651,7 @@ function drawEntry() {
   for (const b of document.querySelectorAll("#chooser button")) b.setAttribute("aria-checked", String(+b.dataset.team === entry.chooser));
   for (const b of document.querySelectorAll(".point-team")) b.setAttribute("aria-checked", String(+b.dataset.team === entry.team));
   const mine = entry.match ? HAND_POINTS : entry.points === "" ? null : +entry.points;
-  const theirs = entry.match ? 0 : mine === null ? null : HAND_POINTS - mine;
+  const theirs = entry.match ? 0 : mine === null || mine > HAND_POINTS ? null : HAND_POINTS - mine;
   $(`#points${entry.team}`).textContent = mine === null ? "–" : mine;
   $(`#points${1 - entry.team}`).textContent = theirs === null ? "–" : theirs;
   $("#pad").classList.toggle("off", entry.match);
@@ -680,6 +680,9 @@ function press(key) {
   else if (key === "back") entry.points = entry.points.slice(0, -1);
   else if (entry.points.length < 3) entry.points = String(+(entry.points + key)); // no leading 0
   drawEntry();
+  // points no hand has are said at once, and unsaid once mended
+  const over = +entry.points > HAND_POINTS;
+  if (over || $("#error").textContent === t("tf_points_range")) showError(over ? t("tf_points_range") : "");
 }
 
 function pickPointsTeam(team) {
