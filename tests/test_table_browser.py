@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser_support import new_page, record_sent, table, take_turn, wait_my_turn_or
+from browser_support import (
+    artifacts,
+    new_page,
+    record_sent,
+    table,
+    take_turn,
+    wait_my_turn_or,
+)
 from server_support import create_table, running_server
 
 REASON_WORDS = {
@@ -533,6 +540,18 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     icon = page.locator("link[rel=icon]").get_attribute("href")  # none: the browser asks for
     assert icon and page.request.get(server + icon).ok  # /favicon.ico, which is not there
     assert not page.errors  # type: ignore[attr-defined]
+    # the replay on a phone: every card of the four hands on the screen
+    phone = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
+    phone.goto(server + made["seats"][0]["link"] + "&replay=1")
+    expect(phone.locator("#rp-left .rp-cards img")).to_have_count(9)
+    outside = phone.evaluate(
+        """() => [...document.querySelectorAll('.rp-cards img')]
+            .map((img) => img.getBoundingClientRect())
+            .filter((r) => r.left < 0 || r.right > innerWidth).length"""
+    )
+    phone.screenshot(path=artifacts() / "replay-phone.png")
+    assert outside == 0
+    assert not phone.errors  # type: ignore[attr-defined]
 
 
 def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, server: str) -> None:
