@@ -158,6 +158,36 @@ def test_the_summary_goes_on_by_itself_after_the_delay_chosen(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_the_seats_plates_hold_their_names_on_a_phone(browser: Browser, server: str) -> None:
+    """On a phone, large cards or not, each seat's name is whole and its level's chip stays on
+    its plate (German: the longest words)."""
+    made = create_table(server)
+    for large in (False, True):
+        page = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
+        with_settings(page, large=large)
+        page.goto(server + made["seats"][0]["link"])
+        expect(page.locator(".plate .chip-bot")).to_have_count(3)
+        cut, out = page.evaluate(
+            """() => {
+                const plates = [...document.querySelectorAll('.seat .plate')];
+                const cut = plates.map((p) => p.querySelector('.name'))
+                    .filter((n) => n.scrollWidth > n.clientWidth).map((n) => n.textContent);
+                const out = plates.flatMap((p) => {
+                    const box = p.getBoundingClientRect();
+                    return [...p.querySelectorAll('.chip')].filter((c) => {
+                        const r = c.getBoundingClientRect();
+                        return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+                    }).map((c) => c.textContent);
+                });
+                return [cut, out];
+            }"""
+        )
+        page.screenshot(path=artifacts() / f"plates-phone{'-large' if large else ''}.png")
+        assert cut == [] and out == [], (large, cut, out)
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
 def test_a_spectator_s_summary_goes_on_by_itself(browser: Browser, server: str) -> None:
     """The players do not wait for a spectator: the summary it is shown goes on by itself
     even when it keeps summaries until "continue", so it does not fall behind the game."""
