@@ -188,6 +188,23 @@ def test_the_seats_plates_hold_their_names_on_a_phone(browser: Browser, server: 
         page.context.close()
 
 
+SMALL_CONTROLS = """() => [...document.querySelectorAll('button, a.btn, select, summary')]
+  .filter((e) => e.offsetParent !== null && !e.closest('#hand, .react-menu'))
+  .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([name, r]) => `${name}: ${Math.round(r.width)}×${Math.round(r.height)}`)"""
+
+
+def test_every_control_of_the_phone_table_is_a_finger_wide(browser: Browser, server: str) -> None:
+    made = create_table(server, names=["Ueli", None, None, None])
+    page = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    small = page.evaluate(SMALL_CONTROLS)
+    assert small == [], "\n".join(small)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_a_spectator_s_summary_goes_on_by_itself(browser: Browser, server: str) -> None:
     """The players do not wait for a spectator: the summary it is shown goes on by itself
     even when it keeps summaries until "continue", so it does not fall behind the game."""
