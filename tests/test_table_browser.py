@@ -209,12 +209,27 @@ def test_a_spectator_s_summary_goes_on_by_itself(browser: Browser, server: str) 
     """The players do not wait for a spectator: the summary it is shown goes on by itself
     even when it keeps summaries until "continue", so it does not fall behind the game."""
     made = create_table(server, seats=["rule"] * 4)
-    page = new_page(browser)
+    page = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
     with_settings(page, summary="click")
     page.goto(server + made["watch"])
     page.locator("#table[data-spectator='true']").wait_for()
     page.locator("#center .breakdown[data-hand='0']").wait_for(timeout=60_000)
     expect(page.locator("#continue")).to_be_visible()
+    # on a phone the summary (teams named "Platz 1 & Platz 3") lies whole on the felt, on top
+    placed = page.evaluate(
+        """() => {
+            const box = document.querySelector('#center .breakdown').getBoundingClientRect();
+            const felt = document.querySelector('.felt').getBoundingClientRect();
+            const go = document.getElementById('continue').getBoundingClientRect();
+            const top = document.elementFromPoint(go.left + go.width / 2, go.top + go.height / 2);
+            return {
+                inside: box.left >= 0 && box.right <= innerWidth && box.top >= felt.top,
+                onTop: top !== null && top.id === 'continue',
+            };
+        }"""
+    )
+    page.screenshot(path=artifacts() / "spectator-summary-phone.png")
+    assert placed == {"inside": True, "onTop": True}, placed
     page.wait_for_function(
         "() => document.getElementById('table').dataset.handNumber === '1'", timeout=30_000
     )
