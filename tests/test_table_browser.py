@@ -669,6 +669,13 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert float(figure("fig_average")) == expected["average"]
     assert figure("fig_matches") == str(expected["matches"])
     assert float(figure("fig_chooser")) == expected["chooser_average"]
+    # the contracts named, by suit: in the deck the player draws with
+    assert "♦" in figure("fig_contracts")
+    page.evaluate("localStorage.setItem('chibre.deck', 'swiss')")
+    page.reload()
+    page.locator("#recent li").first.wait_for()
+    named = figure("fig_contracts")
+    assert "acorns" in named and "bells" in named and "♦" not in named, named
     # a token this browser does not hold opens nothing: the server leaves it out
     status = page.evaluate(
         """table => fetch('/api/history', {

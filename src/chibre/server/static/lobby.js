@@ -3,7 +3,7 @@
 // invitation links and go to the table as seat 0.
 
 import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
-import { getDeck, setDeck } from "./cards.js";
+import { getDeck, SUIT_SYMBOLS, setDeck, suitName } from "./cards.js";
 import { heldSeats, holdSeat, linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
@@ -238,8 +238,10 @@ function renderHistory() {
   );
 }
 
+/** A contract in the figures: its suit in the player's deck (♥, or Rosen), else its name. */
 function contractLabel(c) {
-  return c < 4 ? ["♦", "♥", "♠", "♣"][c] : t(c === 4 ? "obenabe" : "undenufe");
+  if (c >= 4) return t(c === 4 ? "obenabe" : "undenufe");
+  return getDeck() === "swiss" ? suitName(c, "swiss") : SUIT_SYMBOLS[c];
 }
 
 function showInvites(answer) {
