@@ -8,6 +8,7 @@ import json
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, expect
 
@@ -84,3 +85,48 @@ def test_a_player_declares_its_weis_after_its_card(browser: Browser, tmp_path: P
             "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (tid,)
         ).fetchall()
     assert stored[-1] == (1, "+1[D6-D7-D8,SJ-SQ-SK-SA]")
+
+
+def restored(tmp_path: Path, entries: list[tuple[int, str]]) -> tuple[Path, dict[str, Any]]:
+    """A table of four humans whose record is ``entries`` (seat, entry), as the server will
+    restore it at its next start."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
+    try:
+        made = create_table(base, ["human"] * 4, options=OPTIONS)
+    finally:
+        stop_server(process)
+    with sqlite3.connect(db) as c:
+        c.execute("DELETE FROM game_entries WHERE table_id = ?", (made["table"],))
+        c.executemany(
+            "INSERT INTO game_entries (table_id, n, seat, entry) VALUES (?, ?, ?, ?)",
+            [(made["table"], n, seat, entry) for n, (seat, entry) in enumerate(entries)],
+        )
+    return db, made
+
+
+def test_the_partner_s_chibre_is_said_while_the_trump_is_chosen(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Seat 0 chibres with the key 0 (as in the terminal); seat 2's page says so while it names
+    the trump (not only afterwards)."""
+    db, made = restored(tmp_path, [(-1, DEAL)])
+    process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
+    try:
+        first = new_page(browser, locale="de-CH")
+        first.goto(base + made["seats"][0]["link"])
+        expect(first.locator("#controls .btn-contract")).to_have_count(6)
+        first.locator("body").focus()
+        first.keyboard.press("0")
+        expect(first.locator("#table")).to_have_attribute("data-to-act", "2")
+        page = new_page(browser, locale="de-CH")
+        page.goto(base + made["seats"][2]["link"])
+        expect(page.locator("#controls .btn-contract")).to_have_count(6)
+        expect(page.locator("#center-note")).to_have_text(
+            "Dein Partner hat geschoben: sag Trumpf an"
+        )
+        assert first.errors == [] and page.errors == []  # type: ignore[attr-defined]
+        first.context.close()
+        page.context.close()
+    finally:
+        stop_server(process)

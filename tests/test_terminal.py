@@ -277,6 +277,41 @@ def test_weis_and_stoeck_prompts_and_thanking_in_a_whole_game() -> None:
     assert "Striche: us" in text
 
 
+def test_thanking_is_confirmed_with_what_the_team_has() -> None:
+    """``t`` asks first, as the table in the browser does, and warns when the team has not
+    reached the target; declined, the game goes on; the human's own thanks read "You thank"."""
+    rules = Rules.preset("romand", claim="thank", target=300)
+    out = io.StringIO()
+    prompts: list[str] = []
+    early = [True]  # the first ``t``: before the target, declined
+    table: TerminalTable
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        obs = table.game.observation(0)
+        if "[y/n]" in prompt:
+            if early[0]:
+                early[0] = False
+                return "n"
+            return "y"
+        if "contract" in prompt:
+            return "chibre" if any(isinstance(a, Chibre) for a in obs.legal_actions) else "O"
+        if early[0] or obs.totals[0] >= obs.rules.target:
+            return "t"
+        return card_code(next(a.card for a in obs.legal_actions if isinstance(a, Play)))
+
+    players = {s: make_player("rule", s) for s in (1, 2, 3)}
+    table = TerminalTable(rules, Console(View("en"), read, out), players, Random(3))
+    table.play_game()
+    text = out.getvalue()
+    assert table.game.is_over
+    assert "Thank now and claim the win? Your team has 0 of 300." in text
+    assert "That is not enough yet: thanking now loses the game." in text
+    assert prompts.count("Thank? [y/n] ") >= 1
+    assert "wrongly" not in text  # declined before the target: the game went on
+    assert len(table.game.hands) >= 2
+
+
 @pytest.mark.parametrize(
     ("answer", "lang", "declared"),
     [("y", "en", True), ("n", "en", False), ("o", "fr", True), ("j", "de", True)],

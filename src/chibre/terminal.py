@@ -581,9 +581,16 @@ class TerminalTable:
         elif word == "s":
             show()
         elif word == "t":
-            if obs.rules.claim == "thank":
+            if obs.rules.claim != "thank":
+                say(view.t("not_now", what="t"))
+                return None
+            # as at the table in the browser: said only once confirmed, with what the team has
+            points, target = obs.totals[0], obs.rules.target
+            say(i18n.text(view.lang, "thank_confirm", points=points, target=target))
+            if points < target:
+                say(i18n.text(view.lang, "thank_too_early"))
+            if self.console.yes(view.t("thank_prompt")):
                 return Thank()
-            say(view.t("not_now", what="t"))
         elif word == "h":
             say(self._hint(obs))
         return None
@@ -739,7 +746,10 @@ class TerminalTable:
                     ))  # fmt: skip
                 case Thanked(seat, correct):
                     key = "thanked_ok" if correct else "thanked_wrong"
-                    say(view.t(key, name=view.seat(seat)))
+                    if seat == HUMAN:
+                        say(view.t(key + "_you"))
+                    else:
+                        say(view.t(key, name=view.seat(seat)))
                 case GameWon(team, totals, striche):
                     self._show_end(team, totals, striche)
 

@@ -800,6 +800,7 @@ function drawCenter(view, myTurn) {
 function statusText(view, myTurn) {
   if (app.msg.table.status === "finished") return t("game_over");
   if (view.phase === "deal") return t("waiting_deal");
+  if (myTurn && view.phase === "contract" && view.chibres > 0) return t("choose_trump_chibred");
   if (myTurn) return view.phase === "contract" ? t("choose_trump") : t("your_turn");
   if (view.to_act < 0) return "";
   if (view.phase === "contract") {
@@ -1318,9 +1319,16 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
+  // at the contract, as in the terminal: 1–7 the contracts in their order, 0 chibre
+  const chibre = $("controls").querySelector("button.btn-chibre");
+  if (event.key === "0" && chibre) {
+    chibre.click();
+    event.preventDefault();
+    return;
+  }
   if (/^[1-9]$/.test(event.key)) {
     const n = Number(event.key);
-    const buttons = [...$("controls").querySelectorAll("button.btn-contract, button.btn-chibre")];
+    const buttons = [...$("controls").querySelectorAll("button.btn-contract")];
     if (buttons.length) {
       buttons[n - 1]?.click();
     } else if (cards[n - 1]) {
