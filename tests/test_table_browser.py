@@ -509,6 +509,13 @@ def test_settings_sort_two_taps_large_cards_and_sound(browser: Browser, server: 
     assert "alerts" not in table(page)  # no sound by default
     width = first_card_width(page)
     page.click("#settings-btn")
+    # each box on the line of its words (the long "two taps" too), on a phone
+    apart = page.eval_on_selector_all(
+        "#settings-dialog label.check",
+        """labels => labels.map((l) => l.querySelector('span').getBoundingClientRect().top
+            - l.querySelector('input').getBoundingClientRect().top)""",
+    )
+    assert apart and all(abs(gap) < 12 for gap in apart), apart
     page.check("#set-large")
     page.check("#set-twoTap")
     page.check("#set-sound")
