@@ -461,6 +461,9 @@ def test_illegal_reasons_in_every_language_agree_with_the_rules() -> None:
         View("fr"), hand, [parse_card("C10"), parse_card("HJ")], 1, parse_card("HA")
     )
     assert said is not None and "sous-couper" in said
+    # with the Swiss deck a suit in the sentence is named whole, not shortened as in the hand
+    said = illegal_reason(View("de", deck="swiss"), hand, [parse_card("S10")], 4, parse_card("HA"))
+    assert said is not None and said.startswith("Schilten ist angespielt"), said
 
 
 def test_score_table_and_small_helpers() -> None:

@@ -170,6 +170,18 @@ class View:
         symbol = SUIT_SYMBOLS[suit]
         return self.style.paint(symbol, "31") if suit in (0, 1) else symbol
 
+    def suit_word(self, suit: int) -> str:
+        """A suit inside a sentence: its sign in the French deck, its whole name in the Swiss
+        one (the hand's short names are for the hand)."""
+        if self.deck == "swiss":
+            name = swiss_suit(suit, self.mapping)
+            return self.style.paint(SWISS_SUIT_NAMES[self.lang][name], _SWISS_COLOURS[name])
+        return self.suit(suit)
+
+    def colon(self) -> str:
+        """A colon as the language writes it (French: with a space before)."""
+        return " :" if self.lang == "fr" else ":"
+
     def card(self, c: int) -> str:
         return card_text(c, self)
 
@@ -229,7 +241,7 @@ def illegal_reason(
         return None
     key, fields = reason
     words = {
-        name: view.suit(value)
+        name: view.suit_word(value)
         if name == "suit"
         else ", ".join(view.card(x) for x in display_order(value, contract))
         if name == "held"
@@ -265,7 +277,7 @@ def render_hand(obs: Observation, view: View) -> tuple[str, dict[str, int]]:
             parts.append(f"{view.style.bold(str(i))} {view.card(c)}")
         else:
             parts.append(view.style.dim(f"{i} ({card_text(c, _plain(view))})"))
-    return f"{view.t('your_cards')}:  " + "   ".join(parts), keys
+    return f"{view.t('your_cards')}{view.colon()}  " + "   ".join(parts), keys
 
 
 def _plain(view: View) -> View:
@@ -618,7 +630,7 @@ class TerminalTable:
 
         def show() -> None:
             self.show_table(obs)
-            say(f"{view.t('your_cards')}:  {view.cards(display_order(obs.hand, -1))}")
+            say(f"{view.t('your_cards')}{view.colon()}  {view.cards(display_order(obs.hand, -1))}")
             say("   ".join(f"{view.style.bold(k)} {label}" for k, _, label in menu))
             self._thank_hint(obs)
 
