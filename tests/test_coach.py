@@ -221,7 +221,8 @@ def test_a_line_speaks_the_deck_s_cards_the_language_s_numbers_and_small_gains_p
     swiss = assessment_line(mistake, "de", "swiss")  # Swisslos: ♦ are Eicheln
     assert swiss.startswith("Eicheln Banner ? ") and "am besten Eicheln Ober: " in swiss
     assert not any(sign in swiss for sign in "♦♥♠♣"), swiss
-    assert "13,7 ± 1,8" in assessment_line(mistake, "fr")
+    french = assessment_line(mistake, "fr")
+    assert "13,7 ± 1,8" in french and "la dame de carreau rapporte 14 points" in french, french
     # a gain of one point, and one under half a point, said as such (not "1 points", "0 points")
     one = dataclasses.replace(mistake, reason=Reason("point", {"card": best.card}))
     assert assessment_line(one, "en").endswith(

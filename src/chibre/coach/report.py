@@ -46,12 +46,21 @@ def action_text(action: Action, lang: str, deck: str = "french") -> str:
     return type(action).__name__
 
 
+def _with_article(name: str) -> str:
+    """A French card's name as a sentence says it: ``l’as de pique``, ``la dame de cœur``."""
+    rank = name.split()[0]
+    if rank in ("as", "under", "ober"):
+        return "l’" + name
+    return ("la " if rank == "dame" else "le ") + name
+
+
 def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
     """The reason's line in ``lang``."""
     fields: dict[str, str] = {}
     for name, value in reason.fields.items():
         if name in ("card", "other"):
-            fields[name] = card_name(int(value), lang, deck)
+            said = card_name(int(value), lang, deck)
+            fields[name] = _with_article(said) if lang == "fr" else said
         elif name == "suit":
             fields[name] = suit_name(int(value), lang, deck)
         elif name == "contract":
