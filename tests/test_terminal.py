@@ -13,7 +13,7 @@ from random import Random
 import pexpect
 import pytest
 
-from chibre import CHANCE, Game, Rules
+from chibre import CHANCE, Game, Rules, i18n
 from chibre.actions import Chibre, Choose, Declare, Play
 from chibre.bots import PLAYERS, RandomPlayer, make_player
 from chibre.bots.rule import RulePlayer
@@ -275,6 +275,33 @@ def test_weis_and_stoeck_prompts_and_thanking_in_a_whole_game() -> None:
     assert declared  # the human's answer reached the game
     assert re.search(r"thanks — (rightly|wrongly)|(You|They) win", text)
     assert "Striche: us" in text
+
+
+@pytest.mark.parametrize(("lang", "deck"), [("fr", "french"), ("de", "swiss"), ("fr", "swiss")])
+def test_a_card_typed_as_the_hand_shows_it_is_played(lang: str, deck: str) -> None:
+    """♦D (the French dame), RosO, SchiA: what the hand line shows can be typed back."""
+    out = io.StringIO()
+    typed: list[str] = []
+    table: TerminalTable
+    shown = View(lang, deck)
+
+    def read(prompt: str) -> str:
+        obs = table.game.observation(0)
+        if any(isinstance(a, Choose) for a in obs.legal_actions):
+            return "1"
+        legal = [a.card for a in obs.legal_actions if isinstance(a, Play)]
+        typed.append(card_text(legal[-1], shown))
+        assert len(typed) < 200, out.getvalue()[-300:]  # asked again and again: not understood
+        return typed[-1]
+
+    players = {s: make_player("rule", s) for s in (1, 2, 3)}
+    rules = Rules.preset("romand", target=300)
+    table = TerminalTable(rules, Console(View(lang, deck), read, out), players, Random(6))
+    table.play_game()
+    assert table.game.is_over
+    assert len(typed) >= 9
+    unknown = i18n.text(lang, "term.unknown", key="").split("'")[0]
+    assert unknown not in out.getvalue()
 
 
 def test_thanking_is_confirmed_with_what_the_team_has() -> None:

@@ -660,6 +660,8 @@ class TerminalTable:
         show()
         legal = [a for a in obs.legal_actions if isinstance(a, Play)]
         legal_keys = [k for k, c in keys.items() if any(a.card == c for a in legal)]
+        plain = View(view.lang, view.deck, view.mapping, Style(False))
+        shown = {card_text(c, plain).casefold(): c for c in keys.values()}
         while True:
             word = self.console.ask(view.t("prompt_card", keys=_key_range(legal_keys)))
             if word.lower() in COMMANDS:
@@ -668,6 +670,8 @@ class TerminalTable:
                     return thank
                 continue
             card = keys.get(word)
+            if card is None:  # a card typed as the hand shows it: ♦D, RosO, SchiA
+                card = shown.get(word.casefold())
             if card is None:
                 try:
                     card = parse_card(word, obs.rules.suit_mapping) if word else None
