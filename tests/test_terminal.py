@@ -436,6 +436,10 @@ def test_contract_keys_with_pique_double() -> None:
     assert read_contract("Coeur", menu) == Choose(1)
     assert read_contract("undenufe", menu) == Choose(5)
     assert read_contract("nothing", menu) is None
+    # a trump named with the word for it
+    assert read_contract("atout pique", menu) == Choose(2)
+    assert read_contract("Trumpf Rosen", menu) == Choose(1)  # Swisslos: Rosen are ♥
+    assert read_contract("atout", menu) is None
     # Swiss suit names through the table's suit mapping
     for mapping, names in SUIT_MAPPINGS.items():
         rules = Rules(suit_mapping=mapping)
@@ -563,3 +567,38 @@ def test_swiss_suit_abbreviations_cannot_be_mistaken(lang: str) -> None:
                 if x != y and not {x, y} <= CONFUSABLE | {" "}
             ]
             assert clear, f"{a!r} and {b!r} differ only in letters that look alike"
+
+
+def _contract_after_a_chibre(seed: int) -> tuple[list[str], str, TerminalTable]:
+    """The first hand of a game whose partner always chibres, up to the human's contract:
+    ``0`` answered once when chibre is not offered, then ``1``."""
+    out = io.StringIO()
+    asked: list[str] = []
+    table: TerminalTable
+
+    def read(prompt: str) -> str:
+        obs = table.game.observation(0)
+        if "contract" not in prompt:
+            raise Quit  # the contract is named: enough
+        offered = any(isinstance(a, Chibre) for a in obs.legal_actions)
+        asked.append("1" if offered or asked else "0")
+        return asked[-1]
+
+    players = {1: make_player("rule", 1), 2: _Pusher(), 3: make_player("rule", 3)}
+    table = TerminalTable(Rules(), Console(View("en"), read, out), players, Random(seed))
+    with pytest.raises(Quit):
+        table.play_game()
+    return asked, out.getvalue(), table
+
+
+def test_chibre_asked_for_after_the_partner_chibred_is_explained() -> None:
+    """The partner chibred: ``0`` is said to be no longer possible, not an unknown key, and
+    the human then names the trump."""
+    asked, text, table = next(
+        found for seed in range(40) if (found := _contract_after_a_chibre(seed))[0][:1] == ["0"]
+    )
+    assert asked == ["0", "1"], asked
+    assert "You cannot chibre now: your partner already did, you choose the trump." in text
+    assert "Unknown key" not in text
+    hand = table.game.hand
+    assert hand is not None and hand.contract >= 0

@@ -402,6 +402,7 @@ def contract_menu(obs: Observation, view: View) -> list[tuple[str, Action, str]]
 
 
 CHIBRE_WORDS = ("chibre", "chibrer", "schieben", "schiebe", "push")
+TRUMP_WORDS = ("atout", "trumpf", "trump")
 """Words that chibre, besides the key 0."""
 
 
@@ -415,6 +416,9 @@ def read_contract(
     for key, action, _ in menu:
         if word == key:
             return action
+    first, _, rest = word.partition(" ")
+    if first in TRUMP_WORDS and rest:  # "atout pique", "Trumpf Rosen"
+        word = rest.strip()
     if word in CHIBRE_WORDS:
         return next((a for _, a, _ in menu if isinstance(a, Chibre)), None)
     try:
@@ -646,6 +650,9 @@ class TerminalTable:
             action = read_contract(word, menu, obs.rules)
             if action is not None:
                 return action
+            if word == "0" or word.lower() in CHIBRE_WORDS:  # chibre is not offered now
+                say(view.t("no_chibre"))
+                continue
             say(view.t("unknown", key=word))
 
     def _ask_card(self, obs: Observation) -> Action:
