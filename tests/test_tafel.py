@@ -261,6 +261,11 @@ def test_cli_svg_to_a_file_and_to_stdout(tmp_path):
     assert out.returncode == 0
     assert texts(out.stdout, "label") == ["Eux"]
     assert 'class="strich sieg" data-count="2"' in out.stdout
+    # no slate has a negative number of Striche or a hand of a billion points
+    bad = chibre("tafel", "svg", "10", "--sieg", "-1", cwd=tmp_path)
+    assert bad.returncode == 2 and "Striche of a kind are 0 to 99, not -1" in bad.stderr
+    bad = chibre("tafel", "tally", "1000000000", cwd=tmp_path)
+    assert bad.returncode == 2 and "a hand scores at most 100000 points" in bad.stderr
 
 
 def test_cli_tally_and_sheet(tmp_path):

@@ -35,6 +35,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from chibre.scoresheet import STRICHE_KINDS
 
+MAX_SLATE_POINTS = 100_000
+"""The most points (or the fewest, a correction) one hand may write on a slate."""
+
 if TYPE_CHECKING:
     from chibre.scoresheet import ScoreSheet
 

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from chibre.errors import ChibreError
+from chibre.rules import MAX_STRICHE
 from chibre.scoresheet import STRICHE_KINDS
-from chibre.tafel import jasstafel_svg, rest_text, slate_svg, slate_tally, tally
+from chibre.tafel import MAX_SLATE_POINTS, jasstafel_svg, rest_text, slate_svg, slate_tally, tally
 
 
 def add_parser(sub: Any) -> None:
@@ -26,19 +27,39 @@ def add_parser(sub: Any) -> None:
     )
     actions = p.add_subparsers(dest="tafel_command", metavar="{svg,tally,sheet}")
     svg = actions.add_parser("svg", help="one team's slate for these hand scores, as SVG")
-    svg.add_argument("scores", nargs="*", type=int, help="each hand's score, in order")
+    svg.add_argument("scores", nargs="*", type=_score, help="each hand's score, in order")
     svg.add_argument("-o", "--output", type=Path, help="write the SVG here (default: stdout)")
     svg.add_argument("--label", default="", help="the team's name on the slate")
     svg.add_argument("--lang", default="de", choices=("de", "fr", "en"))
     for kind in STRICHE_KINDS:
-        svg.add_argument(f"--{kind}", type=int, default=None, metavar="N", help=f"{kind} Striche")
+        svg.add_argument(
+            f"--{kind}", type=_striche, default=None, metavar="N", help=f"{kind} Striche"
+        )
     t = actions.add_parser("tally", help="how a scorer chalks these hand scores")
-    t.add_argument("scores", nargs="+", type=int)
+    t.add_argument("scores", nargs="+", type=_score)
     sh = actions.add_parser("sheet", help="the slate of an exported score sheet (JSON), as SVG")
     sh.add_argument("file", type=Path)
     sh.add_argument("-o", "--output", type=Path)
     sh.add_argument("--lang", default="de", choices=("de", "fr", "en"))
     p.set_defaults(func=run)
+
+
+def _score(text: str) -> int:
+    """A hand's score as the slate takes it (a correction may be negative)."""
+    n = int(text)
+    if abs(n) > MAX_SLATE_POINTS:
+        raise argparse.ArgumentTypeError(
+            f"a hand scores at most {MAX_SLATE_POINTS} points (or -{MAX_SLATE_POINTS}), not {n}"
+        )
+    return n
+
+
+def _striche(text: str) -> int:
+    """A number of Striche of one kind: 0 to ``MAX_STRICHE``."""
+    n = int(text)
+    if not 0 <= n <= MAX_STRICHE:
+        raise argparse.ArgumentTypeError(f"Striche of a kind are 0 to {MAX_STRICHE}, not {n}")
+    return n
 
 
 def run(args: argparse.Namespace) -> int:

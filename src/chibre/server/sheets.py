@@ -68,20 +68,18 @@ from fastapi import APIRouter, Query
 from starlette.responses import FileResponse, JSONResponse, Response
 
 from chibre.errors import ChibreError, InvalidRules
-from chibre.rules import Rules
+from chibre.rules import MAX_STRICHE, Rules
 from chibre.scoresheet import STRICHE_KINDS, InvalidEntry, ScoreSheet
 from chibre.server import migrations
 from chibre.server.http import STATIC, bounded_route, error, page
 from chibre.server.models import HandRequest, SheetImport, SheetRename, SheetRequest
 from chibre.server.store import StoreUnavailable
-from chibre.tafel import jasstafel_svg, tafel_svg
+from chibre.tafel import MAX_SLATE_POINTS, jasstafel_svg, tafel_svg
 
 log = logging.getLogger("chibre.server")
 
 MAX_BODY = 256 * 1024  # an exported sheet of a long game fits easily
 MAX_SLATE_HANDS = 500
-MAX_SLATE_POINTS = 100_000
-MAX_STRICHE = 99
 MAX_LISTED = 200  # sheets asked for at once by ``GET /api/sheets``
 MAX_WRITES = 2000  # the ids of the last changes a sheet remembers (``write=``)
 WRITE_ID = r"^[A-Za-z0-9_-]{8,40}$"
