@@ -326,8 +326,13 @@ def test_advice_after_a_chibre_reads_the_partner_s_choice() -> None:
 
     # the partner who named hearts after the chibre holds them; one who did not choose, less
     assert partner_hearts(chibred) > partner_hearts(named) + 0.5
-    with pytest.raises(InvalidAdvice, match="which trump the partner named"):
+    with pytest.raises(InvalidAdvice, match="you chibred: say which trump your partner named"):
         observation_for(hand, 3, None, (), chibred=True)
+    # the partner chose first and chibred (dealer 1): the player names the trump, with the
+    # flag or without it
+    for flagged in (False, True):
+        after = observation_for(hand, 1, None, (), chibred=flagged)
+        assert (after.chibres, after.to_act, after.phase) == (1, 0, "contract")
 
 
 def test_the_pique_double_is_one_of_the_contract_s_options() -> None:

@@ -78,7 +78,7 @@ def test_advise_refuses_a_hand_or_a_play_that_cannot_be(tmp_path: Path) -> None:
     r = chibre("advise", "--hand", HAND, "--trump", "blue", cwd=tmp_path)
     assert r.returncode == 2 and "unknown trump" in r.stderr
     r = chibre("advise", "--hand", HAND, "--chibred", cwd=tmp_path)
-    assert r.returncode == 2 and "which trump the partner named" in r.stderr
+    assert r.returncode == 2 and "you chibred: say which trump your partner named" in r.stderr
 
 
 def test_advise_after_a_chibre_the_partner_having_named_the_trump(tmp_path: Path) -> None:

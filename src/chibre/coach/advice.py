@@ -142,7 +142,7 @@ def observation_for(
         raise InvalidAdvice("dealer", dealer=dealer)
     chooser = (dealer + 1) & 3
     if contract is None:
-        if chibred:
+        if chibred and chooser == SEAT:  # the player chibred: its partner named the trump
             raise InvalidAdvice("chibred_no_trump")
         if played:
             raise InvalidAdvice("need_trump")
