@@ -97,6 +97,11 @@ def test_names_examples():
     assert parse_card("Schellen Ober") == card(3, 6)
     assert card_name(card(1, 8), "de", "swiss") == "Rosen Ass"
     assert parse_card("Rosen As") == parse_card("Rosen Ass") == card(1, 8)
+    # the rank letters a French or German player writes beside a suit sign
+    assert parse_card("♥V") == parse_card("♥B") == parse_card("♥U") == card(1, 5)
+    assert parse_card("♦D") == parse_card("♦O") == card(0, 6)
+    assert parse_card("♠R") == card(2, 7)
+    assert parse_cards("♥V ♥9 ♥A ♥R ♥10 ♥8 ♠A ♣A ♦A").bit_count() == 9
 
 
 def test_french_deck_names_per_language():

@@ -196,6 +196,9 @@ _RANK_WORDS = {
     "koenig": 7, "a": 8, "as": 8, "ace": 8, "ass": 8,
 }  # fmt: skip
 _SYMBOLS = {"♦": 0, "♢": 0, "♥": 1, "♡": 1, "♠": 2, "♤": 2, "♣": 3, "♧": 3}
+_SIGN_RANKS = {"v": 5, "b": 5, "u": 5, "d": 6, "o": 6, "r": 7}
+"""The rank letters of other languages and the Swiss deck (valet, Bube, Under; dame, Ober;
+roi), read beside a suit sign only (``♥V``, ``♦D``): alone, D is the diamonds' letter."""
 _FILLERS = {"de", "d", "of", "von", "du"}
 
 
@@ -215,6 +218,8 @@ def parse_card(text: str, mapping: str = "swisslos") -> int:
             rank_text = _fold(raw.replace(sym, "").strip())
             if rank_text in _RANK_WORDS:
                 return card(s, _RANK_WORDS[rank_text])
+            if rank_text in _SIGN_RANKS:
+                return card(s, _SIGN_RANKS[rank_text])
             raise NotationError(f"unknown rank {rank_text!r} in card {text!r}", text, lead)
     words = [(m.start(), _fold(m.group())) for m in re.finditer(r"[^\s'’-]+", text)]
     if len(words) == 1:
