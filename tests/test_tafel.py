@@ -286,3 +286,6 @@ def test_cli_tally_and_sheet(tmp_path):
     r = chibre("tafel", "sheet", "latin1.json", cwd=tmp_path)
     assert r.returncode == 1 and "not UTF-8" in r.stderr and "Traceback" not in r.stderr
     assert chibre("tafel", cwd=tmp_path).returncode == 2
+    r = chibre("tafel", "sheet", "missing.json", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr == "chibre tafel: missing.json: No such file or directory\n"

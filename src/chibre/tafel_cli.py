@@ -82,8 +82,11 @@ def run(args: argparse.Namespace) -> int:
 
             sheet = ScoreSheet.from_json(args.file.read_text(encoding="utf-8"))
             return _write(jasstafel_svg(sheet, args.lang), args.output)
-    except (ChibreError, OSError) as e:
+    except ChibreError as e:
         print(f"chibre tafel: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # a file that cannot be read or written, said without the errno
+        print(f"chibre tafel: {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
     except UnicodeDecodeError:
         print(f"chibre tafel: {args.file} is not a score sheet (not UTF-8 text)", file=sys.stderr)

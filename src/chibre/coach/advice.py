@@ -16,7 +16,7 @@ from random import Random
 
 from chibre.actions import Action, Chibre, Choose, Deal, Play
 from chibre.bots.player import choices
-from chibre.cards import ALL_CARDS, SUIT_MASKS, cards_of, parse_card
+from chibre.cards import ALL_CARDS, SUIT_MASKS, card_symbol, cards_of, parse_card
 from chibre.coach.reasons import Reason, card_reason, contract_reason
 from chibre.coach.value import Budget, value_cards, value_contract
 from chibre.errors import ChibreError, IllegalAction
@@ -63,6 +63,11 @@ class InvalidAdvice(IllegalAction):
     def said(self, lang: str) -> str:
         """The message in ``lang``."""
         return text(lang, self.key, **self.fields)
+
+
+def _signs(cards: int) -> str:
+    """Cards as a refusal names them: ``♠6 ♥7``."""
+    return " ".join(card_symbol(c) for c in cards_of(cards))
 
 
 def _invalid(key: str, fields: dict[str, object]) -> InvalidAdvice:
@@ -157,10 +162,10 @@ def observation_for(
     if contract is not None and to_play != SEAT:
         raise InvalidAdvice("their_turn", seat=to_play)
     if mine[SEAT] & ~hand:
-        raise InvalidAdvice("not_yours")
+        raise InvalidAdvice("not_yours", cards=_signs(mine[SEAT] & ~hand))
     others = [s for s in range(4) if s != SEAT]
     if any(mine[s] & hand for s in others):
-        raise InvalidAdvice("yours")
+        raise InvalidAdvice("yours", cards=_signs(hand & (mine[1] | mine[2] | mine[3])))
     rng = Random(seed)
     last: ChibreError | None = None
     for _ in range(FILL_TRIES):
