@@ -23,26 +23,35 @@ DEAL = "3:AKQ.9876..76/876..AKQJ.AK/JT9.AKQJT..8/..T9876.QJT9"
 OPTIONS = {"auto_weis": False, "first_chooser": "right_of_dealer"}
 
 
-def test_a_player_declares_its_weis_after_its_card(browser: Browser, tmp_path: Path) -> None:
+def restored(tmp_path: Path, entries: list[tuple[int, str]]) -> tuple[Path, dict[str, Any]]:
+    """A table of four humans whose record is ``entries`` (seat, entry), as the server will
+    restore it at its next start."""
     db = tmp_path / "chibre.sqlite"
     process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
     try:
         made = create_table(base, ["human"] * 4, options=OPTIONS)
     finally:
         stop_server(process)
-    tid = made["table"]
-    entries = [
-        (-1, DEAL),
-        (0, format_action(Choose(4))),
-        (0, format_action(Play(parse_card("♦A")))),
-    ]
-    entries.append((1, format_action(Play(parse_card("♦6")))))
     with sqlite3.connect(db) as c:
-        c.execute("DELETE FROM game_entries WHERE table_id = ?", (tid,))
+        c.execute("DELETE FROM game_entries WHERE table_id = ?", (made["table"],))
         c.executemany(
             "INSERT INTO game_entries (table_id, n, seat, entry) VALUES (?, ?, ?, ?)",
-            [(tid, n, seat, entry) for n, (seat, entry) in enumerate(entries)],
+            [(made["table"], n, seat, entry) for n, (seat, entry) in enumerate(entries)],
         )
+    return db, made
+
+
+def test_a_player_declares_its_weis_after_its_card(browser: Browser, tmp_path: Path) -> None:
+    db, made = restored(
+        tmp_path,
+        [
+            (-1, DEAL),
+            (0, format_action(Choose(4))),
+            (0, format_action(Play(parse_card("♦A")))),
+            (1, format_action(Play(parse_card("♦6")))),
+        ],
+    )
+    tid = made["table"]
     process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
     try:
         # with the Swiss deck the weis is said in its words: Schilten (♠) Under-Ober-König-Ass
@@ -85,24 +94,6 @@ def test_a_player_declares_its_weis_after_its_card(browser: Browser, tmp_path: P
             "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (tid,)
         ).fetchall()
     assert stored[-1] == (1, "+1[D6-D7-D8,SJ-SQ-SK-SA]")
-
-
-def restored(tmp_path: Path, entries: list[tuple[int, str]]) -> tuple[Path, dict[str, Any]]:
-    """A table of four humans whose record is ``entries`` (seat, entry), as the server will
-    restore it at its next start."""
-    db = tmp_path / "chibre.sqlite"
-    process, base = start_server(db, "--deal-delay", "60", "--grace", "600")
-    try:
-        made = create_table(base, ["human"] * 4, options=OPTIONS)
-    finally:
-        stop_server(process)
-    with sqlite3.connect(db) as c:
-        c.execute("DELETE FROM game_entries WHERE table_id = ?", (made["table"],))
-        c.executemany(
-            "INSERT INTO game_entries (table_id, n, seat, entry) VALUES (?, ?, ?, ?)",
-            [(made["table"], n, seat, entry) for n, (seat, entry) in enumerate(entries)],
-        )
-    return db, made
 
 
 def test_the_partner_s_chibre_is_said_while_the_trump_is_chosen(
