@@ -339,13 +339,31 @@ def test_replay_errors_exit_2(tmp_path: Path) -> None:
     tokens[-1] = "XX"
     path = tmp_path / "bad.txt"
     path.write_text(lines[0] + " ".join(tokens) + "\n", encoding="utf-8")
+    for command in ("replay", "review"):
+        run = chibre(command, str(path), cwd=tmp_path)
+        assert run.returncode == 2
+        # the file, the token and where it stands, said as a reader counts: line and column
+        assert run.stderr.startswith(f"chibre: {path}: "), run.stderr
+        assert "XX" in run.stderr
+        column = len(" ".join(tokens[:-1])) + 2
+        assert run.stderr.rstrip().endswith(f"(line 2, column {column})"), run.stderr
+        missing = chibre(command, str(tmp_path / "none.txt"), cwd=tmp_path)
+        assert missing.returncode == 2
+        assert missing.stderr == f"chibre: {tmp_path / 'none.txt'}: No such file or directory\n"
+
+
+def test_a_record_that_is_no_json_names_its_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{\n "format": "chibre-record",\n "rules": {}\n "hands": []}\n')
+    run = chibre("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        f"chibre: {path}: not JSON: expecting ',' delimiter (line 4, column 2)\n"
+    ), run.stderr
+    path.write_text('{"format": "chibre-record", "hands": 5}')
     run = chibre("replay", str(path), cwd=tmp_path)
     assert run.returncode == 2
-    assert "XX" in run.stderr
-    position = len(lines[0]) + len(" ".join(tokens[:-1])) + 1
-    assert f"position {position}" in run.stderr
-    missing = chibre("replay", str(tmp_path / "none.txt"), cwd=tmp_path)
-    assert missing.returncode == 2
+    assert run.stderr == f"chibre: {path}: hands must be a list, not int\n", run.stderr
 
 
 UNREADABLE = {

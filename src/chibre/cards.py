@@ -253,7 +253,7 @@ def parse_cards(text: str, mapping: str = "swisslos") -> int:
         try:
             c = parse_card(token, mapping)
         except NotationError as e:
-            raise NotationError(str(e).rsplit(" (at position", 1)[0], text, match.start()) from e
+            raise NotationError(e.message, text, match.start()) from e
         if m >> c & 1:
             raise NotationError(f"card {token!r} given twice", text, match.start())
         m |= 1 << c

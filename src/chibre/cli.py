@@ -34,7 +34,7 @@ from chibre import arena, client, jass_challenge, player_service, tafel_cli, ter
 from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
 from chibre.coach import cli as coach_cli
 from chibre.deal import deal_cards
-from chibre.errors import ChibreError, NotationError
+from chibre.errors import ChibreError, NotationError, file_error
 from chibre.events import (
     CardPlayed,
     Chibred,
@@ -48,7 +48,7 @@ from chibre.events import (
     WeisAnnounced,
     WeisScored,
 )
-from chibre.game import CHANCE, Game
+from chibre.game import CHANCE, Game, GameRecord
 from chibre.jasskit import check_hand, load_games
 from chibre.notation import format_deal, format_record, parse_record, record_from_json
 from chibre.options import add_rules_arguments, rules_from
@@ -136,9 +136,19 @@ def read_text(name: str) -> str:
         raise NotationError(f"not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") from None
 
 
+def read_record(name: str) -> GameRecord:
+    """The game record in file ``name`` (JSON or notation); its faults name the file."""
+    text = read_text(name)
+    try:
+        return record_from_json(text) if text.lstrip().startswith("{") else parse_record(text)
+    except NotationError as e:
+        raise NotationError(f"{name}: {e.message}", e.text, e.position) from None
+    except ChibreError as e:  # the record's rules
+        raise NotationError(f"{name}: {e}") from None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    text = read_text(args.file)
-    record = record_from_json(text) if text.lstrip().startswith("{") else parse_record(text)
+    record = read_record(args.file)
     game, events = record.replay()
     for event in events:
         if isinstance(event, HandScored | GameWon):
@@ -154,7 +164,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     for name in args.files:
         try:
             games = load_games(read_text(name))
-        except (OSError, ChibreError) as e:
+        except OSError as e:
+            print(f"{name}: cannot read: {e.strerror or e}", file=sys.stderr)
+            status = 2
+            continue
+        except ChibreError as e:
             print(f"{name}: cannot read: {e}", file=sys.stderr)
             status = 2
             continue
@@ -216,8 +230,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `chibre demo | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (ChibreError, OSError) as e:
+    except ChibreError as e:
         print(f"chibre: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"chibre: {file_error(e)}", file=sys.stderr)
         return 2
     return code
 

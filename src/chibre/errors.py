@@ -31,9 +31,27 @@ class GameOver(IllegalAction):
 
 
 class NotationError(ChibreError, ValueError):
-    """Malformed notation; ``position`` is the 0-based character index of the problem."""
+    """Malformed notation; ``position`` is the 0-based character index of the problem in
+    ``text``, said as a line and column where the text has several lines and not at all
+    where no text is given (the fault is the whole text's)."""
 
     def __init__(self, message: str, text: str = "", position: int = 0) -> None:
+        self.message = message
         self.text = text
         self.position = max(position, 0)
-        super().__init__(f"{message} (at position {self.position})")
+        super().__init__(message + _where(text, self.position))
+
+
+def _where(text: str, position: int) -> str:
+    if not text:
+        return ""
+    if "\n" not in text.rstrip("\n"):
+        return f" (at position {position})"
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    return f" (line {line}, column {column})"
+
+
+def file_error(e: OSError) -> str:
+    """A file that cannot be read or written, said without the errno: ``name: reason``."""
+    return f"{e.filename}: {e.strerror}" if e.filename is not None and e.strerror else str(e)

@@ -232,7 +232,7 @@ def parse_record(text: str) -> GameRecord:
             shown = word if len(word) <= 24 else word[:24] + "…"
             raise NotationError(f"a line starts with 'rules' or 'hand', not {shown!r}", text, start)
     if game is None:
-        raise NotationError("empty record: no rules line", text, 0)
+        raise NotationError("empty record: no rules line")
     return game.record
 
 
@@ -305,6 +305,10 @@ def action_from_dict(d: dict[str, Any]) -> tuple[int | None, Action]:
     raise NotationError(f"unknown action {d!r}")
 
 
+def _four(cards: Any) -> bool:
+    return isinstance(cards, list) and len(cards) == 4
+
+
 def _card_set(codes: Any) -> int:
     """A list of card codes as a set; ``NotationError`` for anything else or a repeat."""
     if not isinstance(codes, list):
@@ -341,7 +345,12 @@ def record_from_dict(d: dict[str, Any]) -> GameRecord:
     if not isinstance(d, dict) or d.get("format") != "chibre-record":
         raise NotationError('not a chibre record: expected {"format": "chibre-record", ...}')
     game = Game(Rules.from_dict(d.get("rules", {})))
-    for h, hand in enumerate(d.get("hands", [])):
+    hands = d.get("hands", [])
+    if not isinstance(hands, list):
+        raise NotationError(f"hands must be a list, not {type(hands).__name__}")
+    for h, hand in enumerate(hands):
+        if not isinstance(hand, dict) or not _four(hand.get("cards")):
+            raise NotationError(f'hand {h}: expected {{"dealer": …, "cards": [four lists], …}}')
         try:
             cards = [_card_set(seat_cards) for seat_cards in hand["cards"]]
             deal = Deal((cards[0], cards[1], cards[2], cards[3]), hand["dealer"])
@@ -357,7 +366,9 @@ def record_from_dict(d: dict[str, Any]) -> GameRecord:
                     raise
                 except ChibreError as e:
                     raise NotationError(f"hand {h}, action {i}: {e}") from e
-        except (KeyError, IndexError, TypeError) as e:
+        except KeyError as e:
+            raise NotationError(f"hand {h}: no {e}") from e
+        except (IndexError, TypeError) as e:
             raise NotationError(f"hand {h}: malformed ({e})") from e
     return game.record
 
@@ -372,11 +383,11 @@ def read_json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise NotationError(f"not JSON: {e.msg}", text, e.pos) from e
+        raise NotationError(f"not JSON: {e.msg[:1].lower()}{e.msg[1:]}", text, e.pos) from e
     except RecursionError:
-        raise NotationError("the JSON is nested too deeply to be read", text, 0) from None
+        raise NotationError("the JSON is nested too deeply to be read") from None
     except ValueError:  # json refuses an integer of more than 4300 digits
-        raise NotationError("a number has too many digits to be read", text, 0) from None
+        raise NotationError("a number has too many digits to be read") from None
 
 
 def record_from_json(text: str) -> GameRecord:
@@ -385,11 +396,11 @@ def record_from_json(text: str) -> GameRecord:
     try:
         return record_from_dict(d)
     except RecursionError:
-        raise NotationError("the record is nested too deeply to be read", text, 0) from None
+        raise NotationError("the record is nested too deeply to be read") from None
     except (ValueError, TypeError, AttributeError) as e:
         if isinstance(e, ChibreError):
             raise
-        raise NotationError(f"not a chibre record: {e}", text, 0) from None
+        raise NotationError(f"not a chibre record: {e}") from None
 
 
 __all__ = [

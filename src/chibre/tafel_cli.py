@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from chibre.errors import ChibreError
+from chibre.errors import ChibreError, file_error
 from chibre.rules import MAX_STRICHE
 from chibre.scoresheet import STRICHE_KINDS
 from chibre.tafel import MAX_SLATE_POINTS, jasstafel_svg, rest_text, slate_svg, slate_tally, tally
@@ -85,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
     except ChibreError as e:
         print(f"chibre tafel: {e}", file=sys.stderr)
         return 1
-    except OSError as e:  # a file that cannot be read or written, said without the errno
-        print(f"chibre tafel: {e.filename}: {e.strerror}", file=sys.stderr)
+    except OSError as e:
+        print(f"chibre tafel: {file_error(e)}", file=sys.stderr)
         return 1
     except UnicodeDecodeError:
         print(f"chibre tafel: {args.file} is not a score sheet (not UTF-8 text)", file=sys.stderr)

@@ -25,7 +25,6 @@ from chibre.coach.review import review_record
 from chibre.coach.value import Budget
 from chibre.errors import NotationError
 from chibre.i18n import LANGS, text
-from chibre.notation import parse_record, record_from_json
 from chibre.rules import CONTRACT_CODES, CONTRACT_NAMES
 
 _CONTRACT_WORDS = {
@@ -64,10 +63,9 @@ def _seats(args: argparse.Namespace) -> list[int]:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from chibre.cli import read_text
+    from chibre.cli import read_record
 
-    source = read_text(args.record)
-    record = record_from_json(source) if source.lstrip().startswith("{") else parse_record(source)
+    record = read_record(args.record)
     budget = Budget(samples=args.samples, contract_samples=args.samples, seed=args.seed)
     tell = sys.stderr.isatty()
 

@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Any
 
-from chibre.errors import ChibreError
+from chibre.errors import ChibreError, file_error
 from chibre.notation import read_json, record_from_dict
 from chibre.tournament.fairdeal import verify
 
@@ -36,7 +36,10 @@ def run(args: argparse.Namespace) -> int:
         with open(args.record, encoding="utf-8") as f:
             document = read_json(f.read())
         record = record_from_dict(document)
-    except (OSError, UnicodeDecodeError, ChibreError) as e:
+    except OSError as e:
+        print(f"chibre verify: {file_error(e)}", file=sys.stderr)
+        return 2
+    except (UnicodeDecodeError, ChibreError) as e:
         print(f"chibre verify: {args.record}: {e}", file=sys.stderr)
         return 2
     problems = verify(record, document.get("deals"), args.commitment)
