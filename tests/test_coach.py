@@ -14,7 +14,7 @@ from chibre.bots.sampling import sample_deals
 from chibre.cards import parse_card, parse_cards
 from chibre.coach import Budget, Verdict, assess, decisions, grade, review_record
 from chibre.coach.reasons import Reason
-from chibre.coach.report import assessment_line, html_report, text_report
+from chibre.coach.report import action_text, assessment_line, html_report, text_report
 from chibre.coach.review import Assessment
 from chibre.coach.value import Valuation, paired_loss, sure_match
 from chibre.coach.verdict import BLUNDER, INACCURACY, MISTAKE
@@ -223,6 +223,12 @@ def test_a_line_speaks_the_deck_s_cards_the_language_s_numbers_and_small_gains_p
     assert not any(sign in swiss for sign in "♦♥♠♣"), swiss
     french = assessment_line(mistake, "fr")
     assert "13,7 ± 1,8" in french and "la dame de carreau rapporte 14 points" in french, french
+    # the French deck's cards with the rank letters of the language: dame, Dame, queen
+    assert french.startswith("♦10 ? ") and "le mieux ♦D : la dame" in french, french
+    assert "am besten ♦D" in assessment_line(mistake, "de")
+    assert [action_text(Play(parse_card("♠J")), lang) for lang in ("fr", "de", "en")] == [
+        "♠V", "♠B", "♠J"
+    ]  # fmt: skip
     # a gain of one point, and one under half a point, said as such (not "1 points", "0 points")
     one = dataclasses.replace(mistake, reason=Reason("point", {"card": best.card}))
     assert assessment_line(one, "en").endswith(
@@ -301,7 +307,7 @@ def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:
     assert advice.reason.key == ("trump_pull" if trump else "bock")
     with pytest.raises(InvalidAdvice, match="which contract"):
         observation_for(hand, 3, None, played)
-    with pytest.raises(InvalidAdvice, match="seat 1 chooses"):
+    with pytest.raises(InvalidAdvice, match="the player on your right chooses"):
         observation_for(hand, 0)
     with pytest.raises(InvalidAdvice, match="all 36 cards"):
         observation_for(hand, 3, 1, tuple(range(36)))

@@ -134,6 +134,11 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.goto(server + "/tafel")
     page.click("#advise-link")
     page.wait_for_url("**/advise")
+    # the seats named from the player's, as at the table; an example hand in the page's words
+    assert page.locator("#dealer option").all_text_contents() == [
+        "Left (you choose the trump)", "You", "Right", "Partner"
+    ]  # fmt: skip
+    assert page.get_attribute("#hand", "placeholder") == "♥J ♥9 ♥A ♠A ♣K ♦7 …"
     page.fill("#hand", "HJ H9 HA HK H10 H8 SA CA DA")
     page.click("#ask")
     page.locator("#advice:not([hidden])").wait_for()
@@ -152,7 +157,7 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.fill("#played", "HJ H6")
     page.click("#ask")
     page.locator("#advice-error:not([hidden])").wait_for()
-    assert "seat 2's turn" in page.locator("#advice-error").inner_text()
+    assert "your partner plays, not you" in page.locator("#advice-error").inner_text()
     page.select_option("#trump", "")
     page.fill("#played", "")
     page.check("#chibred")
@@ -188,3 +193,14 @@ def test_the_advice_route_refuses_bad_input_with_its_field(server: str) -> None:
     assert status == 400 and answer["field"] == "trump"  # cards played, no trump named
     status, answer = http_json(server, "/api/advice", {"hand": "HJ", "dealer": 7})
     assert status == 400 and answer["field"] == "dealer"
+    request = urllib.request.Request(  # you dealt: the seat on your right names the trump
+        server + "/api/advice",
+        data=json.dumps({"hand": nine, "dealer": 0}).encode(),
+        headers={"Content-Type": "application/json", "Accept-Language": "fr"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request)
+    answer = json.loads(refused.value.read())
+    assert answer == {
+        "error": "le joueur à votre droite choisit l’atout : dites lequel", "field": "dealer"
+    }, answer  # fmt: skip

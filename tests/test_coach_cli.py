@@ -72,7 +72,7 @@ def test_advise_refuses_a_hand_or_a_play_that_cannot_be(tmp_path: Path) -> None:
     r = chibre("advise", "--hand", "HJ H9", cwd=tmp_path)
     assert r.returncode == 2 and "9 cards" in r.stderr
     r = chibre("advise", "--hand", HAND, "--trump", "H", "--played", "HJ H6", cwd=tmp_path)
-    assert r.returncode == 2 and "seat 2's turn" in r.stderr
+    assert r.returncode == 2 and "after these cards your partner plays, not you" in r.stderr
     r = chibre("advise", "--hand", HAND, "--trump", "H", "--played", "HQ H6 H7 DK", cwd=tmp_path)
     assert r.returncode == 2 and "you played ♥Q: not in your hand" in r.stderr
     r = chibre("advise", "--hand", HAND, "--trump", "blue", cwd=tmp_path)

@@ -83,6 +83,15 @@ def cards_of(m: int) -> tuple[int, ...]:
 SUIT_SYMBOLS = ("♦", "♥", "♠", "♣")
 SUIT_LETTERS = ("D", "H", "S", "C")
 RANK_CODES = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+# The rank letters shown on the cards and in text, per language and deck.
+RANK_LETTERS = {
+    ("en", "french"): RANK_CODES,
+    ("fr", "french"): ("6", "7", "8", "9", "10", "V", "D", "R", "A"),
+    ("de", "french"): ("6", "7", "8", "9", "10", "B", "D", "K", "A"),
+    ("en", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
+    ("fr", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "R", "A"),
+    ("de", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
+}
 
 FRENCH_SUIT_NAMES = {
     "fr": ("carreau", "cœur", "pique", "trèfle"),
@@ -136,9 +145,9 @@ def card_code(c: int) -> str:
     return SUIT_LETTERS[c // 9] + RANK_CODES[c % 9]
 
 
-def card_symbol(c: int) -> str:
-    """Suit symbol then rank: ``"♥10"``, ``"♠A"``."""
-    return SUIT_SYMBOLS[c // 9] + RANK_CODES[c % 9]
+def card_symbol(c: int, lang: str = "en") -> str:
+    """Suit symbol then the rank's letter in ``lang``: ``"♥10"``, ``"♠A"``, ``"♦V"`` (fr)."""
+    return SUIT_SYMBOLS[c // 9] + RANK_LETTERS[lang, "french"][c % 9]
 
 
 def suit_name(suit: int, lang: str = "en", deck: str = "french", mapping: str = "swisslos") -> str:

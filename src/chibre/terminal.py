@@ -33,7 +33,7 @@ from chibre.bots.levels import describe
 from chibre.bots.solver import warm_up
 from chibre.cards import (
     DECKS,
-    RANK_CODES,
+    RANK_LETTERS,
     SUIT_SYMBOLS,
     SWISS_SUIT_NAMES,
     card_name,
@@ -76,15 +76,6 @@ TERM = "term."
 
 # --- words -----------------------------------------------------------------------------------
 
-# Rank letters shown on the cards, per language and deck.
-RANK_LETTERS = {
-    ("en", "french"): RANK_CODES,
-    ("fr", "french"): ("6", "7", "8", "9", "10", "V", "D", "R", "A"),
-    ("de", "french"): ("6", "7", "8", "9", "10", "B", "D", "K", "A"),
-    ("en", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
-    ("fr", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "R", "A"),
-    ("de", "swiss"): ("6", "7", "8", "9", "10", "U", "O", "K", "A"),
-}
 _SWISS_COLOURS = {"Rosen": "31", "Schellen": "33", "Eicheln": "32", "Schilten": "34"}
 
 
@@ -180,7 +171,7 @@ class View:
 
     def colon(self) -> str:
         """A colon as the language writes it (French: with a space before)."""
-        return " :" if self.lang == "fr" else ":"
+        return i18n.colon(self.lang)
 
     def card(self, c: int) -> str:
         return card_text(c, self)

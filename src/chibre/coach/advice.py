@@ -55,14 +55,17 @@ class InvalidAdvice(IllegalAction):
         self.key = "coach.bad." + key
         self.fields = fields
         self.field = FIELD_AT_FAULT.get(key, "played")
-        super().__init__(text("en", self.key, **fields))
+        super().__init__(self.said("en"))
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_invalid, (self.key.removeprefix("coach.bad."), self.fields))
 
     def said(self, lang: str) -> str:
-        """The message in ``lang``."""
-        return text(lang, self.key, **self.fields)
+        """The message in ``lang``; a seat named from the player's (``your partner``)."""
+        fields = dict(self.fields)
+        if "seat" in fields:
+            fields["who"] = text(lang, f"coach.seat.{fields.pop('seat')}")
+        return text(lang, self.key, **fields)
 
 
 def _signs(cards: int) -> str:
@@ -88,7 +91,7 @@ def advise(o: Observation, budget: Budget | None = None) -> Advice:
     """The coach's choice for the seat to act in ``o``, from ``o`` only."""
     budget = budget or Budget()
     if o.to_act != o.seat or not choices(o):
-        raise InvalidAdvice("not_turn", seat=o.seat)
+        raise InvalidAdvice("not_turn")
     if o.phase == "contract":
         v = value_contract(o, budget)
         best = v.best()

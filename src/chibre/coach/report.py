@@ -11,7 +11,7 @@ from chibre.cards import card_name, card_symbol, suit_name
 from chibre.coach.reasons import Reason
 from chibre.coach.review import Assessment, Review
 from chibre.coach.verdict import Verdict
-from chibre.i18n import text
+from chibre.i18n import colon, text
 
 
 def contract_text(contract: int, lang: str, double: bool = False, deck: str = "french") -> str:
@@ -24,9 +24,9 @@ def contract_text(contract: int, lang: str, double: bool = False, deck: str = "f
 
 
 def card_text(card: int, lang: str, deck: str = "french") -> str:
-    """A card as the review writes it: ``♥10`` in the French deck, its name in the Swiss one
-    (``Rosen Banner``), whose cards have no such signs."""
-    return card_name(card, lang, deck) if deck == "swiss" else card_symbol(card)
+    """A card as the review writes it: ``♥10``, ``♥V`` in French, in the French deck; its name
+    in the Swiss one (``Rosen Banner``), whose cards have no such signs."""
+    return card_name(card, lang, deck) if deck == "swiss" else card_symbol(card, lang)
 
 
 def number_text(x: float, lang: str) -> str:
@@ -81,7 +81,7 @@ def assessment_line(a: Assessment, lang: str, deck: str = "french") -> str:
         parts.append(text(lang, "coach.lost", loss=loss, error=error))
     line = " ".join(parts) + " — "
     if a.best != a.taken and a.kind not in ("weis", "stoeck"):
-        line += f"{text(lang, 'coach.best')} {action_text(a.best, lang, deck)}: "
+        line += f"{text(lang, 'coach.best')} {action_text(a.best, lang, deck)}{colon(lang)} "
     line += reason_text(a.reason, lang, deck)
     if a.hindsight is not None:
         cards = " ".join(card_text(c, lang, deck) for c in a.hindsight)
