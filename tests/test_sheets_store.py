@@ -257,6 +257,29 @@ def test_a_sheet_over_http(server):
     assert status == 200 and "Contre-match" in svg
 
 
+def test_the_rules_refusals_are_said_in_the_page_s_language(server):
+    status, view = call(server, "POST", "/api/sheets",
+                        {"name": "Jass", "teams": ["Nous", "Eux"], "rules": {"target": 200}})  # fmt: skip
+    assert status == 201
+    sheet = f"/api/sheets/{view['id']}?key={view['key']}"
+    at = f"/api/sheets/{view['id']}/hands?key={view['key']}"
+    early = {"contract": "H", "points": 100, "schneider": True}
+    for lang, said in [
+        ("de", "Spiel 1 beendet die Partie nicht: Schneider wird nur beim Spiel gesagt"),
+        ("fr", "la donne 1 ne termine pas la partie : le Schneider ne se dit que"),
+        ("en", "hand 1 does not end the game: the Schneider is said only"),
+    ]:
+        status, answer = call(server, "POST", f"{at}&lang={lang}", early)
+        assert status == 400 and answer["error"].startswith(said), answer
+    status, view = call(server, "POST", at, {"contract": "S", "match": 0})
+    assert status == 201 and view["totals"][0] >= 200
+    status, answer = call(server, "POST", f"{at}&lang=fr", {"contract": "H", "points": 1})
+    assert status == 400 and answer["error"] == (
+        "la partie est finie : l’équipe Nous a gagné à la donne 1"
+    ), answer
+    assert len(call(server, "GET", sheet)[1]["hands"]) == 1  # nothing written
+
+
 def test_without_its_key_a_sheet_is_neither_listed_nor_opened(server):
     status, view = call(server, "POST", "/api/sheets", {"name": "secret"})
     sid, key = view["id"], view["key"]

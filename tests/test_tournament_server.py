@@ -574,7 +574,7 @@ def test_a_real_card_passe_refuses_a_hand_after_its_last(tmp_path: Path) -> None
         (real,) = state(base, t)["rounds"][0]["tables"]
         assert real["kind"] == "cards"
         sheet_id, key = real["sheet"].removeprefix("/tafel#").split(".", 1)
-        hands = f"/api/sheets/{sheet_id}/hands?key={key}"
+        hands = f"/api/sheets/{sheet_id}/hands?key={key}&lang=en"
         for points in (100, 60):
             hand = {"contract": 0, "chooser": 0, "points": points, "team": 0}
             assert http_json(base, hands, hand)[0] == 201

@@ -56,6 +56,7 @@ from typing import Any, NamedTuple
 from chibre.cards import SUIT_MAPPINGS, SUIT_SYMBOLS, format_cards, parse_cards
 from chibre.errors import IllegalAction, InvalidRules, NotationError
 from chibre.hand import HandScore
+from chibre.i18n import text
 from chibre.play import LAST_TRICK_BONUS, MATCH_BONUS
 from chibre.rules import CONTRACT_CODES, CONTRACT_NAMES, Contract, Rules, Striche
 from chibre.weis import CARRE, SEQUENCE, STOECK_POINTS, Weis, weis_of
@@ -71,7 +72,22 @@ TEAM_NAMES = ("A", "B")
 
 
 class InvalidEntry(IllegalAction, ValueError):
-    """A hand (or a sheet) the calculator cannot write: the message says what is wrong."""
+    """A hand (or a sheet) the calculator cannot write: the message says what is wrong; one
+    made by ``said_as`` says it in every language of the catalogue (``said``)."""
+
+    key = ""
+    fields: Mapping[str, object] = {}
+
+    @classmethod
+    def said_as(cls, key: str, **fields: object) -> InvalidEntry:
+        """The refusal ``sheet.bad.<key>`` of the message catalogue, in English."""
+        refused = cls(text("en", "sheet.bad." + key, **fields))
+        refused.key, refused.fields = key, fields
+        return refused
+
+    def said(self, lang: str) -> str:
+        """The message in ``lang`` where the catalogue has it, else in English."""
+        return text(lang, "sheet.bad." + self.key, **self.fields) if self.key else str(self)
 
 
 # --- reading what the scorer enters ----------------------------------------------------------
@@ -291,9 +307,8 @@ def hand_entry(
     if match_team is not None and points is not None:
         expected = HAND_POINTS if counted == match_team else 0
         if points != expected:
-            raise InvalidEntry(
-                f"with a match, team {TEAM_NAMES[counted]} has {expected} trick points, "
-                f"not {points}"
+            raise InvalidEntry.said_as(
+                "match_points", team=TEAM_NAMES[counted], expected=expected, points=points
             )
         points = None
     shown = _read_weis(weis, rules)
@@ -424,10 +439,7 @@ def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
     totals = [0, 0]
     for number, entry in enumerate(entries, 1):
         if c.winner >= 0:
-            raise InvalidEntry(
-                f"the game was won in hand {c.decided_in}: hand {number} comes after the end "
-                "(delete the hands after it first)"
-            )
+            raise InvalidEntry.said_as("after_end", won=c.decided_in, number=number)
         score = entry.score(rules)
         f = score.factor
         blocks = [(getattr(score, b)[0] * f, getattr(score, b)[1] * f) for b in order]
@@ -438,9 +450,7 @@ def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
                 "half the target", needed=rules.striche.bergpreis > 0,
             )[0]  # fmt: skip
         elif entry.berg_first is not None:
-            raise InvalidEntry(
-                f"hand {number}: the Bergpreis was already won by team {TEAM_NAMES[c.bergpreis]}"
-            )
+            raise InvalidEntry.said_as("berg_won", number=number, team=TEAM_NAMES[c.bergpreis])
         winner, block = _decide(
             number, before, blocks, rules.target, immediate, entry.first_out, "the target"
         )
@@ -456,10 +466,7 @@ def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
             low, high = _losers_range(before, blocks, block, order, winner, immediate)
             c.schneider = _schneider(number, low, high, rules, entry.schneider)
         elif entry.schneider is not None:
-            raise InvalidEntry(
-                f"hand {number} does not end the game: the Schneider is said only for the hand "
-                "that ends it"
-            )
+            raise InvalidEntry.said_as("schneider_not_end", number=number)
         if entry.match is not None:
             kind = "match" if entry.match == entry.chooser else "kontermatsch"
             c.marks[kind][entry.match] += getattr(rules.striche, kind)
@@ -501,11 +508,8 @@ def _schneider(number: int, low: int, high: int, rules: Rules, said: bool | None
     if low >= half or high < half:
         certain = high < half
         if said is not None and said != certain:
-            raise InvalidEntry(
-                f"hand {number}: the losers had {'under' if certain else 'at least'} half the "
-                f"target ({half}) when the game was won — "
-                + ("it is Schneider" if certain else "it is no Schneider")
-            )
+            kind = "schneider_is" if certain else "schneider_is_not"
+            raise InvalidEntry.said_as(kind, number=number, half=half)
         return certain
     if said is None:
         if not rules.striche.schneider:  # no Schneider at this table: nothing to ask
@@ -550,11 +554,10 @@ def _decide(
         raise AssertionError("unreachable: both teams reach the threshold")  # pragma: no cover
     if said is not None:
         if team < 0:
-            raise InvalidEntry(f"nobody reaches {what} ({threshold}) in hand {number}")
+            raise InvalidEntry.said_as(f"nobody_{field_name}", number=number, threshold=threshold)
         if said != team:
-            raise InvalidEntry(
-                f"in hand {number} team {TEAM_NAMES[team]} reaches {what} ({threshold}) "
-                "first, by the counting order"
+            raise InvalidEntry.said_as(
+                f"first_{field_name}", number=number, team=TEAM_NAMES[team], threshold=threshold
             )
     return team, block
 
@@ -612,15 +615,11 @@ class ScoreSheet:
     def add(self, hand: HandEntry | Mapping[str, Any]) -> HandResult:
         """Write the next hand; returns it with the totals after it."""
         if self._count.winner >= 0:
-            raise InvalidEntry(
-                f"the game is over: team {self.teams[self._count.winner]} won in hand "
-                f"{self._count.decided_in}"
+            raise InvalidEntry.said_as(
+                "game_over", team=self.teams[self._count.winner], number=self._count.decided_in
             )
         if self.passe and len(self._entries) >= self.passe:
-            raise InvalidEntry(
-                f"the Passe of {self.passe} hands is complete: no hand after hand {self.passe} "
-                "(correct or strike a hand instead)"
-            )
+            raise InvalidEntry.said_as("passe_complete", hands=self.passe)
         self._set([*self._entries, self._read(hand)])
         return self._count.results[-1]
 

@@ -22,7 +22,7 @@ Routes (``router(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's
   sheet is refused (409).
 - ``POST /api/sheets/import`` — a new sheet (with a new key) from an exported one.
 - ``GET|PATCH|DELETE /api/sheets/{id}?key=KEY`` — the sheet counted (``&lang=`` for its
-  slate), its name and teams, or its removal; ``GET /api/sheets/{id}/export?key=KEY`` — the
+  slate and the rules' refusals, German by default), its name and teams, or its removal; ``GET /api/sheets/{id}/export?key=KEY`` — the
   sheet as JSON (without its key).
 - ``POST /api/sheets/{id}/hands?key=KEY`` — write a hand;
   ``PUT|DELETE /api/sheets/{id}/hands/{n}?key=KEY`` — correct or strike hand ``n``.
@@ -459,7 +459,9 @@ def router(db_path: Path) -> APIRouter:
             except StoreUnavailable:
                 log.exception("the score sheets' store refused a request")
                 return error(503, "the score sheet could not be read or saved: try again later")
-            except (InvalidEntry, InvalidRules, ChibreError) as e:
+            except InvalidEntry as e:
+                return error(400, e.said(kwargs.get("lang", "en")))
+            except (InvalidRules, ChibreError) as e:
                 return error(400, str(e))
 
         return endpoint
