@@ -188,6 +188,29 @@ def test_the_seats_plates_hold_their_names_on_a_phone(browser: Browser, server: 
         page.context.close()
 
 
+def test_the_phone_s_top_bar_is_one_row_and_the_settings_hold_deck_and_language(
+    browser: Browser, server: str
+) -> None:
+    """A phone's top bar keeps the felt and the hand in view: the deck and the language are
+    chosen in the settings, and take effect there at once."""
+    made = create_table(server)
+    page = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    assert page.locator(".topbar").bounding_box()["height"] < 70  # type: ignore[index]
+    hand = page.locator("#hand").bounding_box()
+    assert hand is not None and hand["y"] + hand["height"] <= 844  # the hand without scrolling
+    page.click("#settings-btn")
+    page.select_option("#set-deck", "swiss")
+    expect(page.locator("#hand .card img").first).to_have_attribute("src", re.compile("/swiss/"))
+    page.select_option("#set-lang", "fr")
+    expect(page.locator("#settings-title")).to_have_text("Réglages")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.locator("#set-deck option").all_text_contents()[1] == "Suisses"
+    assert page.evaluate("localStorage.getItem('chibre.deck')") == "swiss"
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 SMALL_CONTROLS = """() => [...document.querySelectorAll('button, a.btn, select, summary')]
   .filter((e) => e.offsetParent !== null && !e.closest('#hand, .react-menu'))
   .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])

@@ -76,11 +76,9 @@ export function applyI18n(root = document) {
   }
 }
 
-/** A labelled <select> of the three languages that switches the page when changed. */
-export function languageSelect(onChange) {
-  const select = document.createElement("select");
-  select.className = "lang-select";
-  select.id = "lang-select";
+/** ``select``'s options: the three languages, each in its own words; the page's chosen. */
+export function fillLanguages(select) {
+  select.replaceChildren();
   for (const [code, name] of [["fr", "Français"], ["de", "Deutsch"], ["en", "English"]]) {
     const o = document.createElement("option");
     o.value = code;
@@ -88,6 +86,14 @@ export function languageSelect(onChange) {
     select.append(o);
   }
   select.value = getLang();
+}
+
+/** A labelled <select> of the three languages that switches the page when changed. */
+export function languageSelect(onChange) {
+  const select = document.createElement("select");
+  select.className = "lang-select";
+  select.id = "lang-select";
+  fillLanguages(select);
   select.addEventListener("change", () => {
     setLang(select.value);
     onChange(select.value);

@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, getLang, keysOf, languageSelect, t } from "./i18n.js";
+import { applyI18n, fillLanguages, getLang, keysOf, languageSelect, setLang, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -81,11 +81,23 @@ function saveSettings() {
   }
 }
 
-/** The settings dialog: each control shows and changes one setting, kept at once. */
-function setUpSettings() {
+/** The settings dialog: each control shows and changes one setting, kept at once — the deck
+ * and the language too, which a phone's top bar has no room for. */
+function setUpSettings(onLanguage) {
   const summary = $("set-summary");
   const sort = $("set-sort");
+  const deck = $("set-deck");
+  const lang = $("set-lang");
   const fill = () => {
+    deck.replaceChildren(
+      ...["french", "swiss"].map((v) => {
+        const o = el("option", "", t(v));
+        o.value = v;
+        return o;
+      }),
+    );
+    deck.value = app.deck;
+    fillLanguages(lang);
     summary.replaceChildren(
       ...SUMMARY_CHOICES.map((v) => {
         const o = el("option", "", v === "click" ? t("summary_click") : t("summary_s", { n: v }));
@@ -105,6 +117,12 @@ function setUpSettings() {
   };
   fill();
   setUpSettings.fill = fill;
+  deck.addEventListener("change", () => setDeckChoice(deck.value));
+  lang.addEventListener("change", () => {
+    setLang(lang.value);
+    $("lang-select").value = lang.value;
+    onLanguage();
+  });
   summary.addEventListener("change", () => change("summary", summary.value));
   sort.addEventListener("change", () => change("sort", sort.value));
   for (const name of ["twoTap", "sound", "large", "mute"]) {
@@ -628,6 +646,7 @@ function render() {
   for (const b of document.querySelectorAll("[data-deck]")) {
     if (b.tagName === "BUTTON") b.setAttribute("aria-pressed", String(b.dataset.deck === app.deck));
   }
+  $("set-deck").value = app.deck;
   root.dataset.deck = app.deck;
   if (!msg) {
     $("center-note").textContent = t("connecting");
@@ -1351,23 +1370,22 @@ function setDeckChoice(deck) {
 function main() {
   applyI18n();
   app.deck = getDeck();
-  $("tools").append(
-    languageSelect(() => {
-      applyI18n();
-      setUpSettings.fill();
-      drawReactions();
-      send({ type: "language", lang: getLang() }); // the server words its refusals in it
-      drawInvites();
-      drawDeals();
-      render();
-      app.replay?.render();
-    }),
-  );
+  const onLanguage = () => {
+    applyI18n();
+    setUpSettings.fill();
+    drawReactions();
+    send({ type: "language", lang: getLang() }); // the server words its refusals in it
+    drawInvites();
+    drawDeals();
+    render();
+    app.replay?.render();
+  };
+  $("tools").append(languageSelect(onLanguage));
   for (const b of document.querySelectorAll("button[data-deck]")) {
     b.addEventListener("click", () => setDeckChoice(b.dataset.deck));
   }
   $("last-trick-btn").addEventListener("click", showLastTrick);
-  setUpSettings();
+  setUpSettings(onLanguage);
   setUpReactions();
   $("thank-yes").addEventListener("click", () => {
     $("thank-dialog").close();
