@@ -193,6 +193,7 @@ async def conversation(url: str) -> None:
         if w is not task:
             w.cancel()
     assert json.loads(task.result()) == {"type": "REQUEST_TRUMPF", "data": False}
+    assert chooser.seat == 0  # in hand n seat n mod 4 chooses
     await chooser.send("CHOOSE_TRUMPF", {"mode": "SCHIEBE"})
     for b in bots:
         assert await b.recv("BROADCAST_TRUMPF") == {"mode": "SCHIEBE"}
@@ -274,6 +275,7 @@ def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
             text = r.read().decode()
     game = stored.replay()
     assert max(game.totals) >= 2500
+    assert [h.chooser for h in game.hands[:6]] == [0, 1, 2, 3, 0, 1]
     # the incidents are logged: the late answer, then the bot that left
     assert "(seat " in log and "no answer within 0.3 s; rule played Play(card=" in log
     assert "left; rule plays seat" in log
@@ -466,6 +468,42 @@ async def odd_choices(url: str) -> list[str]:
     for b in (first, bot):
         await b.ws.close()
     return said
+
+
+async def a_seat_left_before_the_start(url: str) -> list[int]:
+    """A, B and C join (teams 0, 1, 0: seats 0, 1, 2); A leaves; D joins team 0, E team 1.
+    The seats the five were given."""
+    bots = []
+    for name, team in (("A", 0), ("B", 1), ("C", 0), ("D", 0), ("E", 1)):
+        if name == "D":
+            await bots[0].ws.close()
+            await asyncio.sleep(0.3)
+        bot = Bot(await websockets.connect(url), name)
+        await bot.recv("REQUEST_PLAYER_NAME")
+        await bot.send("CHOOSE_PLAYER_NAME", name)
+        await bot.recv("REQUEST_SESSION_CHOICE")
+        how = "CREATE_NEW" if name == "A" else "JOIN_EXISTING"
+        await bot.send(
+            "CHOOSE_SESSION", {"sessionChoice": how, "sessionName": "left", "chosenTeamIndex": team}
+        )
+        while True:
+            joined = await bot.recv("BROADCAST_SESSION_JOINED")
+            if joined["player"]["name"] == name:
+                break
+        bot.seat = joined["player"]["seatId"]
+        bots.append(bot)
+    teams = await bots[-1].recv("BROADCAST_TEAMS")
+    assert [[p["name"] for p in t["players"]] for t in teams] == [["D", "C"], ["B", "E"]]
+    for b in bots[1:]:
+        await b.ws.close()
+    return [b.seat for b in bots]
+
+
+def test_a_seat_left_before_the_game_goes_to_the_next_bot_of_that_team(tmp_path: Path) -> None:
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        seats = asyncio.run(asyncio.wait_for(a_seat_left_before_the_start(url), 60))
+    assert seats == [0, 1, 2, 0, 3]
 
 
 def test_odd_session_choices_are_refused_and_asked_again(tmp_path: Path) -> None:
@@ -703,6 +741,9 @@ def test_a_bot_takes_a_seat_of_our_table_by_its_link(tmp_path: Path) -> None:
     game = stored.replay()
     assert "weis or stöck" in said[0] and "opens no seat" in said[1]
     assert game.is_over and [r.seat for r in results] == [0, 2]
+    # the winners' points as the table counted them when it was decided (here mid-hand)
+    assert all(r.winner == results[0].winner for r in results)
+    assert results[0].winner["points"] == game.totals[game.winner] >= 300
     for r, p in zip(results, players, strict=True):
         incidents = [i for x in stored.seats for i in x.incidents]
         assert r.bad_messages == [] and r.errors == [] and r.rejected == 0, incidents

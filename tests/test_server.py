@@ -589,6 +589,37 @@ def test_a_dropped_player_is_replaced_after_the_grace_period_and_takes_the_seat_
         asyncio.run(drop_and_reclaim(base, tmp_path / "chibre.sqlite"))
 
 
+async def everyone_leaves(base: str, db: Path) -> tuple[int, int, list[bool], int]:
+    """Two friends with two computers; both leave. The entries when they had gone, a while
+    later (past the grace), the seats taken over, and the entries once someone watches."""
+    t = create_table(base, ["human", "rule", "human", "rule"])
+    tid = t["table"]
+    friends = [await Client.open(base, t["seats"][s]["link"], s) for s in (0, 2)]
+    for c in friends:
+        await c.until(lambda f: f["type"] == "state")
+        await c.close()
+    await asyncio.sleep(0.3)  # a move planned before they left is made
+    gone = entry_count(db, tid)
+    await asyncio.sleep(1.5)  # five grace periods and a hundred computer moves
+    later = entry_count(db, tid)
+    watcher = await Client.open(base, t["watch"], None)
+    frame = await watcher.until(lambda f: f["type"] == "state")
+    taken = [s["bot"] for s in frame["table"]["seats"]]
+    await watcher.until(lambda f: f["type"] == "state" and f["seq"] > later + 3)
+    await watcher.close()
+    return gone, later, taken, entry_count(db, tid)
+
+
+def test_a_table_nobody_has_open_waits_for_someone(tmp_path: Path) -> None:
+    """Friends who all leave (a break, the connection lost together) find their game where
+    they left it, not finished by the computers; it goes on as soon as someone opens it."""
+    with running_server(tmp_path, "--grace", "0.3", "--bot-delay", "0.01") as base:
+        gone, later, taken, watched = asyncio.run(everyone_leaves(base, tmp_path / "chibre.sqlite"))
+    assert later == gone
+    assert taken[0] and taken[2]  # past the grace the computer holds their seats
+    assert watched > later + 3
+
+
 # --- the end of the game ---------------------------------------------------------------------
 
 

@@ -258,8 +258,8 @@ def test_a_sheet_over_http(server):
 
 
 def test_the_rules_refusals_are_said_in_the_page_s_language(server):
-    status, view = call(server, "POST", "/api/sheets",
-                        {"name": "Jass", "teams": ["Nous", "Eux"], "rules": {"target": 200}})  # fmt: skip
+    made = {"name": "Jass", "teams": ["Nous", "Eux"], "rules": {"target": 200}}
+    status, view = call(server, "POST", "/api/sheets", made)
     assert status == 201
     sheet = f"/api/sheets/{view['id']}?key={view['key']}"
     at = f"/api/sheets/{view['id']}/hands?key={view['key']}"

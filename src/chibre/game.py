@@ -99,9 +99,13 @@ class Game:
         return list(hand.credits)
 
     def next_dealer(self) -> int | None:
-        """Who deals the next hand: the previous chooser; ``None`` (free) for the first."""
+        """Who deals the next hand: the previous chooser; for the first ``None`` (free), but
+        seat 3 under ``first_chooser = first_seat`` (seat 0 chooses first, as the Jass
+        Challenge protocol has it)."""
         hand = self.hand
-        return None if hand is None else hand.chooser
+        if hand is None:
+            return 3 if self.rules.first_chooser == "first_seat" else None
+        return hand.chooser
 
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know now — what a player or a client is given."""

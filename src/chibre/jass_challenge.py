@@ -43,7 +43,7 @@ JC_OPTIONS: dict[str, Any] = {
     "multipliers": "published",  # ♦ ♥ 1, ♠ ♣ 2, Obenabe and Undenufe 3
     "target": 2500,
     "end_mode": "end_of_hand",
-    "first_chooser": "right_of_dealer",
+    "first_chooser": "first_seat",  # in hand n seat n mod 4 chooses
 }
 JC_RULES = Rules.make(**JC_OPTIONS)
 """The rules of a Jass Challenge game in our terms."""

@@ -51,7 +51,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "deck": DECKS,
     "suit_mapping": tuple(SUIT_MAPPINGS),
     "pique_double": ("off", "always", "choice"),
-    "first_chooser": ("card", "right_of_dealer"),
+    "first_chooser": ("card", "right_of_dealer", "first_seat"),
     "end_mode": ("immediate", "end_of_hand"),
     "claim": ("auto", "thank"),
     "end_order": END_ORDERS,

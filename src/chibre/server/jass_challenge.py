@@ -3,7 +3,8 @@ unchanged (WebSocket ``/`` — where their server listens — or ``/jass-challen
 our tables (docs/protocols.md).
 
 A bot names itself and chooses a session (``AUTOJOIN``, ``CREATE_NEW``, ``JOIN_EXISTING``);
-seats go as the protocol says (seatId = 2 × players already in the team + team index). When
+seats go as the protocol says (seatId = 2 × players already in the team + team index; a
+seat left before the game began is the team's next). When
 the fourth bot has joined, the session becomes a real table of this server (``Tables.create``:
 stored, restored, its record kept) under the rules the protocol implies
 (``chibre.jass_challenge.JC_RULES``), and each bot holds its seat through a ``SeatBridge``: the
@@ -282,7 +283,9 @@ class Lobby:
             return member
         if team not in (0, 1) or session.team_size(team) >= 2:
             team = 0 if session.team_size(0) <= session.team_size(1) else 1
-        member = Member(next(self.ids), name, 2 * session.team_size(team) + team, ws)
+        # the team's first free seat: 2 × its players + its index, unless one left before
+        taken = {m.seat for m in session.members}
+        member = Member(next(self.ids), name, team if team not in taken else team + 2, ws)
         session.members.append(member)
         if len(session.members) == 4:  # full: nobody else joins while it starts
             self.open.pop(session.name, None)
@@ -408,7 +411,7 @@ class SeatBridge:
             team = e["team"]
             won = {
                 "name": TEAM_NAMES[team],
-                "points": self.totals[team],  # the whole last hand counted
+                "points": self.table.game.totals[team],  # as the table counted the game
                 "currentRoundPoints": self.round[team],
             }
             return [frame("BROADCAST_WINNER_TEAM", won)]

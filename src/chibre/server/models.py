@@ -80,7 +80,7 @@ class RulesOptions(Strict):
     target: Annotated[int, Field(ge=1, le=MAX_TARGET)] | None = None
     multipliers: Grid | Annotated[list[Factor], Field(min_length=6, max_length=6)] | None = None
     pique_double: Literal["off", "always", "choice"] | None = None
-    first_chooser: Literal["card", "right_of_dealer"] | None = None
+    first_chooser: Literal["card", "right_of_dealer", "first_seat"] | None = None
     first_chooser_card: Word | Annotated[int, Field(ge=0, le=35)] | None = None
     chibre_back: bool | None = None
     weis: bool | None = None

@@ -22,8 +22,8 @@ Routes (``router(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's
   sheet is refused (409).
 - ``POST /api/sheets/import`` — a new sheet (with a new key) from an exported one.
 - ``GET|PATCH|DELETE /api/sheets/{id}?key=KEY`` — the sheet counted (``&lang=`` for its
-  slate and the rules' refusals, German by default), its name and teams, or its removal; ``GET /api/sheets/{id}/export?key=KEY`` — the
-  sheet as JSON (without its key).
+  slate and the rules' refusals, German by default), its name and teams, or its removal;
+  ``GET /api/sheets/{id}/export?key=KEY`` — the sheet as JSON (without its key).
 - ``POST /api/sheets/{id}/hands?key=KEY`` — write a hand;
   ``PUT|DELETE /api/sheets/{id}/hands/{n}?key=KEY`` — correct or strike hand ``n``.
   Each takes ``&write=ID``, an id the page chooses for that change (``WRITE_ID``): a change

@@ -86,8 +86,9 @@ class Settings:
     tables_per_minute: int = 10
     """Tables one client address may open in a minute; past this, 429."""
     unwatched_rest: float = 600.0
-    """A table of computer players only pauses as soon as nobody watches it, and is put to
-    rest (unloaded; it goes on when someone opens it again) after this many seconds."""
+    """A table pauses as soon as nobody has it open (``Table.unattended``); one of computer
+    players only is then put to rest (unloaded; it goes on when someone opens it again) after
+    this many seconds."""
     idle_rest: float = 21 * 86400.0
     """An unfinished table with players that nobody has played or opened for this long (three
     weeks) is put to rest the same way: kept in the store, no longer restored at start."""
@@ -271,11 +272,10 @@ class Table:
 
     @property
     def unattended(self) -> bool:
-        """Computer players only, and nobody watching: the table waits for a spectator
-        (unless it ``always_plays``)."""
-        if self.always_plays:
-            return False
-        return not self.connections and not any(s.human for s in self.seats)
+        """Nobody has the table open — no player, no spectator, the friends all gone, their
+        seats played by the computer since: the table waits for someone to come (unless it
+        ``always_plays``), so that nobody's game is finished without them."""
+        return not self.always_plays and not self.connections
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens, or ``None``."""
