@@ -465,7 +465,23 @@ async def odd_choices(url: str) -> list[str]:
         assert await bot.recv("REQUEST_SESSION_CHOICE") == ["game"]  # asked again
     await bot.send("CHOOSE_SESSION", {"sessionChoice": "JOIN_EXISTING", "sessionName": "game"})
     await bot.recv("BROADCAST_SESSION_JOINED")  # the connection was never dropped
-    for b in (first, bot):
+    for b in (first, bot):  # "game" is gone with its two bots
+        await b.ws.close()
+    await asyncio.sleep(0.3)
+    # a tournament under the name AUTOJOIN would give a new game: AUTOJOIN finds another
+    tour = Bot(await websockets.connect(url), "tour")
+    auto = Bot(await websockets.connect(url), "auto")
+    for b, choice in (
+        (tour, {"sessionChoice": "CREATE_NEW", "sessionName": "chibre 1",
+                "sessionType": "TOURNAMENT"}),
+        (auto, {"sessionChoice": "AUTOJOIN"}),
+    ):  # fmt: skip
+        await b.recv("REQUEST_PLAYER_NAME")
+        await b.send("CHOOSE_PLAYER_NAME", b.name)
+        await b.recv("REQUEST_SESSION_CHOICE")
+        await b.send("CHOOSE_SESSION", choice)
+        said.append((await b.recv("BROADCAST_SESSION_JOINED"))["sessionName"])
+    for b in (tour, auto):
         await b.ws.close()
     return said
 
@@ -506,12 +522,38 @@ def test_a_seat_left_before_the_game_goes_to_the_next_bot_of_that_team(tmp_path:
     assert seats == [0, 1, 2, 0, 3]
 
 
+def test_the_command_says_in_one_line_what_it_cannot_do(tmp_path: Path) -> None:
+    """A wrong address, a server that refuses the path, a session name it refuses: a line
+    that says so and exit 2, at once (not the same refused choice sent again and again)."""
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://")
+        runs = {
+            case: subprocess.run(
+                [sys.executable, "-m", "chibre.cli", "jass-challenge", *argv],
+                capture_output=True, text=True, timeout=60, env=server_env(),
+            )
+            for case, argv in {
+                "http": [base],
+                "path": [url + "/nope"],
+                "name": [url, "--session", "x" * 50],
+            }.items()
+        }  # fmt: skip
+    for case, run in runs.items():
+        assert run.returncode == 2 and "Traceback" not in run.stderr, (case, run.stderr)
+        *said, last = run.stderr.splitlines()  # the server's complaint, as logged, then why
+        assert len(said) <= 1 and last.startswith("chibre: "), run.stderr
+    assert "ws://HOST:PORT" in runs["http"].stderr
+    assert "403" in runs["path"].stderr
+    assert runs["name"].stderr.endswith("a session's name is 1 to 40 characters\n")
+
+
 def test_odd_session_choices_are_refused_and_asked_again(tmp_path: Path) -> None:
     with running_server(tmp_path) as base:
         url = base.replace("http://", "ws://") + "/jass-challenge"
         said = asyncio.run(asyncio.wait_for(odd_choices(url), 60))
     assert said[:2] == ["sessionName is a string"] * 2
     assert said[2] == "the session 'game' is not a TOURNAMENT session"
+    assert said[3] == "chibre 1" and said[4] == "chibre 2"  # a game of its own
 
 
 # --- tournaments and spectators --------------------------------------------------------------

@@ -209,6 +209,7 @@ class ChallengeClient:
         self.result = ChallengeResult()
         self._rejected: set[int] = set()
         self._id: Any = None
+        self._chosen = False  # a session was asked for
         self._candidates: list[int] = []
         self._hands = 0  # hands dealt in this game
 
@@ -230,6 +231,9 @@ class ChallengeClient:
         if kind == "REQUEST_PLAYER_NAME":
             return [frame("CHOOSE_PLAYER_NAME", self.name)]
         if kind == "REQUEST_SESSION_CHOICE":
+            if self._chosen and self.result.bad_messages:  # asked again: our choice was refused
+                raise ChibreError(f"the server refused the session: {self.result.bad_messages[-1]}")
+            self._chosen = True
             return [frame("CHOOSE_SESSION", self.session_choice(data or []))]
         if kind == "BROADCAST_SESSION_JOINED" and self._id is None:
             self._id = data["player"].get("id")  # the first one after the choice is our own
@@ -388,29 +392,23 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from websockets.exceptions import InvalidHandshake, InvalidURI
+
     from chibre.bots import make_player
 
+    if not args.url.startswith(("ws://", "wss://")):
+        raise ChibreError(f"the server's address is ws://HOST:PORT (or wss://…), not {args.url!r}")
     try:
         player = make_player(args.player, args.seed)
     except ValueError as e:
         raise ChibreError(str(e)) from None
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    if not args.tournament:
-        client = ChallengeClient(
-            player, args.name, args.session, "SINGLE_GAME", args.team, args.games
-        )
-        results = [asyncio.run(play_challenge(args.url, client))]
-    else:  # a tournament's bot is two clients under one name, both seats of a team
-        partner = make_player(args.player, args.seed + 1)
-        clients = [
-            ChallengeClient(p, args.name, args.session, "TOURNAMENT", args.team, args.games)
-            for p in (player, partner)
-        ]
-
-        async def both() -> list[ChallengeResult]:
-            return list(await asyncio.gather(*(play_challenge(args.url, c) for c in clients)))
-
-        results = asyncio.run(both())
+    try:
+        results = _play(args, player)
+    except (InvalidHandshake, InvalidURI) as e:
+        raise ChibreError(f"{args.url}: {e}") from None
+    except OSError as e:
+        raise ChibreError(f"cannot reach {args.url}: {e.strerror or e}") from None
     for result in results:
         if result.winner is None:
             print(f"the server closed the game before its end: {result.errors or 'no reason'}")
@@ -425,3 +423,25 @@ def run(args: argparse.Namespace) -> int:
         for line in results[0].ranking.get("ranking", []):
             print(f"{line.get('rank')}. {line.get('playerName')} {line.get('rating')}")
     return 0
+
+
+def _play(args: argparse.Namespace, player: Player) -> list[ChallengeResult]:
+    """The command's games: one client, or a tournament's bot as two clients under one name
+    (both seats of a team)."""
+    from chibre.bots import make_player
+
+    if not args.tournament:
+        client = ChallengeClient(
+            player, args.name, args.session, "SINGLE_GAME", args.team, args.games
+        )
+        return [asyncio.run(play_challenge(args.url, client))]
+    partner = make_player(args.player, args.seed + 1)
+    clients = [
+        ChallengeClient(p, args.name, args.session, "TOURNAMENT", args.team, args.games)
+        for p in (player, partner)
+    ]
+
+    async def both() -> list[ChallengeResult]:
+        return list(await asyncio.gather(*(play_challenge(args.url, c) for c in clients)))
+
+    return asyncio.run(both())

@@ -191,6 +191,8 @@ class Lobby:
             if found:
                 return found[0]
             name, kind = f"chibre {next(self.names)}", SINGLE_GAME
+            while name in self.live:  # a name some bot chose: a single game of its own
+                name = f"chibre {next(self.names)}"
         elif how == "JOIN_EXISTING":
             if name not in self.open:
                 raise BadFrame(f"no open session {str(name)[:NAME_LENGTH]!r}")
