@@ -211,6 +211,28 @@ def test_the_phone_s_top_bar_is_one_row_and_the_settings_hold_deck_and_language(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_wrong_link_says_so_on_the_felt_and_keeps_nothing(browser: Browser, server: str) -> None:
+    made = create_table(server, ["human", "rule", "human", "rule"])
+    page = new_page(browser, locale="fr-CH")
+    bad = made["seats"][0]["link"].replace("seat=", "seat=x")
+    for link in ("/t/ZZZZZZZZ?seat=abc", bad, f"/t/{made['table']}"):
+        page.goto(server + link)
+        note = page.locator("#center-note")
+        expect(note).to_contain_text("Cette table n’existe pas ou le lien n’est pas valable.")
+        expect(note.locator("a[href='/']")).to_have_text("Votre propre table")
+        expect(page.locator("#side")).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('chibre.tables')") is None
+    page.screenshot(path=artifacts() / "table-wrong-link.png")
+    # a friend's invitation opened in the host's browser (to try it) leaves the host's seat
+    host, friend = (made["seats"][s]["link"] for s in (0, 2))
+    for link in (host, friend):
+        page.goto(server + link)
+        page.locator("#table[data-connected='true']").wait_for()
+    held = json.loads(page.evaluate("localStorage.getItem('chibre.tables')"))
+    assert [x["link"] for x in held] == [host]
+    page.context.close()
+
+
 SMALL_CONTROLS = """() => [...document.querySelectorAll('button, a.btn, select, summary')]
   .filter((e) => e.offsetParent !== null && !e.closest('#hand, .react-menu'))
   .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
@@ -487,6 +509,7 @@ def test_a_dropped_friend_is_counted_down_taken_over_and_welcomed_back(
     browser: Browser, short_grace: str
 ) -> None:
     host, friend, invite = invite_friend(browser, short_grace)
+    host.locator("#banner", has_text="Partner has come to the table").wait_for()  # not "back"
     friend.fill("#name-input", "Beat")
     friend.click("#name-save")
     host.locator("#seat-top .name", has_text="Beat").wait_for()

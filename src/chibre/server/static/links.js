@@ -67,9 +67,13 @@ export function heldSeats() {
   }
 }
 
-/** Keep the seat link `link` of table `table` in this browser. */
+/** Keep the seat link `link` of table `table` in this browser — unless it holds another seat
+ * of that table already (its own: a friend's invitation opened here to try it stays theirs). */
 export function holdSeat(table, link) {
-  const list = heldSeats().filter((x) => x.table !== table);
+  const held = heldSeats();
+  const before = held.find((x) => x.table === table);
+  if (before && before.link !== link) return;
+  const list = held.filter((x) => x.table !== table);
   list.unshift({ table, link, created: Date.now() });
   try {
     localStorage.setItem(SEATS_KEY, JSON.stringify(list.slice(0, MAX_SEATS)));

@@ -313,6 +313,7 @@ function connect() {
       return;
     }
     if (msg.type === "state") {
+      if (!app.arrived) arrived();
       app.queue.push(msg);
       pump();
     } else if (msg.type === "reaction") {
@@ -333,9 +334,7 @@ function connect() {
     app.ws = null;
     app.pending = false;
     if (event.code === 4403 || app.closedForGood) {
-      toast(typeof app.closedForGood === "string" ? app.closedForGood : t("no_table"), "sticky");
-      app.closedForGood = true;
-      $("table").dataset.phase = "closed";
+      closed();
       return;
     }
     toast(t("reconnecting"), "sticky");
@@ -343,6 +342,29 @@ function connect() {
     const wait = Math.min(4000, 250 * 1.6 ** app.retry++);
     setTimeout(connect, wait);
   });
+}
+
+/** The server let this link in: the seat is kept in this browser (the first one it held at
+ * this table: a friend's invitation tried here does not take its place), and what only a
+ * real table has is asked for. */
+function arrived() {
+  app.arrived = true;
+  if (token) holdSeat(tableId, `/t/${encodeURIComponent(tableId)}?seat=${encodeURIComponent(token)}`);
+  loadInvites();
+  loadDeals();
+}
+
+/** The link opens no table (or a damaged one): the felt says so, and nothing else shows. */
+function closed() {
+  app.closedForGood = app.closedForGood || true;
+  unToast();
+  $("table").dataset.phase = "closed";
+  render();
+}
+
+/** Why the table cannot be shown: the server's word for a damaged table, else a wrong link. */
+function closedText() {
+  return typeof app.closedForGood === "string" ? app.closedForGood : t("no_table");
 }
 
 function send(message) {
@@ -470,7 +492,8 @@ function seatNotices(prev, msg) {
     } else if (!before.bot && now.bot) {
       toast(t("taken_over", { name }), "info");
     } else if (!before.connected && now.connected) {
-      toast(t("is_back", { name }), "info");
+      // back from a drop (its grace running, or the computer holding the seat), else new here
+      toast(t(before.bot || before.grace_until ? "is_back" : "has_joined", { name }), "info");
     }
   });
 }
@@ -649,7 +672,12 @@ function render() {
   $("set-deck").value = app.deck;
   root.dataset.deck = app.deck;
   if (!msg) {
-    $("center-note").textContent = t("connecting");
+    const note = $("center-note");
+    if (app.closedForGood) {  // a wrong link: say so where the game would be, and where to go
+      const home = el("a", "btn btn-primary", t("new_table"));
+      home.href = "/";
+      note.replaceChildren(el("p", "", closedText()), home);
+    } else note.textContent = t("connecting");
     return;
   }
   const view = msg.view;
@@ -1436,13 +1464,10 @@ function main() {
   document.addEventListener("keydown", onKey);
   render();
   if (!token && !watch) {
-    toast(t("no_table"), "sticky");
+    closed();
     return;
   }
-  if (token) holdSeat(tableId, `/t/${encodeURIComponent(tableId)}?seat=${encodeURIComponent(token)}`);
   connect();
-  loadInvites();
-  loadDeals();
 }
 
 main();
