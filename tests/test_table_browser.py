@@ -4,14 +4,17 @@ a confirmation and an end dialog that says why, names, the rematch, a dropped fr
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import websockets
 from playwright.sync_api import Browser, Page, expect
 
 from browser_support import (
@@ -22,7 +25,7 @@ from browser_support import (
     take_turn,
     wait_my_turn_or,
 )
-from server_support import create_table, running_server
+from server_support import create_table, running_server, ws_url
 
 REASON_WORDS = {
     "fr": ("demandé", "sous-couper"),
@@ -231,6 +234,37 @@ def test_a_wrong_link_says_so_on_the_felt_and_keeps_nothing(browser: Browser, se
     held = json.loads(page.evaluate("localStorage.getItem('chibre.tables')"))
     assert [x["link"] for x in held] == [host]
     page.context.close()
+
+
+async def play_a_hand(url: str) -> None:
+    """A seat's client that plays its first legal action until a hand is scored."""
+    async with websockets.connect(url) as ws:
+        acted = -1
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if frame["type"] != "state":
+                continue
+            view = frame["view"]
+            if view.get("last_hand"):
+                return
+            if view["legal"] and frame["seq"] > acted:
+                acted = frame["seq"]
+                await ws.send(json.dumps({"type": "act", "action": view["legal"][0]}))
+
+
+def test_seat_1_sees_its_own_team_first_in_every_table(browser: Browser, server: str) -> None:
+    made = create_table(server, ["rule", "human", "rule", "rule"])
+    link = made["seats"][1]["link"]
+    with ThreadPoolExecutor(1) as thread:  # the browser's driver holds this thread's loop
+        thread.submit(asyncio.run, play_a_hand(ws_url(server, link))).result()
+    page = new_page(browser)
+    page.goto(server + link)
+    heads = page.locator("#last-hand .breakdown thead th")
+    expect(heads).to_have_count(3)
+    assert heads.all_inner_texts()[1:] == ["Us", "Them"]
+    totals = page.locator("#last-hand .breakdown .total-row td").all_inner_texts()
+    assert totals == [page.locator(f"#score [data-team='{t}'] .total").inner_text() for t in (1, 0)]
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 SMALL_CONTROLS = """() => [...document.querySelectorAll('button, a.btn, select, summary')]

@@ -237,6 +237,12 @@ function teamLabel(team) {
   return `${seatName(team)} & ${seatName(team + 2)}`;
 }
 
+/** The teams as this page shows them: the viewer's own first (team 0 first for a spectator). */
+function teamOrder() {
+  const me = mySeat();
+  return me === null ? [0, 1] : [me & 1, 1 - (me & 1)];
+}
+
 function mapping() {
   return app.msg?.view?.rules?.suit_mapping || "swisslos";
 }
@@ -871,7 +877,8 @@ function breakdownNode(last, withClose, title = t("hand_n", { n: last.number + 1
   box.append(head);
   const table = el("table", "breakdown-table");
   const tr = el("tr");
-  tr.append(el("th"), el("th", "", teamLabel(0)), el("th", "", teamLabel(1)));
+  const order = teamOrder();
+  tr.append(el("th"), ...order.map((team) => el("th", "", teamLabel(team))));
   const thead = el("thead");
   thead.append(tr);
   table.append(thead);
@@ -881,13 +888,13 @@ function breakdownNode(last, withClose, title = t("hand_n", { n: last.number + 1
     const row = el("tr");
     row.dataset.block = block;
     row.append(el("th", "", labels[block]));
-    for (const team of [0, 1]) row.append(el("td", "", String(last.teams[team][block] || 0)));
+    for (const team of order) row.append(el("td", "", String(last.teams[team][block] || 0)));
     if (last.teams[0][block] || last.teams[1][block] || block === "tricks") body.append(row);
   }
   const total = el("tr", "total-row");
   total.dataset.block = "total";
   total.append(el("th", "", t("total")));
-  for (const team of [0, 1]) total.append(el("td", "", String(last.teams[team].total)));
+  for (const team of order) total.append(el("td", "", String(last.teams[team].total)));
   body.append(total);
   table.append(body);
   box.append(table);
@@ -1072,7 +1079,7 @@ function drawSide(view) {
   // score
   const score = $("score");
   score.replaceChildren();
-  const order = mySeat() === null ? [0, 1] : [mySeat() & 1, 1 - (mySeat() & 1)];
+  const order = teamOrder();
   for (const team of order) {
     const row = el("div", "score-row");
     row.dataset.team = String(team);
@@ -1196,7 +1203,7 @@ function drawOver(view) {
     : me === null
       ? t("team_wins", { team: teamLabel(winner) })
       : t(winner === (me & 1) ? "we_win" : "they_win");
-  const order = me === null ? [0, 1] : [me & 1, 1 - (me & 1)];
+  const order = teamOrder();
   $("over-text").replaceChildren(
     el("strong", "over-who", who),
     el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
