@@ -334,6 +334,7 @@ async def refused_messages(base: str, db: Path) -> None:
     await refused(chooser, {"type": "act"}, "malformed")
     await refused(other, {"type": "act", "action": {"kind": "chibre"}}, "not_your_turn")
     await refused(watcher, {"type": "act", "action": {"kind": "chibre"}}, "spectator")
+    await refused(watcher, {"type": "react", "reaction": "thanks"}, "spectator")
     await refused(chooser, "{not json", "malformed", "JSON")
     await refused(chooser, "[1, 2]", "malformed")
     await refused(chooser, b'{"type": "ping"}', "malformed", "binary")
@@ -736,10 +737,14 @@ def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:
         ("x" * 5000, "too_large"),
         ("{", "malformed"),
         ('{"type":1}', "unknown_type"),
+        ("{}", "malformed"),
     ]:
         with pytest.raises(ProtocolError) as e:
             read_client_message(text)
         assert e.value.code == code
+    with pytest.raises(ProtocolError) as e:  # no type at all: said so, not "type None"
+        read_client_message('{"action": {"kind": "chibre"}}')
+    assert str(e.value) == "the message needs its type", e.value
     assert read_client_message('{"type": "ping"}').type == "ping"
 
 

@@ -288,6 +288,8 @@ def _refused(e: ValidationError, what: str) -> ProtocolError:
         given = first.get("input", {})
         tag = "kind" if "action" in loc or what == "action" else "type"
         value = given.get(tag) if isinstance(given, dict) else None
+        if value is None:  # no tag at all: the message says too little, not something else
+            return ProtocolError("malformed", f"the {what} needs its {tag}")
         if tag == "type":
             return ProtocolError(
                 "unknown_type",

@@ -477,13 +477,11 @@ class Table:
             if isinstance(message, Language):
                 conn.lang = i18n.best_language(message.lang)
                 return
-            if isinstance(message, React):
-                if conn.seat is not None:
-                    self.react(conn.seat, message.reaction)
-                return
             if conn.seat is None:
                 raise refusal("spectator")
-            if isinstance(message, Rename):
+            if isinstance(message, React):
+                self.react(conn.seat, message.reaction)
+            elif isinstance(message, Rename):
                 self.rename(conn.seat, message.name)
             elif isinstance(message, Report):
                 self.note_incident(conn.seat, message.kind, message.detail, message.seconds)
