@@ -486,6 +486,12 @@ def test_a_rematch_keeps_the_seats_and_both_friends_play_it(browser: Browser, se
     for page in (host, friend):
         page.locator("#over-dialog[open]").wait_for()
     friend.click("#over-rematch")
+    friend.wait_for_url(lambda url: url != invite)  # who asked goes at once
+    # the others see the end until they choose to go: the dialog offers the new game
+    expect(host.locator("#over-rematch")).to_have_text("To the new game")
+    host.locator("#banner", has_text="A new game at this table is ready").wait_for()
+    assert host.url == first
+    host.click("#over-rematch")
     for page in (host, friend):
         page.wait_for_url(lambda url: url != first and url != invite)
         page.locator("#table[data-status='playing'] #hand .card").first.wait_for()

@@ -191,6 +191,8 @@ const app = {
   nameAsked: false, // the player was asked for the name of their seat
   chosen: null, // the card raised by a first tap (two-tap play)
   leaving: false, // on the way to the rematch's table
+  askedRematch: false, // this page asked for the rematch: it goes there as soon as it is ready
+  next: null, // the rematch's table, once one is ready
   bubbles: new Map(), // seat -> {text, until}
   replay: null,
   links: null, // the invitation links, for seat 0
@@ -401,12 +403,8 @@ function pump() {
     $("table").dataset.connected = "true";
     takeEvents(prev, msg);
     seatNotices(prev, msg);
-    if (msg.table.next && !REVIEW) {
-      goToRematch(msg.table.next);
-      app.queue.length = 0; // the page is leaving: nothing more to show here
-      return;
-    }
     render();
+    if (msg.table.next && !REVIEW && msg.table.next !== app.next) rematchReady(msg.table.next);
     // an invited friend names their seat on arriving (the host did in the lobby)
     const mine = mySeat() === null ? null : msg.table.seats[mySeat()];
     if (mine && mine.kind === "human" && mySeat() !== 0 && !mine.name && !app.nameAsked) askName("");
@@ -564,6 +562,28 @@ async function startReview() {
 }
 
 /** The game after this one at the same table: the same link with the new table's id. */
+/** Another game at this table is ready: the page of the player who asked for it goes there;
+ * the others (and a spectator, maybe still a hand behind) see the end first and go when
+ * they choose. */
+function rematchReady(next) {
+  app.next = next;
+  if (app.askedRematch) {
+    goToRematch(next);
+    return;
+  }
+  drawRematch();
+  toast(t("rematch_ready"), "info");
+}
+
+/** The end dialog's rematch button: ask for one, or go to the one that is ready. */
+function drawRematch() {
+  const button = $("over-rematch");
+  button.dataset.i18n = app.next ? "rematch_join" : "rematch";
+  button.textContent = t(button.dataset.i18n);
+  // a tournament's table has no rematch: its end dialog leads back to the tournament
+  button.hidden = !app.next && (mySeat() === null || app.msg.table.rematch === false);
+}
+
 function goToRematch(next) {
   if (app.leaving) return;
   app.leaving = true;
@@ -1209,8 +1229,7 @@ function drawOver(view) {
     el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
   );
   $("over-reason").textContent = passe ? "" : overReason(view.deciding);
-  // a tournament's table has no rematch: its end dialog leads back to the tournament
-  $("over-rematch").hidden = me === null || app.msg.table.rematch === false;
+  drawRematch();
   const kinds = view.striche_kinds || [{}, {}];
   const table = el("table", "striche-table");
   const head = el("tr");
@@ -1459,7 +1478,10 @@ function main() {
     $("rp-next").focus();
   };
   $("replay-btn").addEventListener("click", openReplay);
-  $("over-rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("over-rematch").addEventListener("click", () => {
+    if (app.next) goToRematch(app.next);
+    else app.askedRematch = send({ type: "rematch" });
+  });
   $("name-form").addEventListener("submit", saveName);
   // the countdown of a dropped friend's seat
   setInterval(() => {
