@@ -318,6 +318,7 @@ def test_a_misbehaving_kit_bot_at_a_table_leaves_its_incidents_in_the_record(
             out, err = bot.communicate(timeout=180)
             assert bot.returncode == 0, err
             assert "game over: team" in out and "0 refused" in out  # the fallback was legal
+            assert "rule plays instead" not in err, err  # --quiet: the result, no warnings
         token = links[0].split("seat=")[1]
         status, record = http_json(
             base, f"/api/tables/{answer['table']}/record?format=json&token={token}"

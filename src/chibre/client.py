@@ -258,7 +258,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--player", default="rule", help="a player name or spec (default rule)")
     p.add_argument("--seed", type=int, default=0, help="the player's seed (default 0)")
     add_time_arguments(p)
-    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument(
+        "--quiet", action="store_true", help="print only the result (and errors, not warnings)"
+    )
     p.set_defaults(func=run)
 
 
@@ -267,7 +269,9 @@ def run(args: argparse.Namespace) -> int:
 
     check_seconds(args.time_per_move, args.foreign_limit)
     player = build_player(args.player, args.seed, args.time_per_move, args.foreign_limit)
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.basicConfig(
+        level=logging.ERROR if args.quiet else logging.WARNING, format="%(message)s"
+    )
 
     def show(frame: dict[str, Any]) -> None:
         for event in frame.get("events", []):
