@@ -340,6 +340,14 @@ async def refused_messages(base: str, db: Path) -> None:
     await refused(chooser, b'{"type": "ping"}', "malformed", "binary")
     await refused(chooser, json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large", "4096")
     await refused(chooser, {"type": "shuffle"}, "unknown_type", "shuffle")
+    # what the table's rules forbid, in the socket's language (romand: no thanks; the table
+    # declares the weis)
+    await chooser.send({"type": "language", "lang": "de"})
+    thank = {"type": "act", "action": {"kind": "thank"}}
+    await refused(chooser, thank, "illegal", "es gibt nichts zu bedanken")
+    weis = {"kind": "declare", "weis": [["H6", "H7", "H8"]]}
+    await refused(chooser, {"type": "act", "action": weis}, "illegal", "weist der Tisch selbst")
+    await chooser.send({"type": "language", "lang": "en"})
     await chooser.send({"type": "ping"})
     assert (await chooser.until(lambda f: f["type"] != "state")) == {"type": "pong"}
     assert entry_count(db, tid) == stored

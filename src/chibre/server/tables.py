@@ -581,6 +581,13 @@ class Table:
             if to_act is not None and to_act != seat:
                 name = self.seats[to_act].info.name or f"{to_act + 1}"
                 raise refusal("not_your_turn", name=name)
+        rules = game.rules
+        if isinstance(action, Thank) and rules.claim != "thank":  # the table's rules, in words
+            raise refusal("no_thanks", "illegal")
+        if isinstance(action, Play | Declare) and action.weis and not rules.weis:
+            raise refusal("weis_off", "illegal")
+        if isinstance(action, Play | Declare) and action.weis and rules.auto_weis:
+            raise refusal("table_declares", "illegal")
         hand = game.hand
         if isinstance(action, Play) and hand is not None and hand.contract >= 0:
             held, trick, contract = hand.hands[seat], tuple(hand.trick), hand.contract
