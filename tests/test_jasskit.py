@@ -462,6 +462,11 @@ def test_malformed_states_are_not_ok(change: Any) -> None:
     assert result.message.startswith("malformed")
 
 
+def test_another_version_is_named_not_read_as_missing_keys() -> None:
+    result = check_hand({"version": "V0.1", "cards": []})
+    assert not result.ok and result.message == "version = 'V0.1': only 'V0.2' is read"
+
+
 def jasskit_bug_hand() -> Hand:
     """Trump ♥; seat 0 leads the first six tricks with ♦ and wins them, then leads ♣10 to
     trick 7: seat 1 trumps with the bourg ♥J, seat 2 (nothing but trumps left) follows with

@@ -139,6 +139,8 @@ def hand_from_jasskit(d: dict[str, Any]) -> Hand:
 def _check(d: dict[str, Any], label: str) -> CheckResult:
     if "playerView" in d:
         return CheckResult(label, False, "an observation shows one hand only: give the full state")
+    if "version" in d and d["version"] != "V0.2":
+        return CheckResult(label, False, f"version = {d['version']!r}: only 'V0.2' is read")
     trump, dealer_jk = int(d["trump"]), int(d["dealer"])
     if not -1 <= trump <= 5 or not 0 <= dealer_jk <= 3:
         raise ValueError(f"trump {trump} / dealer {dealer_jk} out of range")
