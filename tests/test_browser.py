@@ -71,7 +71,7 @@ def copy_link(page: Page, label: str) -> str:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.evaluate("navigator.clipboard.writeText('')")
     row = page.locator("#invite-list li").filter(has_text=label)
-    button = row.locator("button")
+    button = row.locator("button.copy")
     assert button.inner_text() == "Copy"
     button.click()
     row.locator("button", has_text="Copied").wait_for()  # once the clipboard holds it
@@ -225,6 +225,17 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
     host.locator("#invite-box").wait_for()
     assert invitations(host) == made["links"]
     assert copy_link(host, "Spectator link") == made["links"]["Spectator link"]
+    # and shows its QR code, for a friend at the same real table to scan
+    row = host.locator("#invite-list li").filter(has_text="Spectator link")
+    row.locator("button.qr").click()
+    qr = row.locator("img.invite-qr")
+    expect(qr).to_be_visible()
+    assert qr.get_attribute("alt") == "QR code of the link: Spectator link"
+    host.wait_for_function("document.querySelector('img.invite-qr').naturalWidth > 0")
+    svg = host.request.get(server + (qr.get_attribute("src") or "")).text()
+    assert "<svg" in svg and made["links"]["Spectator link"].replace("&", "&amp;") in svg
+    row.locator("button.qr").click()
+    expect(qr).to_be_hidden()
     guest = new_page(browser, locale="de-CH")
     guest.goto(invite)
     guest.locator("#table[data-phase]:not([data-phase='connecting'])").wait_for()

@@ -35,8 +35,30 @@ export function copyButton(text) {
   return b;
 }
 
-// One row of the invitation list: `label`, then `link` made absolute (selected on focus) and
-// its copy button.
+// A button that shows the QR code of `url` under `row` (a friend at the same real table
+// scans it from the host's screen), or hides it again.
+function qrButton(url, label, row) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "btn btn-small qr";
+  b.textContent = t("qr_show");
+  b.setAttribute("aria-expanded", "false");
+  b.addEventListener("click", () => {
+    let img = row.querySelector(".invite-qr");
+    if (!img) {
+      img = document.createElement("img");
+      img.className = "invite-qr";
+      img.alt = t("qr_of", { label });
+      img.src = `/qr.svg?text=${encodeURIComponent(url)}`;
+      row.append(img);
+    } else img.hidden = !img.hidden;
+    b.setAttribute("aria-expanded", String(!img.hidden));
+  });
+  return b;
+}
+
+// One row of the invitation list: `label`, then `link` made absolute (selected on focus), its
+// copy button and its QR code.
 export function linkRow(label, link) {
   const url = new URL(link, location.origin).href;
   const li = document.createElement("li");
@@ -49,7 +71,10 @@ export function linkRow(label, link) {
   input.className = "invite-url";
   input.setAttribute("aria-label", label);
   input.addEventListener("focus", () => input.select());
-  li.append(name, input, copyButton(url));
+  const buttons = document.createElement("span");
+  buttons.className = "invite-buttons";
+  buttons.append(copyButton(url), qrButton(url, label, li));
+  li.append(name, input, buttons);
   return li;
 }
 
