@@ -559,6 +559,13 @@ def test_a_dropped_friend_is_counted_down_taken_over_and_welcomed_back(
     assert re.fullmatch(r"computer in [1-4] s", countdown.inner_text()), countdown.inner_text()
     banner = host.locator("#banner")
     assert "Beat lost the connection" in banner.inner_text()
+    a, b = banner.bounding_box(), countdown.bounding_box()  # the notice hides no countdown
+    assert a is not None and b is not None
+    assert (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or (a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+    ), (a, b)
     seconds = [int(countdown.inner_text().split()[2])]
     host.locator("#banner", has_text="The computer plays for Beat").wait_for(timeout=10_000)
     assert host.locator("#seat-top .chip-bot").inner_text() == "the computer plays for now"
