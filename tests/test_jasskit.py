@@ -206,6 +206,31 @@ def test_observation_fills_only_the_viewers_hand() -> None:
         assert check_hand(obs).ok is False
 
 
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda o: o["player"][o["playerView"]]["hand"].append(o["tricks"][0]["cards"][0]),
+         "already played"),
+        (lambda o: o["tricks"][1]["cards"].__setitem__(0, o["tricks"][0]["cards"][1]),
+         "is played twice"),
+        (lambda o: o["tricks"][0].update(points=99), "trick 1: points = 99, its cards make"),
+        (lambda o: o["tricks"][0].update(win=(o["tricks"][0]["win"] + 1) % 4),
+         "trick 1: win = "),
+        (lambda o: o.update(currentPlayer=(o["currentPlayer"] + 1) % 4), "is to act"),
+    ],
+)  # fmt: skip
+def test_an_observation_that_contradicts_itself_is_refused(change: Any, said: str) -> None:
+    hand = new_hand(6, dealer=3)
+    hand.apply(Choose(0))
+    play_random(hand, Random(6), cards=9)
+    view = hand.to_act
+    obs = hand_to_jasskit(hand, view=view)
+    assert observation_from_json(obs).seat == view  # as told, it is read
+    change(obs)
+    with pytest.raises(NotationError, match=re.escape(said)):
+        observation_from_json(obs)
+
+
 def test_finished_hand() -> None:
     hand = new_hand(9, dealer=1)
     hand.apply(Choose(3))

@@ -306,8 +306,13 @@ def _observation(d: dict[str, Any], rules: Rules) -> Observation:
     tricks: list[Trick] = []
     trick: tuple[int, ...] = ()
     leader = chooser
+    played = 0
     for t in d.get("tricks", []):
         cards = tuple(parse_card(code) for code in t.get("cards", []))
+        for c in cards:
+            if played >> c & 1:
+                raise NotationError(f"{card_code(c)} is played twice")
+            played |= 1 << c
         first = _seat_field(t, "first") if "first" in t else leader
         if len(cards) == 4:
             winner = trick_winner(cards, trump)
@@ -318,10 +323,17 @@ def _observation(d: dict[str, Any], rules: Rules) -> Observation:
     if len(tricks) == 9:  # the last trick's five points
         last = tricks[-1]
         tricks[-1] = Trick(last.leader, last.cards, last.winner, last.points + 5)
+    _check_told(d, hand, played, tricks)
     chibres = 1 if forehand == 0 else 0
     contract_seat = -1 if trump < 0 else (chooser if forehand == 1 else (chooser + 2) % 4)
-    played = 4 * len(tricks) + len(trick)
-    phase = "contract" if trump < 0 else ("play" if played < 36 else "deal")
+    count = 4 * len(tricks) + len(trick)
+    phase = "contract" if trump < 0 else ("play" if count < 36 else "deal")
+    expected = {"contract": chooser if forehand < 0 else (chooser + 2) % 4,
+                "play": (leader + len(trick)) % 4}.get(phase, to_act)  # fmt: skip
+    if to_act >= 0 and to_act != expected:
+        raise NotationError(
+            f"currentPlayer = {d['currentPlayer']}: seat {seat_to_jasskit(expected)} is to act"
+        )
     team_points = [0, 0]
     for done in tricks:
         team_points[done.winner & 1] += done.points
@@ -338,6 +350,22 @@ def _observation(d: dict[str, Any], rules: Rules) -> Observation:
         hand_points=(team_points[0], team_points[1]), totals=(0, 0), winner=-1,
         striche=(0, 0), legal_actions=legal,
     )  # fmt: skip
+
+
+def _check_told(d: dict[str, Any], hand: int, played: int, tricks: list[Trick]) -> None:
+    """The observation agrees with itself: no card both held and played, each finished
+    trick's ``points`` and ``win`` (where given) those its cards make."""
+    if hand & played:
+        held = " ".join(card_code(c) for c in cards_of(hand & played))
+        raise NotationError(f"the player's hand holds {held}, already played")
+    for n, (told, t) in enumerate(zip(d.get("tricks", []), tricks, strict=False), 1):
+        if "points" in told and told["points"] != t.points:
+            raise NotationError(
+                f"trick {n}: points = {told['points']!r}, its cards make {t.points}"
+            )
+        winner = seat_to_jasskit(t.winner)
+        if "win" in told and told["win"] != winner:
+            raise NotationError(f"trick {n}: win = {told['win']!r}, its cards go to seat {winner}")
 
 
 def observation_to_json(o: Observation) -> dict[str, Any]:
