@@ -319,9 +319,13 @@ def test_switch_the_deck_and_the_language(browser: Browser, server: str) -> None
     page.mouse.move(5, 5)  # no card raised under the pointer
     page.screenshot(path=artifacts() / "table-swiss.png")
 
-    # the same moment on a phone
+    # the same moment on a phone, whose language is chosen in the settings
     page.set_viewport_size({"width": 390, "height": 844})
-    page.select_option(".lang-select", "fr")
+    expect(page.locator(".lang-select")).to_be_hidden()
+    page.click("#settings-btn")
+    page.select_option("#set-lang", "fr")
+    page.locator("#settings-dialog button").click()
+    expect(page.locator("#settings-dialog")).not_to_be_visible()
     assert_fits_the_screen(page, cards=page.locator("#hand .card").count())
     page.screenshot(path=artifacts() / "table-phone.png")
     assert not page.errors  # type: ignore[attr-defined]
