@@ -450,6 +450,7 @@ def test_a_friend_names_their_seat_and_everyone_sees_it(browser: Browser, server
     error = friend.locator("#name-error")
     error.wait_for()
     assert "höchstens 40 Zeichen" in error.inner_text()
+    assert error.inner_text()[0].isupper()  # said as a sentence
     assert host.locator("#seat-top .name").inner_text() == "Partner"
     friend.fill("#name-input", "  Beat  ")
     friend.click("#name-save")

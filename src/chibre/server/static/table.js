@@ -604,7 +604,7 @@ function askName(error) {
   }
   const current = app.msg?.table?.seats?.[mySeat()]?.name || "";
   if (!error) input.value = current || saved;
-  $("name-error").textContent = error;
+  $("name-error").textContent = error && error[0].toUpperCase() + error.slice(1); // a sentence
   $("name-error").hidden = !error;
   $("name-form").hidden = false;
   if (error || app.msg?.table?.seats?.[mySeat()]?.name) input.focus();
