@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -268,6 +269,11 @@ def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
         log = (tmp_path / "chibre.log").read_text()
         stored = stored_game(tmp_path / "chibre.sqlite")
         token = stored.seats[0].token
+        # the operator learns from the log where the session plays, and its record by it
+        told = re.search(rf"plays at table {stored.id}: .* at (/api/tables/\S+)", log)
+        assert told is not None, log
+        status, _ = http_json(base, told.group(1) + "&format=json")
+        assert status == 200
         record = http_json(base, f"/api/tables/{stored.id}/record?format=json&token={token}")
         with urllib.request.urlopen(
             f"{base}/api/tables/{stored.id}/record?token={token}", timeout=10

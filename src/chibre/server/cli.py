@@ -17,6 +17,7 @@ answers only to the hosts and origins ``chibre.server.security`` allows: ``--all
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import socket
 import sys
@@ -248,6 +249,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"chibre: the table is at {url}  (games kept in {db}; Ctrl-C to stop)", flush=True)
     if not args.no_browser and may_open_browser():
         threading.Timer(1.0, webbrowser.open, (url,)).start()
+    said = logging.StreamHandler()  # the server's own notes (a bot's session and its table)
+    said.setFormatter(logging.Formatter("chibre: %(message)s"))
+    logging.getLogger("chibre.server").addHandler(said)
+    logging.getLogger("chibre.server").setLevel(logging.INFO)
     config = uvicorn.Config(
         app,
         log_level="warning",

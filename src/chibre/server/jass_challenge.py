@@ -303,7 +303,11 @@ class Lobby:
         seed = self.tables.settings.jass_challenge_seed
         table = self.tables.create(request, None if seed is None else DealSource(seed))
         session.table = table
-        log.info("jass challenge session %r plays at table %s", session.name, table.id)
+        log.info(
+            "jass challenge session %r plays at table %s: watch it at /t/%s?watch=%s, its record"
+            " once over at /api/tables/%s/record?watch=%s",
+            session.name, table.id, table.id, table.stored.watch, table.id, table.stored.watch,
+        )  # fmt: skip
         return table
 
     def limit_of(self, session: Session) -> float:
