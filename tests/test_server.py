@@ -567,8 +567,8 @@ async def drop_and_reclaim(base: str, db: Path) -> None:
     back = await Client.open(base, t["seats"][0]["link"], 0)
     first = await back.recv()
     assert seat0(first) == {
-        "seat": 0, "kind": "human", "name": "", "connected": True, "bot": False,
-        "grace_until": None,
+        "seat": 0, "kind": "human", "name": "", "connected": True, "connections": 1,
+        "bot": False, "grace_until": None,
     }  # fmt: skip
     if first["view"]["phase"] == "over":
         return

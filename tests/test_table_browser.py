@@ -267,6 +267,19 @@ def test_seat_1_sees_its_own_team_first_in_every_table(browser: Browser, server:
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_seat_open_twice_is_told_to_its_player(browser: Browser, server: str) -> None:
+    made = create_table(server, ["human", "rule", "human", "rule"])
+    link = server + made["seats"][0]["link"]
+    first, second = new_page(browser), new_page(browser)
+    first.goto(link)
+    first.locator("#hand .card").first.wait_for()
+    second.goto(link)
+    said = "Your seat is open in another window or on another device too"
+    for page in (first, second):
+        page.locator("#banner", has_text=said).wait_for()
+    assert not first.errors and not second.errors  # type: ignore[attr-defined]
+
+
 SMALL_CONTROLS = """() => [...document.querySelectorAll('button, a.btn, select, summary')]
   .filter((e) => e.offsetParent !== null && !e.closest('#hand, .react-menu'))
   .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])

@@ -300,6 +300,7 @@ class Table:
                 "kind": s.info.kind,
                 "name": s.info.name,
                 "connected": s.connections > 0,
+                "connections": s.connections,
                 "bot": s.bot,
                 "grace_until": s.grace_until,
             }

@@ -486,6 +486,10 @@ function takeEvents(prev, msg) {
 /** Say when a friend drops (the countdown runs on their plate), when the computer takes
  * their seat over, and when they are back. */
 function seatNotices(prev, msg) {
+  const me = mySeat();
+  const mine = me === null ? 0 : msg.table.seats[me].connections || 0;
+  const before = me === null || !prev ? 1 : prev.table.seats[me].connections || 0;
+  if (mine > 1 && before <= 1) toast(t("seat_open_twice"), "info"); // a forwarded link, perhaps
   if (!prev) return;
   msg.table.seats.forEach((now, seat) => {
     const before = prev.table.seats[seat];
