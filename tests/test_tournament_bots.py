@@ -184,3 +184,11 @@ def test_chibre_tournament_prints_writes_and_verifies(tmp_path: Path) -> None:
         result.returncode == 1 and "hand 1: the cards are not those the seed deals" in result.stdout
     )
     assert chibre("verify", str(tmp_path / "missing.json"), check=False).returncode == 2
+
+
+def test_duplicate_rounds_refuse_a_first_chooser_that_does_not_turn() -> None:
+    run = chibre(
+        "tournament", "--hands", "2", "--duplicate", "--set", "first_chooser=first_seat",
+        check=False,
+    )  # fmt: skip
+    assert run.returncode == 2 and "not first_seat" in run.stderr, run.stderr

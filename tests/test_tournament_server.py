@@ -228,6 +228,9 @@ def test_entries_and_refusals(tmp_path: Path) -> None:
         assert status == 400 and answer["field"] == "format"
         status, answer = http_json(base, "/api/tournaments", {"rounds": 0})
         assert status == 400 and answer["field"] == "rounds"
+        fixed = {"hands": 2, "duplicate": True, "options": {"first_chooser": "first_seat"}}
+        status, answer = http_json(base, "/api/tournaments", fixed)  # cannot turn with the cards
+        assert status == 400 and "not first_seat" in answer["error"], answer
         t = create(base, options=SHORT, rounds=2)
         tid = t["id"]
         assert http_json(base, f"/api/tournaments/{tid}?key=wrong")[0] == 403

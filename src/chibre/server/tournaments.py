@@ -72,7 +72,7 @@ from chibre.server.sheets import SheetStore
 from chibre.server.store import StoreUnavailable, TableTerms
 from chibre.server.tables import Table, Tables, TooManyTables
 from chibre.tournament import COMPUTER, TournamentError
-from chibre.tournament.duplicate import TablePlay, compare, is_turned
+from chibre.tournament.duplicate import TablePlay, check_rules, compare, is_turned
 from chibre.tournament.fairdeal import DealSource, new_seed
 from chibre.tournament.passe import game_rules
 from chibre.tournament.plan import Options, TableDraw, draw_next
@@ -618,9 +618,11 @@ class Tournaments:
 
     def create(self, request: TournamentRequest) -> Tournament:
         try:
-            Rules.preset(request.preset, **request.options.changes())  # the options are valid
+            rules = Rules.preset(request.preset, **request.options.changes())  # they are valid
         except ChibreError as e:
             raise TournamentError(str(e)) from e
+        if request.duplicate:
+            check_rules(rules)
         Options(request.format, request.rounds, request.hands, request.scoring, request.duplicate)
         if request.duplicate and request.real_tables:
             raise TournamentError(

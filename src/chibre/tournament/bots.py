@@ -33,7 +33,7 @@ from chibre.player_time import add_time_arguments, check_seconds
 from chibre.remote import Incident, is_spec
 from chibre.rules import PRESETS, Rules
 from chibre.tournament import COMPUTER, TournamentError
-from chibre.tournament.duplicate import TablePlay, compare, is_turned
+from chibre.tournament.duplicate import TablePlay, check_rules, compare, is_turned
 from chibre.tournament.fairdeal import DealSource
 from chibre.tournament.passe import new_game
 from chibre.tournament.plan import FORMATS, Options, TableDraw, draw_next, outcome_of
@@ -248,6 +248,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = Options(args.format, args.rounds, args.hands, args.scoring, args.duplicate)
         rules = rules_from(args.rules, args.set)
+        if options.duplicate:
+            check_rules(rules)
         check_seconds(foreign_limit=args.foreign_limit)
         result = run_tournament(
             _levels(args.players, args.level),

@@ -21,7 +21,19 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from chibre.rules import Rules
 from chibre.tournament import TournamentError
+
+
+def check_rules(rules: Rules) -> None:
+    """``TournamentError`` for rules under which a turned table cannot deal and choose as the
+    others: a first chooser fixed to a seat (``first_chooser = first_seat``) does not turn."""
+    if rules.first_chooser == "first_seat":
+        raise TournamentError(
+            "duplicate rounds turn the deal with the cards: first_chooser is card or "
+            "right_of_dealer, not first_seat",
+            "options",
+        )
 
 
 def is_turned(table: int) -> bool:
