@@ -75,6 +75,11 @@ def test_advise_refuses_a_hand_or_a_play_that_cannot_be(tmp_path: Path) -> None:
     assert r.returncode == 2 and "after these cards your partner plays, not you" in r.stderr
     r = chibre("advise", "--hand", HAND, "--trump", "H", "--played", "HQ H6 H7 DK", cwd=tmp_path)
     assert r.returncode == 2 and "you played ♥Q: not in your hand" in r.stderr
+    r = chibre(
+        "advise", "--hand", HAND, "--trump", "H", "--played", "HQ H6 H7 DK", "--lang", "fr",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert r.returncode == 2 and "♥D" in r.stderr and "♥Q" not in r.stderr, r.stderr
     r = chibre("advise", "--hand", HAND, "--trump", "blue", cwd=tmp_path)
     assert r.returncode == 2 and "unknown trump" in r.stderr
     r = chibre("advise", "--hand", HAND, "--chibred", cwd=tmp_path)

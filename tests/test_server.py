@@ -344,7 +344,7 @@ async def refused_messages(base: str, db: Path) -> None:
     # declares the weis)
     await chooser.send({"type": "language", "lang": "de"})
     thank = {"type": "act", "action": {"kind": "thank"}}
-    await refused(chooser, thank, "illegal", "es gibt nichts zu bedanken")
+    await refused(chooser, thank, "illegal", "hier bedankt man sich nicht")
     weis = {"kind": "declare", "weis": [["H6", "H7", "H8"]]}
     await refused(chooser, {"type": "act", "action": weis}, "illegal", "weist der Tisch selbst")
     await chooser.send({"type": "language", "lang": "en"})
@@ -753,6 +753,9 @@ def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:
     with pytest.raises(ProtocolError) as e:  # no type at all: said so, not "type None"
         read_client_message('{"action": {"kind": "chibre"}}')
     assert str(e.value) == "the message needs its type", e.value
+    with pytest.raises(ProtocolError) as e:
+        read_client_message('{"type": "act", "action": {}}')
+    assert str(e.value) == "the action needs its kind", e.value
     assert read_client_message('{"type": "ping"}').type == "ping"
 
 

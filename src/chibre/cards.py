@@ -147,7 +147,7 @@ def card_code(c: int) -> str:
 
 def card_symbol(c: int, lang: str = "en") -> str:
     """Suit symbol then the rank's letter in ``lang``: ``"♥10"``, ``"♠A"``, ``"♦V"`` (fr)."""
-    return SUIT_SYMBOLS[c // 9] + RANK_LETTERS[lang, "french"][c % 9]
+    return SUIT_SYMBOLS[c // 9] + RANK_LETTERS.get((lang, "french"), RANK_CODES)[c % 9]
 
 
 def suit_name(suit: int, lang: str = "en", deck: str = "french", mapping: str = "swisslos") -> str:

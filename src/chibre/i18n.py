@@ -40,12 +40,12 @@ def text(lang: str, key: str, /, **fields: Any) -> str:
     return template.format(**fields) if fields else template
 
 
-@cache
 def colon(lang: str) -> str:
     """A colon as the language writes it (French: with a space before)."""
     return " :" if lang == "fr" else ":"
 
 
+@cache
 def page_catalogue() -> str:
     """The keys the pages use, in every language, as one JSON object ``{lang: {key: text}}``."""
     pages = {

@@ -65,12 +65,10 @@ class InvalidAdvice(IllegalAction):
         fields = dict(self.fields)
         if "seat" in fields:
             fields["who"] = text(lang, f"coach.seat.{fields.pop('seat')}")
+        cards = fields.get("cards")
+        if isinstance(cards, int):  # a set of cards, written with the language's rank letters
+            fields["cards"] = " ".join(card_symbol(c, lang) for c in cards_of(cards))
         return text(lang, self.key, **fields)
-
-
-def _signs(cards: int) -> str:
-    """Cards as a refusal names them: ``♠6 ♥7``."""
-    return " ".join(card_symbol(c) for c in cards_of(cards))
 
 
 def _invalid(key: str, fields: dict[str, object]) -> InvalidAdvice:
@@ -165,10 +163,10 @@ def observation_for(
     if contract is not None and to_play != SEAT:
         raise InvalidAdvice("their_turn", seat=to_play)
     if mine[SEAT] & ~hand:
-        raise InvalidAdvice("not_yours", cards=_signs(mine[SEAT] & ~hand))
+        raise InvalidAdvice("not_yours", cards=mine[SEAT] & ~hand)
     others = [s for s in range(4) if s != SEAT]
     if any(mine[s] & hand for s in others):
-        raise InvalidAdvice("yours", cards=_signs(hand & (mine[1] | mine[2] | mine[3])))
+        raise InvalidAdvice("yours", cards=hand & (mine[1] | mine[2] | mine[3]))
     rng = Random(seed)
     last: ChibreError | None = None
     for _ in range(FILL_TRIES):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from chibre.cards import parse_cards
-from chibre.coach.advice import advise, observation_for, played_cards
+from chibre.coach.advice import InvalidAdvice, advise, observation_for, played_cards
 from chibre.coach.report import action_text, html_report, reason_text, text_report
 from chibre.coach.review import review_record
 from chibre.coach.value import Budget
@@ -91,10 +91,15 @@ def cmd_advise(args: argparse.Namespace) -> int:
     hand = parse_cards(args.hand)
     contract = None if args.trump is None else read_contract(args.trump)
     played = played_cards(args.played)
-    o = observation_for(hand, args.dealer, contract, played, seed=args.seed, chibred=args.chibred)
+    lang = args.lang
+    try:
+        o = observation_for(hand, args.dealer, contract, played, seed=args.seed,
+                            chibred=args.chibred)  # fmt: skip
+    except InvalidAdvice as e:
+        print(f"chibre: {e.said(lang)}", file=sys.stderr)
+        return 2
     advice = advise(o, Budget(samples=args.samples, contract_samples=args.samples,
                               seed=args.seed))  # fmt: skip
-    lang = args.lang
     if args.json:
         out: dict[str, Any] = {
             "kind": advice.kind,

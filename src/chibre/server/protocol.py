@@ -289,7 +289,9 @@ def _refused(e: ValidationError, what: str) -> ProtocolError:
         tag = "kind" if "action" in loc or what == "action" else "type"
         value = given.get(tag) if isinstance(given, dict) else None
         if value is None:  # no tag at all: the message says too little, not something else
-            return ProtocolError("malformed", f"the {what} needs its {tag}")
+            return ProtocolError(
+                "malformed", f"the {'action' if tag == 'kind' else what} needs its {tag}"
+            )
         if tag == "type":
             return ProtocolError(
                 "unknown_type",
