@@ -496,7 +496,8 @@ async def reconnect(base: str, db: Path) -> None:
     left = seat.pop("grace_until") - time.time()  # the countdown to the computer's takeover
     assert 0 < left <= 60
     assert seat == {
-        "seat": 0, "kind": "human", "name": "", "connected": False, "bot": False,
+        "seat": 0, "kind": "human", "name": "", "connected": False, "connections": 0,
+        "bot": False,
     }  # fmt: skip
     assert watcher.state["seq"] == last["seq"]  # the table waits for us
     back = await Client.open(base, link, 0)
@@ -599,33 +600,40 @@ def test_a_dropped_player_is_replaced_after_the_grace_period_and_takes_the_seat_
 
 
 async def everyone_leaves(base: str, db: Path) -> tuple[int, int, list[bool], int]:
-    """Two friends with two computers; both leave. The entries when they had gone, a while
-    later (past the grace), the seats taken over, and the entries once someone watches."""
-    t = create_table(base, ["human", "rule", "human", "rule"])
+    """A player with three computers makes a move and leaves. The entries when they had
+    gone, a while later (past the grace), the seats taken over, and the entries once someone
+    watches."""
+    t = create_table(base, ["human", "rule", "rule", "rule"])
     tid = t["table"]
-    friends = [await Client.open(base, t["seats"][s]["link"], s) for s in (0, 2)]
-    for c in friends:
-        await c.until(lambda f: f["type"] == "state")
-        await c.close()
+    me = await Client.open(base, t["seats"][0]["link"], 0)
+    frame = await me.until(lambda f: f["type"] == "state" and bool(f["view"]["legal"]))
+    await me.act(frame["view"]["legal"][0])
+    await me.until(lambda f: f["type"] == "state" and f["seq"] > frame["seq"])
+    await me.close()
     await asyncio.sleep(0.3)  # a move planned before they left is made
     gone = entry_count(db, tid)
     await asyncio.sleep(1.5)  # five grace periods and a hundred computer moves
     later = entry_count(db, tid)
+    with sqlite3.connect(db) as c:  # and put to rest: it counts no longer as a table in play
+        rested = c.execute("SELECT finished FROM game_tables WHERE id = ?", (tid,)).fetchone()
+    assert rested == (2,), rested
     watcher = await Client.open(base, t["watch"], None)
     frame = await watcher.until(lambda f: f["type"] == "state")
-    taken = [s["bot"] for s in frame["table"]["seats"]]
+    taken = [s["bot"] or s["grace_until"] is not None for s in frame["table"]["seats"]]
     await watcher.until(lambda f: f["type"] == "state" and f["seq"] > later + 3)
     await watcher.close()
     return gone, later, taken, entry_count(db, tid)
 
 
 def test_a_table_nobody_has_open_waits_for_someone(tmp_path: Path) -> None:
-    """Friends who all leave (a break, the connection lost together) find their game where
-    they left it, not finished by the computers; it goes on as soon as someone opens it."""
-    with running_server(tmp_path, "--grace", "0.3", "--bot-delay", "0.01") as base:
+    """Players who all leave (a break, the connection lost together) find their game where
+    they left it, not finished by the computers; it is put to rest, and goes on as soon as
+    someone opens it."""
+    flags = ("--grace", "0.3", "--bot-delay", "0.01", "--unwatched-rest", "1")
+    with running_server(tmp_path, *flags) as base:
         gone, later, taken, watched = asyncio.run(everyone_leaves(base, tmp_path / "chibre.sqlite"))
     assert later == gone
-    assert taken[0] and taken[2]  # past the grace the computer holds their seats
+    assert taken[0]  # woken from its rest, the seat is counted down to the computer again
     assert watched > later + 3
 
 

@@ -149,13 +149,13 @@ def add_parser(sub: Any) -> None:
     )  # fmt: skip
     limits.add_argument(
         "--unwatched-rest", type=_seconds, default=Settings.unwatched_rest,
-        help="seconds after which a table of computer players that nobody watches is put to "
-        f"rest ({Settings.unwatched_rest:g}; it pauses at once)",
+        help="seconds after which a table that nobody has open is put to rest "
+        f"({Settings.unwatched_rest:g}; it pauses at once, and goes on when opened again)",
     )  # fmt: skip
     limits.add_argument(
         "--idle-rest", type=_days, default=Settings.idle_rest, metavar="DAYS",
-        help="days after which an unfinished table nobody played or opened is put to rest "
-        f"({Settings.idle_rest / 86400:g}; it goes on when opened again)",
+        help="days after which a table that plays on by itself (a tournament's) and that "
+        f"nobody played or opened is put to rest ({Settings.idle_rest / 86400:g})",
     )  # fmt: skip
     limits.add_argument(
         "--max-connections", type=_count, default=Door.max_connections,

@@ -7,7 +7,9 @@ the store, and only then tells every connection, each of which is sent the view 
 seat (``chibre.server.views``). The server deals each hand (``secrets``, or from the table's
 committed seed, ``chibre.tournament.fairdeal``) and lets computer
 seats act, after short configurable pauses. A human who drops keeps the seat; after a grace
-period a computer plays it until the player reopens the link.
+period a computer plays it until the player reopens the link. A table that nobody has open
+(no player, no spectator) pauses until someone comes, unless it plays on by itself (a
+tournament's).
 
 When the store refuses a write, nothing changes: a player is answered ``unavailable``, a deal or
 a computer move is tried again a second later.
@@ -86,12 +88,12 @@ class Settings:
     tables_per_minute: int = 10
     """Tables one client address may open in a minute; past this, 429."""
     unwatched_rest: float = 600.0
-    """A table pauses as soon as nobody has it open (``Table.unattended``); one of computer
-    players only is then put to rest (unloaded; it goes on when someone opens it again) after
-    this many seconds."""
+    """A table pauses as soon as nobody has it open (``Table.unattended``), and is put to rest
+    (unloaded, no longer restored at start; it goes on when someone opens it again) after this
+    many seconds: it counts no longer against ``max_open_tables``."""
     idle_rest: float = 21 * 86400.0
-    """An unfinished table with players that nobody has played or opened for this long (three
-    weeks) is put to rest the same way: kept in the store, no longer restored at start."""
+    """A table that plays on with nobody there (a tournament's) and that nobody has played or
+    opened for this long (three weeks) is put to rest the same way."""
 
 
 def refusal(key: str, code: str | None = None, **fields: str) -> ProtocolError:
@@ -446,7 +448,8 @@ class Table:
     def start(self) -> None:
         """After a restart: a human seat that has played in this game gets its grace period
         again (a computer plays it unless its player comes back); a seat whose player never
-        came keeps waiting. The game goes on."""
+        came keeps waiting. The game goes on once someone opens the table (a tournament's at
+        once)."""
         played = {seat for seat, _ in self.game.record.entries if seat != CHANCE}
         for s in self.seats:
             if s.human and s.number in played:
@@ -825,8 +828,8 @@ class Tables:
         for table in list(self.tables.values()):
             if table.connections or table.game.is_over:
                 continue
-            humans = any(s.human for s in table.seats)
-            limit = self.settings.idle_rest if humans else self.settings.unwatched_rest
+            # paused (nobody has it open): soon; playing on by itself (a tournament's): late
+            limit = self.settings.unwatched_rest if table.unattended else self.settings.idle_rest
             if now - table.active >= limit:
                 try:
                     self.store.rest(table.id)
@@ -882,6 +885,8 @@ class Tables:
             self._damaged(table_id, f"its record does not replay: {e}")
             return None
         self.tables[table_id] = table
+        if not table.game.is_over:  # woken from its rest: as after a restart
+            table.start()
         return table
 
     def _damaged(self, table_id: str, reason: str) -> None:
