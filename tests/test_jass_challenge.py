@@ -473,7 +473,15 @@ async def odd_choices(url: str) -> list[str]:
     await bot.recv("BROADCAST_SESSION_JOINED")  # the connection was never dropped
     for b in (first, bot):  # "game" is gone with its two bots
         await b.ws.close()
-    await asyncio.sleep(0.3)
+    for _ in range(100):  # once the server has seen them go: no open session is listed
+        probe = Bot(await websockets.connect(url), "probe")
+        await probe.recv("REQUEST_PLAYER_NAME")
+        await probe.send("CHOOSE_PLAYER_NAME", probe.name)
+        listed = await probe.recv("REQUEST_SESSION_CHOICE")
+        await probe.ws.close()
+        if not listed:
+            break
+        await asyncio.sleep(0.05)
     # a tournament under the name AUTOJOIN would give a new game: AUTOJOIN finds another
     tour = Bot(await websockets.connect(url), "tour")
     auto = Bot(await websockets.connect(url), "auto")
@@ -499,7 +507,7 @@ async def a_seat_left_before_the_start(url: str) -> list[int]:
     for name, team in (("A", 0), ("B", 1), ("C", 0), ("D", 0), ("E", 1)):
         if name == "D":
             await bots[0].ws.close()
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(1.0)  # the closing handshake is done: the server has seen it
         bot = Bot(await websockets.connect(url), name)
         await bot.recv("REQUEST_PLAYER_NAME")
         await bot.send("CHOOSE_PLAYER_NAME", name)

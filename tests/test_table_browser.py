@@ -501,6 +501,8 @@ def test_a_rematch_keeps_the_seats_and_both_friends_play_it(browser: Browser, se
         page.locator("#over-dialog[open]").wait_for()
     friend.click("#over-rematch")
     friend.wait_for_url(lambda url: url != invite)  # who asked goes at once
+    # and sees the host, who has not followed yet, counted down to the computer
+    friend.locator("#seat-top .chip-countdown").wait_for()
     # the others see the end until they choose to go: the dialog offers the new game
     expect(host.locator("#over-rematch")).to_have_text("To the new game")
     host.locator("#banner", has_text="A new game at this table is ready").wait_for()

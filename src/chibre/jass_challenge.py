@@ -209,7 +209,7 @@ class ChallengeClient:
         self.result = ChallengeResult()
         self._rejected: set[int] = set()
         self._id: Any = None
-        self._chosen = False  # a session was asked for
+        self._chosen: int | None = None  # the server's complaints when we chose a session
         self._candidates: list[int] = []
         self._hands = 0  # hands dealt in this game
 
@@ -231,10 +231,13 @@ class ChallengeClient:
         if kind == "REQUEST_PLAYER_NAME":
             return [frame("CHOOSE_PLAYER_NAME", self.name)]
         if kind == "REQUEST_SESSION_CHOICE":
-            if self._chosen and self.result.bad_messages:  # asked again: our choice was refused
-                raise ChibreError(f"the server refused the session: {self.result.bad_messages[-1]}")
-            self._chosen = True
+            bad = self.result.bad_messages
+            if self._chosen is not None and len(bad) > self._chosen:  # our choice was refused
+                raise ChibreError(f"the server refused the session: {bad[-1]}")
+            self._chosen = len(bad)
             return [frame("CHOOSE_SESSION", self.session_choice(data or []))]
+        if kind == "BROADCAST_SESSION_JOINED":
+            self._chosen = None
         if kind == "BROADCAST_SESSION_JOINED" and self._id is None:
             self._id = data["player"].get("id")  # the first one after the choice is our own
             v.seat = self.result.seat = int(data["player"]["seatId"])
@@ -407,8 +410,8 @@ def run(args: argparse.Namespace) -> int:
         results = _play(args, player)
     except (InvalidHandshake, InvalidURI) as e:
         raise ChibreError(f"{args.url}: {e}") from None
-    except OSError as e:
-        raise ChibreError(f"cannot reach {args.url}: {e.strerror or e}") from None
+    except OSError as e:  # refused, reset, timed out
+        raise ChibreError(f"{args.url}: {e.strerror or e or type(e).__name__}") from None
     for result in results:
         if result.winner is None:
             print(f"the server closed the game before its end: {result.errors or 'no reason'}")

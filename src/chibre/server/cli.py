@@ -249,10 +249,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"chibre: the table is at {url}  (games kept in {db}; Ctrl-C to stop)", flush=True)
     if not args.no_browser and may_open_browser():
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    said = logging.StreamHandler()  # the server's own notes (a bot's session and its table)
-    said.setFormatter(logging.Formatter("chibre: %(message)s"))
-    logging.getLogger("chibre.server").addHandler(said)
-    logging.getLogger("chibre.server").setLevel(logging.INFO)
+    server_log = logging.getLogger("chibre.server")  # its notes (a bot's session, its table)
+    if not server_log.handlers:
+        said = logging.StreamHandler()
+        said.setFormatter(logging.Formatter("chibre: %(message)s"))
+        server_log.addHandler(said)
+        server_log.setLevel(logging.INFO)
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -946,7 +946,11 @@ class Tables:
         )
         if old.deals is not None:
             stored.deals = DealSource(new_seed())
-        return self._open(stored)
+        new = self._open(stored)
+        for s in new.seats:  # who was at the table and does not follow is counted down
+            if s.human and table.seats[s.number].connections:
+                new._start_grace(s)
+        return new
 
     def _open(self, stored: StoredTable) -> Table:
         """Deal the first hand of a new table, store it, and let it play."""

@@ -191,6 +191,8 @@ const app = {
   nameAsked: false, // the player was asked for the name of their seat
   chosen: null, // the card raised by a first tap (two-tap play)
   leaving: false, // on the way to the rematch's table
+  arrived: false, // the server let this link in (its first state came)
+  seenSeats: new Set(), // the seats this page has seen someone at
   askedRematch: false, // this page asked for the rematch: it goes there as soon as it is ready
   next: null, // the rematch's table, once one is ready
   bubbles: new Map(), // seat -> {text, until}
@@ -328,6 +330,7 @@ function connect() {
       reacted(msg);
     } else if (msg.type === "error") {
       app.pending = false;
+      app.askedRematch = false; // a rematch refused (or not yet possible) is not asked
       if (msg.code === "illegal" && msg.reason) refuse(illegalText(msg.reason));
       else if (msg.code === "illegal" || msg.code === "not_your_turn") refuse(msg.message);
       else if (msg.code === "bad_name") askName(msg.message);
@@ -366,6 +369,8 @@ function arrived() {
 function closed() {
   app.closedForGood = app.closedForGood || true;
   unToast();
+  app.msg = null; // a table shown before (a reconnection refused): it is gone, not frozen
+  app.queue.length = 0;
   $("table").dataset.phase = "closed";
   render();
 }
@@ -487,21 +492,23 @@ function takeEvents(prev, msg) {
  * their seat over, and when they are back. */
 function seatNotices(prev, msg) {
   const me = mySeat();
-  const mine = me === null ? 0 : msg.table.seats[me].connections || 0;
-  const before = me === null || !prev ? 1 : prev.table.seats[me].connections || 0;
-  if (mine > 1 && before <= 1) toast(t("seat_open_twice"), "info"); // a forwarded link, perhaps
-  if (!prev) return;
+  const open = me === null ? 0 : msg.table.seats[me].connections || 0;
+  const openBefore = me === null || !prev ? 1 : prev.table.seats[me].connections || 0;
+  if (open > 1 && openBefore <= 1) toast(t("seat_open_twice"), "info"); // a forwarded link?
+  const seen = !prev; // the seats at the table when this page came are not news
   msg.table.seats.forEach((now, seat) => {
-    const before = prev.table.seats[seat];
-    if (now.kind !== "human" || seat === mySeat() || !before) return;
+    const before = prev?.table.seats[seat];
+    const known = app.seenSeats.has(seat);
+    if (now.connected) app.seenSeats.add(seat);
+    if (seen || now.kind !== "human" || seat === me || !before) return;
     const name = seatName(seat);
     if (before.connected && !now.connected && now.grace_until) {
       toast(t("dropped", { name, s: secondsLeft(now.grace_until) }), "info");
     } else if (!before.bot && now.bot) {
       toast(t("taken_over", { name }), "info");
     } else if (!before.connected && now.connected) {
-      // back from a drop (its grace running, or the computer holding the seat), else new here
-      toast(t(before.bot || before.grace_until ? "is_back" : "has_joined", { name }), "info");
+      // back, if this page saw them at the table before; else come for the first time
+      toast(t(known ? "is_back" : "has_joined", { name }), "info");
     }
   });
 }
@@ -565,7 +572,6 @@ async function startReview() {
   }
 }
 
-/** The game after this one at the same table: the same link with the new table's id. */
 /** Another game at this table is ready: the page of the player who asked for it goes there;
  * the others (and a spectator, maybe still a hand behind) see the end first and go when
  * they choose. */
@@ -588,6 +594,7 @@ function drawRematch() {
   button.hidden = !app.next && (mySeat() === null || app.msg.table.rematch === false);
 }
 
+/** The game after this one at the same table: the same link with the new table's id. */
 function goToRematch(next) {
   if (app.leaving) return;
   app.leaving = true;
