@@ -165,7 +165,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     # the Jasstafel of the game: the slate of the hand scores, each team's total written on it
     slate = page.locator("#tafel")
     slate.wait_for()
-    page.wait_for_function("document.getElementById('tafel').naturalWidth > 0")
+    page.wait_for_function("() => document.getElementById('tafel').naturalWidth > 0")
     src = slate.get_attribute("src") or ""
     assert f"team0={hand[0]}" in src and f"team1={hand[1]}" in src
     svg = page.request.get(server + src).text()
@@ -174,7 +174,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     assert not page.errors  # type: ignore[attr-defined]
 
     # the spectator saw the game but never a hand: not in the page, not on the wire
-    spectator.wait_for_function("document.getElementById('table').dataset.history === '1'")
+    spectator.wait_for_function("() => document.getElementById('table').dataset.history === '1'")
     assert spectator.locator("#hand .card").count() == 0
     assert spectator.locator("#controls button").count() == 0
     states = [f for f in frames if f.get("type") == "state"]
@@ -231,7 +231,7 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
     qr = row.locator("img.invite-qr")
     expect(qr).to_be_visible()
     assert qr.get_attribute("alt") == "QR code of the link: Spectator link"
-    host.wait_for_function("document.querySelector('img.invite-qr').naturalWidth > 0")
+    host.wait_for_function("() => document.querySelector('img.invite-qr').naturalWidth > 0")
     svg = host.request.get(server + (qr.get_attribute("src") or "")).text()
     assert "<svg" in svg and made["links"]["Spectator link"].replace("&", "&amp;") in svg
     row.locator("button.qr").click()

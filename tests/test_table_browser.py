@@ -630,7 +630,7 @@ def test_settings_sort_two_taps_large_cards_and_sound(browser: Browser, server: 
     page.check("#set-sound")
     page.select_option("#set-sort", "suit")
     page.click("#settings-dialog button.btn-primary")
-    page.wait_for_function("document.body.classList.contains('large-cards')")
+    page.wait_for_function("() => document.body.classList.contains('large-cards')")
     larger = first_card_width(page)
     assert larger > 1.15 * width, (width, larger)
     boxes = page.eval_on_selector_all(
