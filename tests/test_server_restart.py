@@ -14,6 +14,7 @@ from random import Random
 from typing import Any
 
 import websockets
+from websockets.sync.client import connect as ws_connect
 
 from chibre.notation import parse_record
 from server_support import create_table, http_json, start_server, stop_server, ws_url
@@ -299,6 +300,63 @@ def test_a_table_s_hints_stay_on_across_a_restart(tmp_path: Path) -> None:
         stop_server(process)
     assert on["table"]["hints"] is True
     assert off["table"]["hints"] is False
+
+
+def test_a_friends_table_s_move_limit(tmp_path: Path) -> None:
+    """A table opened with a time per move: a seated player who does not move has the
+    computer move for them once the time is out — the seat stays theirs and says when —
+    the rematch keeps the limit, and so does a restart. A limit out of range is refused and
+    opens nothing."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--bot-delay", "0", "--deal-delay", "0.05")
+    try:
+        body = {"seats": ["human", "rule", "rule", "rule"], "options": {"target": 150}}
+        for wrong in (-1, 601, "soon"):
+            status, refused = http_json(base, "/api/tables", body | {"move_limit": wrong})
+            assert (status, refused["field"]) == (400, "move_limit"), refused
+        with sqlite3.connect(db) as c:
+            assert c.execute("SELECT COUNT(*) FROM game_tables").fetchone() == (0,)
+        status, t = http_json(base, "/api/tables", body | {"move_limit": 0.4})
+        assert status == 200, t
+        table_id, token = t["seats"][0]["link"].split("/t/")[1].split("?seat=")
+        untimed = create_table(base)
+        timed: list[float | None] = []
+        with ws_connect(ws_url(base, t["seats"][0]["link"]), max_queue=None) as ws:
+            frame = json.loads(ws.recv(timeout=TIMEOUT))
+            end = time.monotonic() + 120  # seated, never moves: the computer plays every move
+            while not (frame.get("type") == "state" and frame["table"]["status"] == "finished"):
+                assert time.monotonic() < end, frame
+                frame = json.loads(ws.recv(timeout=TIMEOUT))
+                if frame.get("type") == "state" and frame["view"].get("to_act") == 0:
+                    timed.append(frame["table"]["move_until"])
+            assert frame["table"]["seats"][0]["bot"] is False  # still the player's seat
+            ws.send(json.dumps({"type": "rematch"}))
+            while not (frame.get("type") == "state" and frame["table"]["next"]):
+                frame = json.loads(ws.recv(timeout=TIMEOUT))
+            rematch = frame["table"]["next"]
+        assert timed and all(isinstance(u, float) for u in timed), timed
+        assert stored_entries_of_seat(db, table_id, 0) >= 9  # every move of seat 0's
+        process.send_signal(signal.SIGKILL)
+        process.wait(TIMEOUT)
+    finally:
+        stop_server(process)
+    process, base = start_server(db)
+    try:
+        for table in (table_id, rematch):
+            status, summary = http_json(base, f"/api/tables/{table}?token={token}")
+            assert status == 200 and summary["move_limit"] == 0.4, summary
+            assert "passe" not in summary and "grace" not in summary  # not a tournament's
+        untimed_id, untimed_token = untimed["seats"][0]["link"].split("/t/")[1].split("?seat=")
+        _, summary = http_json(base, f"/api/tables/{untimed_id}?token={untimed_token}")
+        assert "move_limit" not in summary
+        frame = asyncio.run(first_state(base, untimed["seats"][0]["link"]))
+        assert "move_until" not in frame["table"]
+    finally:
+        stop_server(process)
+
+
+def stored_entries_of_seat(db: Path, table_id: str, seat: int) -> int:
+    return sum(1 for s, _ in stored_entries(db, table_id) if s == seat)
 
 
 def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:

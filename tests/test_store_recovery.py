@@ -59,7 +59,7 @@ def make_store(tmp_path: Path) -> Made:
     try:
         for i in range(max(TABLES, SHEETS)):
             if i < TABLES:
-                tables.append(create_table(base))
+                tables.append(create_table(base) if i % 4 else timed_table(base, 20.0 + i))
             if i < SHEETS:
                 name = f"Sheet-{i:03d}-of-the-test"
                 status, sheet = http_json(base, "/api/sheets", {"name": name})
@@ -69,6 +69,14 @@ def make_store(tmp_path: Path) -> Made:
         stop_server(process)
     assert not Path(f"{db}-wal").exists()  # all of it is in the file itself
     return Made(db, tables, sheets)
+
+
+def timed_table(base: str, move_limit: float) -> dict[str, Any]:
+    """A table with a time per move (kept in a table of its own: a salvage must keep it)."""
+    body = {"seats": ["human", "rule", "rule", "rule"], "move_limit": move_limit}
+    status, table = http_json(base, "/api/tables", body)
+    assert status == 200, table
+    return {**table, "move_limit": move_limit}
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +111,7 @@ def served(base: str, made: Made) -> tuple[set[str], set[str], set[str]]:
     for t in made.tables:
         status, answer = http_json(base, f"/api/tables/{t['table']}?token={token(t)}")
         if status == 200:
+            assert answer.get("move_limit") == t.get("move_limit"), (t, answer)
             tables.add(t["table"])
         elif status == 410:
             assert answer["error"] == "this table was damaged and could not be restored"

@@ -804,6 +804,40 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_time_per_move_chosen_in_the_lobby_counts_down_at_the_table(
+    browser: Browser, server: str
+) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    limit = page.get_by_label("Time per move")
+    assert limit.input_value() == "0"  # no limit unless asked for
+    assert "no limit" in limit.locator("option:checked").inner_text()
+    limit.select_option(label="30 s, then the computer plays")
+    page.click("#create")
+    page.locator("#invites").wait_for()
+    link = page.locator("#go-table").get_attribute("href")
+    assert link is not None
+    table_id, token = link.split("/t/")[1].split("?seat=")
+    with urllib.request.urlopen(f"{server}/api/tables/{table_id}?token={token}") as r:
+        assert json.loads(r.read())["move_limit"] == 30
+    page.goto(server + link)
+    wait_my_turn_or(page, "false")
+    # the player's own plate says when the computer will move for them
+    countdown = page.locator("#seat-bottom .chip-countdown")
+    countdown.wait_for()
+    assert countdown.get_attribute("role") == "timer"
+    first = countdown.inner_text()
+    seconds = int(first.removeprefix("computer in ").removesuffix(" s"))
+    assert 0 < seconds <= 30, first
+    assert page.locator(".chip-countdown").count() == 1  # only the seat to act has one
+    expect(countdown).not_to_have_text(first)  # it counts down
+    later = int(countdown.inner_text().removeprefix("computer in ").removesuffix(" s"))
+    assert later < seconds
+    take_turn(page)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_fair_deals_asked_for_in_the_lobby_show_their_commitment(
     browser: Browser, server: str
 ) -> None:

@@ -214,6 +214,20 @@ def _table_hints(db: sqlite3.Connection) -> None:
     _run(db, TABLE_HINTS)
 
 
+TABLE_CLOCKS = """
+CREATE TABLE IF NOT EXISTS table_clocks (
+    table_id TEXT PRIMARY KEY,
+    move REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+
+def _table_clocks(db: sqlite3.Connection) -> None:
+    """Version 7: the seconds a player has for a move at a table that is not a tournament's
+    (a tournament's are in its ``table_terms``)."""
+    _run(db, TABLE_CLOCKS)
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -251,6 +265,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         5, "the terms of tournament tables (Passe, time limits)", ("table_terms",), _table_terms
     ),
     Migration(6, "the tables with the coach's hints on", ("table_hints",), _table_hints),
+    Migration(7, "the move limits of tables", ("table_clocks",), _table_clocks),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 OURS = frozenset(t for m in MIGRATIONS for t in m.tables)

@@ -118,6 +118,9 @@ class TableRequest(Strict):
     """Commit to every deal before the first card (a seed hash; docs/tournaments.md)."""
     hints: bool = False
     """The coach's hints at the table, for every seat that asks (never in a tournament)."""
+    move_limit: Annotated[float, Field(ge=0, le=600)] = 0
+    """Seconds a player has for a move before the computer makes it for them, the seat staying
+    theirs (0: no limit; a tournament's tables take the tournament's)."""
 
 
 class AdviceRequest(Strict):

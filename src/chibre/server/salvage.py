@@ -48,6 +48,7 @@ DAMAGED_COLUMNS = ("id", "noted", "reason")
 DEALS_COLUMNS = ("table_id", "seed", "turned")
 TERMS_COLUMNS = ("table_id", "hands", "grace", "move", "shared")
 HINTS_COLUMNS = ("table_id",)
+CLOCKS_COLUMNS = ("table_id", "move")
 TOURNAMENT_COLUMNS = ("id", "created", "name", "settings", "organiser", "code", "seed")
 TOURNAMENT_PARTS: dict[str, tuple[int, tuple[str, ...]]] = {
     "tournament_entries": (
@@ -565,10 +566,13 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
     deals = _read_keyed(db, "table_deals", 1, DEALS_COLUMNS)
     terms = _read_keyed(db, "table_terms", 1, TERMS_COLUMNS)
     hints = _read_keyed(db, "table_hints", 1, HINTS_COLUMNS)
-    if deals.damaged or terms.damaged or hints.damaged:  # each table's row looked up by its id
+    clocks = _read_keyed(db, "table_clocks", 1, CLOCKS_COLUMNS)
+    if deals.damaged or terms.damaged or hints.damaged or clocks.damaged:
+        # each table's row looked up by its id
         deals = _read_keyed(db, "table_deals", 1, DEALS_COLUMNS, under)
         terms = _read_keyed(db, "table_terms", 1, TERMS_COLUMNS, under)
         hints = _read_keyed(db, "table_hints", 1, HINTS_COLUMNS, under)
+        clocks = _read_keyed(db, "table_clocks", 1, CLOCKS_COLUMNS, under)
     dealt = {str(r[0]) for r in deals.rows}
     terms_of = {str(r[0]): r for r in terms.rows}
     tournaments = _read_tournaments(db)
@@ -618,6 +622,7 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
             ("table_deals", DEALS_COLUMNS, [r for r in deals.rows if str(r[0]) in by_id]),
             ("table_terms", TERMS_COLUMNS, [r for r in terms.rows if str(r[0]) in by_id]),
             ("table_hints", HINTS_COLUMNS, [r for r in hints.rows if str(r[0]) in by_id]),
+            ("table_clocks", CLOCKS_COLUMNS, [r for r in clocks.rows if str(r[0]) in by_id]),
             ("tournaments", TOURNAMENT_COLUMNS, tournaments.rows["tournaments"]),
             *((name, cols, tournaments.rows[name]) for name, (_, cols) in TOURNAMENT_PARTS.items()),
         ]

@@ -8,7 +8,8 @@ restored by replaying its entries. A third, ``damaged_tables``, keeps the ids of
 that were damaged and could not be restored, so that their players are told so after a restart
 too. A table whose deals are committed (``chibre.tournament.fairdeal``) keeps its secret seed in
 ``table_deals``, and a tournament's table its terms (a Passe's hands, its time limits, deals
-shared with other tables) in ``table_terms``. The schema and its versions are
+shared with other tables) in ``table_terms``; another table's move limit is in
+``table_clocks`` and its coach's hints in ``table_hints``. The schema and its versions are
 ``chibre.server.migrations``. WAL mode with ``synchronous=NORMAL``: a commit does not wait for
 the disk, and a crash of the server process loses nothing that was committed.
 """
@@ -139,6 +140,9 @@ class StoredTable:
     resting: bool = False  # put to rest unfinished (``Store.rest``)
     deals: DealSource | None = None  # committed deals; ``None``: each shuffled from secrets
     hints: bool = False  # the coach's hints on (in ``table_hints``)
+    move_limit: float = 0.0
+    """Seconds a player has for a move before the computer makes it for them, at a table that
+    is not a tournament's (in ``table_clocks``; a tournament's is in its ``terms``); 0: none."""
     entries: list[tuple[int, Deal | Action]] = field(default_factory=list)
     terms: TableTerms | None = None  # a tournament's table
 
@@ -231,6 +235,13 @@ class Store:
             )
         if table.hints:
             rows.append(("INSERT INTO table_hints (table_id) VALUES (?)", (table.id,)))
+        if table.move_limit:
+            rows.append(
+                (
+                    "INSERT INTO table_clocks (table_id, move) VALUES (?, ?)",
+                    (table.id, table.move_limit),
+                )
+            )
         if table.terms is not None:
             t = table.terms
             rows.append(
@@ -389,11 +400,17 @@ class Store:
             entries=self.entries(table_id),
             terms=self._terms(table_id),
             hints=self._hints(table_id),
+            move_limit=self._move_limit(table_id),
         )
 
     def _hints(self, table_id: str) -> bool:
         query = "SELECT 1 FROM table_hints WHERE table_id = ?"
         return self.db.execute(query, (table_id,)).fetchone() is not None
+
+    def _move_limit(self, table_id: str) -> float:
+        query = "SELECT move FROM table_clocks WHERE table_id = ?"
+        row = self.db.execute(query, (table_id,)).fetchone()
+        return 0.0 if row is None else float(row[0])
 
     def _terms(self, table_id: str) -> TableTerms | None:
         row = self.db.execute(

@@ -235,7 +235,7 @@ class Table:
         if terms is not None and terms.grace is not None:  # a tournament's own grace
             settings = dataclasses.replace(settings, grace=terms.grace)
         self.settings = settings
-        self.move_limit = terms.move if terms is not None else 0.0
+        self.move_limit = terms.move if terms is not None else stored.move_limit
         """Seconds a player has for a move; then the computer makes it for them (0: none)."""
         self.move_until: float | None = None
         """When the computer makes the move awaited now (wall clock), under a move limit."""
@@ -363,8 +363,9 @@ class Table:
             out["deals"] = self.stored.deals.to_dict(reveal=game.is_over and not shared)
         if terms is not None:
             out["passe"] = terms.hands
-            out["move_limit"] = self.move_limit
             out["grace"] = self.settings.grace
+        if terms is not None or self.move_limit:
+            out["move_limit"] = self.move_limit
         if self.about is not None:  # a tournament's table: its tournament, shared deals
             out.update(self.about(self, seat))
         if seat == 0:
@@ -924,6 +925,9 @@ class Tables:
         limits (a tournament's table)."""
         stored = table_request(request)
         stored.hints = request.hints and deals is None  # a tournament's table: never
+        stored.move_limit = (
+            request.move_limit if terms is None else 0.0
+        )  # a tournament's: its terms
         if deals is None and request.fair_deals:
             deals = DealSource(new_seed())
         stored.deals = deals
@@ -943,6 +947,7 @@ class Tables:
             preset=old.preset,
             created=max(time.time(), old.created + 1e-3),
             hints=old.hints,
+            move_limit=old.move_limit,
         )
         if old.deals is not None:
             stored.deals = DealSource(new_seed())

@@ -9,6 +9,7 @@ import { heldSeats, holdSeat, linkRow } from "./links.js";
 const $ = (id) => document.getElementById(id);
 const SEAT_LABELS = ["seat_you", "seat_right", "seat_partner", "seat_left"];
 const GRIDS = ["none", "current", "published", "ascending", "french", "pique_double"];
+const MOVE_LIMITS = ["0", "20", "30", "60", "120"]; // seconds a player has for a move
 const FIELDS = [
   "target", "deck", "multipliers", "pique_double", "end_mode", "end_order", "claim",
   "weis", "stoeck", "auto_weis", "auto_stoeck",
@@ -57,6 +58,9 @@ function labelAll() {
     t(m === "immediate" ? "end_immediate" : "end_of_hand"),
   );
   fillSelect($("claim"), ["auto", "thank"], (c) => t(`claim_${c}`));
+  fillSelect($("move_limit"), MOVE_LIMITS, (secs) =>
+    secs === "0" ? t("move_limit_none") : t("move_limit_s", { s: secs }),
+  );
   for (let s = 1; s < 4; s++) {
     fillSelect($(`seat${s}`), ["human", ...players], levelLabel, levelTitle);
     nameField(s);
@@ -344,6 +348,7 @@ async function main() {
         seats,
         names: names(seats),
         hints: $("hints").checked,
+        move_limit: Number($("move_limit").value),
         fair_deals: $("fair_deals").checked,
       });
       showInvites(answer);

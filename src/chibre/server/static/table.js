@@ -787,7 +787,7 @@ function drawSeat(seat, view, info) {
       dot.setAttribute("role", "img");
       dot.setAttribute("aria-label", dot.title);
       plate.append(dot);
-      const moveUntil = app.msg?.table?.move_until; // a tournament's limit for this move
+      const moveUntil = app.msg?.table?.move_until; // the table's limit for this move, if it has one
       const until = !info.connected && info.grace_until ? info.grace_until : view.to_act === seat ? moveUntil : null;
       if (until) {
         const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(until) }));
