@@ -687,6 +687,35 @@ def test_quick_reactions_reach_the_table_and_can_be_muted(browser: Browser, serv
     assert not host.errors and not friend.errors  # type: ignore[attr-defined]
 
 
+def test_on_a_phone_your_own_bubble_leaves_the_middle_of_the_felt_clear(
+    browser: Browser, server: str
+) -> None:
+    """On a phone the middle of the felt says whose turn it is ("Your turn"): the player's own
+    bubble (a reaction, a chibre, a weis) covers their own plate, not that line."""
+    host, _, _ = invite_friend(browser, server)
+    host.set_viewport_size({"width": 390, "height": 844})
+    note = host.locator("#center-note")
+    expect(note).not_to_have_text("")
+    host.click("#react-btn")
+    host.click("#react-menu [data-reaction='well_played']")
+    bubble = host.locator("#seat-bottom .bubble", has_text="Well played!")
+    bubble.wait_for()
+    host.wait_for_function(  # the bubble's pop is over
+        "() => document.querySelector('#seat-bottom .bubble').getAnimations().length === 0"
+    )
+    host.screenshot(path=artifacts() / "own-bubble-phone.png")
+    b, n, plate = (
+        bubble.bounding_box(),
+        note.bounding_box(),
+        host.locator("#seat-bottom .plate").bounding_box(),
+    )
+    assert b and n and plate and n["height"] > 0
+    apart = b["y"] >= n["y"] + n["height"] or b["y"] + b["height"] <= n["y"]
+    assert apart, (b, n)
+    assert b["x"] >= 0 and b["x"] + b["width"] <= 390, b  # on the screen
+    assert abs((b["y"] + b["height"] / 2) - (plate["y"] + plate["height"] / 2)) < 4  # on the plate
+
+
 def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: str) -> None:
     made = create_table(
         server, seats=["human", "rule", "rule", "rule"],
