@@ -9,7 +9,7 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from browser_support import artifacts, new_page, take_turn, wait_my_turn_or
 from server_support import create_table, http_json, running_server
@@ -67,6 +67,69 @@ def test_a_finished_game_is_reviewed_and_the_verdicts_appear_on_the_replay(
     assert assessments and {a["seat"] for a in assessments} == {0}
     assert all(a["verdict"] in VERDICTS and a["text"] for a in assessments)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_past_game_opened_from_the_lobby_is_reviewed_and_its_review_kept(
+    browser: Browser, server: str
+) -> None:
+    """The lobby's "Replay" opens a past game straight in the replay, without the end dialog:
+    the replay's bar offers the review; opened again, the review made is shown at once, and
+    its lines follow the page's language and deck."""
+    made = create_table(server, options={"target": 100, "weis": False})
+    link = made["seats"][0]["link"]
+    table, _, token = link.removeprefix("/t/").partition("?seat=")
+    player = new_page(browser)
+    player.goto(server + link)
+    player.locator("#hand .card").first.wait_for()
+    play_until(player, "t.dataset.status === 'finished'")
+    player.close()
+    page = new_page(browser)
+    page.goto(server + link + "&replay=1")  # as "Replay" in the lobby's list opens it
+    page.locator("#replay:not([hidden])").wait_for()
+    button = page.locator("#rp-review-btn")
+    expect(button).to_be_visible()
+    assert button.inner_text() == "Review this game"
+    button.click()
+    expect(button).to_be_hidden()
+    page.wait_for_function(
+        "() => document.getElementById('replay').dataset.reviewed === '1'", timeout=120_000
+    )
+    assert page.locator("#rp-review").inner_text() == "Review done"
+    page.close()
+    again = new_page(browser)
+    again.goto(server + link + "&replay=1")
+    again.wait_for_function(  # shown without asking
+        "() => document.getElementById('replay').dataset.reviewed === '1'"
+    )
+    expect(again.locator("#rp-review-btn")).to_be_hidden()
+    assert again.locator("#rp-review").inner_text() == "Review done"
+    for _ in range(80):  # to a move with a verdict
+        if again.locator("#rp-coach .coach-line").count():
+            break
+        again.click("#rp-next")
+    line = again.locator("#rp-coach .coach-line").first
+    english = line.inner_text()
+    said: dict[str, set[str]] = {}
+    for lang, deck in (("de", "french"), ("de", "swiss")):
+        status, body = http_json(
+            server, f"/api/tables/{table}/review?token={token}&lang={lang}&deck={deck}"
+        )
+        assert status == 200, body
+        said[deck] = {a["text"] for a in body["review"]["assessments"]}
+    assert said["swiss"] != said["french"]  # the cards are named in the deck asked for
+    again.select_option("#lang-select", "de")
+    expect(again.locator("#rp-review")).to_have_text("Analyse fertig")
+    again.wait_for_function(
+        "texts => texts.includes(document.querySelector('#rp-coach .coach-line').textContent)",
+        arg=sorted(said["french"]),
+    )
+    assert line.inner_text() != english
+    again.click("button[data-deck='swiss']")
+    again.wait_for_function(
+        "texts => texts.includes(document.querySelector('#rp-coach .coach-line').textContent)",
+        arg=sorted(said["swiss"]),
+    )
+    assert not again.errors  # type: ignore[attr-defined]
 
 
 def test_a_review_is_refused_to_a_link_that_does_not_open_the_table(server: str) -> None:

@@ -267,14 +267,20 @@ def _reviewed(request: Request, id: str, token: str | None, watch: str | None) -
     dependencies=[Depends(review_quota)],
 )
 async def start_review(
-    request: Request, id: str, token: Token = None, watch: Token = None
+    request: Request,
+    id: str,
+    token: Token = None,
+    watch: Token = None,
+    lang: Annotated[str, Query(max_length=35)] = "",
+    deck: Literal["french", "swiss", ""] = "",
 ) -> Response:
     found = _reviewed(request, id, token, watch)
     if isinstance(found, Response):
         return found
     record, seats = found
     job = request.app.state.coaching.start(id, record, seats)
-    return JSONResponse(job.view(_lang(request)), status_code=202)
+    said = i18n.best_language(lang or request.headers.get("accept-language"))
+    return JSONResponse(job.view(said, deck), status_code=202)
 
 
 @api.get("/api/tables/{id}/review", summary="The progress of a review, then the review")
@@ -284,6 +290,7 @@ async def get_review(
     token: Token = None,
     watch: Token = None,
     lang: Annotated[str, Query(max_length=35)] = "",
+    deck: Literal["french", "swiss", ""] = "",
 ) -> Response:
     found = _reviewed(request, id, token, watch)
     if isinstance(found, Response):
@@ -293,7 +300,7 @@ async def get_review(
     said = i18n.best_language(lang or request.headers.get("accept-language"))
     if job is None:
         return error(404, i18n.text(said, "coach.not_started"))
-    return JSONResponse(job.view(said))
+    return JSONResponse(job.view(said, deck))
 
 
 @api.get(

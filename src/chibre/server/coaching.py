@@ -58,17 +58,18 @@ class ReviewJob:
     failed: str = ""
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    def view(self, lang: str) -> dict[str, Any]:
-        """What the page is sent: the progress, then the review with its lines in ``lang``."""
+    def view(self, lang: str, deck: str = "") -> dict[str, Any]:
+        """What the page is sent: the progress, then the review with its lines in ``lang``,
+        the cards named in ``deck`` (the page's; the table's by default)."""
         status = "failed" if self.failed else "done" if self.review else "running"
         out: dict[str, Any] = {"status": status, "done": self.done, "total": self.total}
         if self.review is not None:
-            out["review"] = _review_view(self.review, self.record, lang)
+            out["review"] = _review_view(self.review, self.record, lang, deck)
         return out
 
 
-def _review_view(review: Review, record: GameRecord, lang: str) -> dict[str, Any]:
-    deck = record.rules.deck
+def _review_view(review: Review, record: GameRecord, lang: str, deck: str) -> dict[str, Any]:
+    deck = deck or record.rules.deck
     starts = [i for i, (_, a) in enumerate(record.entries) if isinstance(a, Deal)]
     body = review.to_dict()
     for a, d in zip(review.assessments, body["assessments"], strict=True):

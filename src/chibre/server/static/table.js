@@ -542,18 +542,36 @@ async function askHint() {
 /** Show the replay of the finished game (set up by main). */
 let openReplay = () => {};
 
-/** The coach's review of this seat's game: started on the server, its progress polled and
- * shown in the replay's bar, then every verdict beside its move. */
+/** The coach's review of this seat's game, in the page's language and deck. */
+function reviewUrl() {
+  const deck = encodeURIComponent(app.deck);
+  return `/api/tables/${encodeURIComponent(tableId)}/review?${auth}&lang=${getLang()}&deck=${deck}`;
+}
+
+/** Started on the server ("Review this game"), its progress polled and shown in the replay's
+ * bar, then every verdict beside its move. */
 async function startReview() {
   await openReplay();
-  if (!app.replay) return;
-  const url = `/api/tables/${encodeURIComponent(tableId)}/review?${auth}&lang=${getLang()}`;
-  const headers = { "Accept-Language": getLang() };
-  let r = await fetch(url, { method: "POST", headers });
+  if (!app.replay || app.replay.review) return; // none, or shown already
+  $("rp-review-btn").hidden = true;
+  await followReview(await fetch(reviewUrl(), { method: "POST", headers: { "Accept-Language": getLang() } }));
+}
+
+/** The review as the server has it now (made before, or under way): shown, or followed to
+ * its end; none yet leaves "Review this game" to press. */
+async function loadReview() {
+  const r = await fetch(reviewUrl(), { headers: { "Accept-Language": getLang() } });
+  if (r.status === 404) return;
+  $("rp-review-btn").hidden = true;
+  await followReview(r);
+}
+
+async function followReview(r) {
   for (;;) {
     const body = await r.json();
     if (!r.ok) {
       app.replay.setProgress("");
+      $("rp-review-btn").hidden = false;
       toast(body.error || String(r.status), "error");
       return;
     }
@@ -564,11 +582,12 @@ async function startReview() {
     }
     if (body.status === "failed") {
       app.replay.setProgress(t("coach.failed"));
+      $("rp-review-btn").hidden = false;
       return;
     }
     app.replay.setProgress(t("coach.progress", { done: body.done, total: body.total || "…" }));
     await new Promise((resolve) => setTimeout(resolve, 700));
-    r = await fetch(url, { headers });
+    r = await fetch(reviewUrl(), { headers: { "Accept-Language": getLang() } });
   }
 }
 
@@ -1430,6 +1449,7 @@ function setDeckChoice(deck) {
   setDeck(deck);
   render();
   app.replay?.render();
+  if (app.replay?.review) loadReview(); // its lines in this deck
 }
 
 function main() {
@@ -1444,6 +1464,7 @@ function main() {
     drawDeals();
     render();
     app.replay?.render();
+    if (app.replay?.review) loadReview(); // its lines in this language
   };
   $("tools").append(languageSelect(onLanguage));
   for (const b of document.querySelectorAll("button[data-deck]")) {
@@ -1487,6 +1508,10 @@ function main() {
     $("replay").hidden = false;
     app.replay.render();
     $("rp-next").focus();
+    if (!app.reviewAsked) {
+      app.reviewAsked = true; // a review made before (from the lobby, another window) shows
+      await loadReview();
+    }
   };
   $("replay-btn").addEventListener("click", openReplay);
   $("over-rematch").addEventListener("click", () => {
@@ -1500,6 +1525,7 @@ function main() {
   }, 1000);
   $("over-replay").addEventListener("click", openReplay);
   $("over-review").addEventListener("click", startReview);
+  $("rp-review-btn").addEventListener("click", startReview);
   $("hint-btn").addEventListener("click", askHint);
   document.addEventListener("keydown", onKey);
   render();
