@@ -321,6 +321,27 @@ def test_replay_prints_the_totals(tmp_path: Path, form: str) -> None:
     assert any(line.startswith(f"team {game.winner} wins ") for line in lines)
 
 
+def test_replay_lists_the_hand_the_game_ended_in(tmp_path: Path) -> None:
+    """A game decided in the middle of a hand: that hand is listed with the points the table
+    wrote, and the hands add up to the totals."""
+    seed = next(s for s in range(20) if not play_game(Rules.preset("romand"), s).hand.is_over)
+    game = play_game(Rules.preset("romand"), seed)
+    path = tmp_path / "game.txt"
+    path.write_text(format_record(game.record), encoding="utf-8")
+    run = chibre("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    cut = [line for line in lines if line.startswith("hand, ended ")]
+    assert len(cut) == 1, run.stdout
+    assert lines.index(cut[0]) == len(lines) - 3  # before the winner and the totals
+    points = [0, 0]
+    for line in lines:
+        if found := re.match(r"hand(?:, ended [^:]*)?: team 0 (\d+), team 1 (\d+)", line):
+            points[0] += int(found[1])
+            points[1] += int(found[2])
+    assert points == list(game.totals)
+
+
 def test_replay_notation_prints_the_record_again(tmp_path: Path) -> None:
     game = play_game(Rules.preset("romand", auto_weis=False, auto_stoeck=False), 6)
     text = format_record(game.record)

@@ -264,6 +264,24 @@ def test_striche_kontermatsch():
     assert game.striche_kinds[0] == {"sieg": 3, "kontermatsch": 7, "bergpreis": 11, "schneider": 13}
 
 
+def test_the_hand_as_written_leaves_out_what_came_after_the_decision():
+    """Decided at the last trick, before its match bonus (immediate; 201 before it, 227 after):
+    the hand's score as the table wrote it — what a summary shows — has no match; under
+    end_of_hand it has."""
+    for end_mode, match in (("immediate", 0), ("end_of_hand", 100)):
+        rules = Rules(target=220, first_chooser="right_of_dealer", end_mode=end_mode)
+        game = start(rules, MATCH, dealer=0)
+        game.apply(Choose(S), 1)
+        play_out(game, {0: "♥A " + MATCH_LEADS.replace(" ♥A", ""), 1: "♥6"})
+        assert game.hand.is_over and game.winner == 0
+        assert game.hand.score().match == (100, 0)  # made, in the hand itself
+        written = game.written_score()
+        assert written.match == (match, 0)
+        assert written.tricks == game.hand.score().tricks
+        before = game.hand.totals_before
+        assert written.totals == (game.totals[0] - before[0], game.totals[1] - before[1])
+
+
 def test_striche_default_counts():
     rules = Rules(target=300, end_mode="end_of_hand", first_chooser="right_of_dealer")
     game = start(rules, MATCH, dealer=3)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 import urllib.request
 from collections import defaultdict
@@ -395,7 +397,10 @@ def test_kill_9_mid_round_loses_nothing(tmp_path: Path) -> None:
 
 
 def test_any_table_may_commit_to_its_deals(tmp_path: Path) -> None:
-    with running_server(tmp_path) as base:
+    """A table opened with fair deals shows its commitment, and once the game is over its
+    record carries the seed, which ``chibre verify`` checks against every deal."""
+    args = ("--bot-delay", "0", "--deal-delay", "0.05")
+    with running_server(tmp_path, *args) as base:
         body = {"seats": ["human", "rule", "rule", "rule"], "fair_deals": True}
         status, table = http_json(base, "/api/tables", body)
         assert status == 200 and table["deals"]["commitment"].startswith("sha256:")
@@ -403,6 +408,30 @@ def test_any_table_may_commit_to_its_deals(tmp_path: Path) -> None:
         token = table["seats"][0]["link"].split("seat=")[1]
         _, summary = http_json(base, f"/api/tables/{table['table']}?token={token}")
         assert summary["deals"] == table["deals"]
+        computers = {"seats": ["rule"] * 4, "fair_deals": True, "options": {"target": 300}}
+        status, played = http_json(base, "/api/tables", computers)
+        assert status == 200, played
+        with ws_connect(ws_url(base, played["watch"]), max_queue=None) as ws:  # watched, it plays
+            end = time.monotonic() + 60
+            frame = json.loads(ws.recv(timeout=10))
+            while not (frame.get("type") == "state" and frame["table"]["status"] == "finished"):
+                assert time.monotonic() < end, frame
+                frame = json.loads(ws.recv(timeout=10))
+        watch = played["watch"].split("watch=")[1]
+        url = f"{base}/api/tables/{played['table']}/record?format=json&watch={watch}"
+        with urllib.request.urlopen(url) as r:
+            document = json.loads(r.read())
+        deals = document["deals"]
+        assert deals["commitment"] == played["deals"]["commitment"] and deals["seed"]
+        saved = tmp_path / "record.json"
+        saved.write_text(json.dumps(document))
+        checked = subprocess.run(
+            [sys.executable, "-m", "chibre.cli", "verify", str(saved), "--commitment",
+             played["deals"]["commitment"]],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert verify(record_from_dict(document), deals) == []
         status, plain = http_json(base, "/api/tables", {"seats": ["human", "rule", "rule", "rule"]})
         assert status == 200 and "deals" not in plain
         status, answer = http_json(base, "/api/tables", {**body, "fair_deals": "yes"})

@@ -151,12 +151,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = read_record(args.file)
     game, events = record.replay()
     for event in events:
+        if isinstance(event, GameWon) and (cut := _hand_cut_short(game)):
+            print(cut)
         if isinstance(event, HandScored | GameWon):
             print(_describe(event))
     print(f"totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}")
     if args.notation:
         print(format_record(record), end="")
     return 0
+
+
+def _hand_cut_short(game: Game) -> str | None:
+    """The hand the game ended in before its last trick (the target reached, a thanks): its
+    points as the table wrote them; ``None`` when the game ended with a hand."""
+    hand = game.hand
+    if hand is None or hand.is_over:
+        return None
+    points = [0, 0]
+    for credit in game.written_credits():
+        points[credit.team] += credit.points
+    trick = len(hand.tricks) + (1 if hand.trick else 0)
+    at = f"in trick {trick}" if trick else "before the first card"
+    return f"hand, ended {at}: team 0 {points[0]}, team 1 {points[1]}"
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ from chibre.cards import ALL_CARDS
 from chibre.deal import deal_cards
 from chibre.errors import GameOver, IllegalAction
 from chibre.events import Event, GameWon, HandStarted, Thanked
-from chibre.hand import Credit, Hand, Phase, team_of
+from chibre.hand import BLOCKS, Credit, Hand, HandScore, Phase, team_of
 from chibre.observation import Observation, observe
 from chibre.rules import Rules
 from chibre.weis import Weis
@@ -97,6 +97,20 @@ class Game:
         if self.is_over and self.rules.end_mode == "immediate":
             return hand.credits[: self._counted]
         return list(hand.credits)
+
+    def written_score(self) -> HandScore:
+        """The current hand's score as the table wrote it, block by block (the credits of
+        ``written_credits``): the whole hand's, but for a game decided in it under ``immediate``,
+        where what came after that moment — the match after the last trick, say — is not
+        written."""
+        hand = self.hand
+        assert hand is not None, "no hand dealt yet"
+        if not (self.is_over and self.rules.end_mode == "immediate"):
+            return hand.score()
+        blocks = {block: [0, 0] for block in BLOCKS}
+        for credit in self.written_credits():
+            blocks[credit.block][credit.team] += credit.points // hand.factor
+        return HandScore(hand.factor, *(tuple(blocks[b]) for b in BLOCKS))  # type: ignore[arg-type]
 
     def next_dealer(self) -> int | None:
         """Who deals the next hand: the previous chooser; for the first ``None`` (free), but

@@ -748,15 +748,15 @@ class TerminalTable:
                     say(view.t(key, name=view.seat(seat), points=points))
                 case WeisScored(team, points, shown):
                     ws = ", ".join(f"{view.seat(s)} {view.weis(w)}" for s, w in shown)
-                    say(view.t("weis_scored", team=view.team(team), points=points, shown=ws))
+                    key = "weis_scored_them" if team else "weis_scored_us"  # 0: the human's
+                    say(view.t(key, points=points, shown=ws))
                 case TrickTaken(number, winner, points):
                     self._show_trick(number, winner, points)
                 case HandScored():
-                    hand = game.hand
-                    assert hand is not None
                     say()
                     say(render_hand_score(
-                        len(game.hands) - 1, hand.score(), game.totals, self.rules.target, view
+                        len(game.hands) - 1, game.written_score(), game.totals, self.rules.target,
+                        view,
                     ))  # fmt: skip
                 case Thanked(seat, correct):
                     key = "thanked_ok" if correct else "thanked_wrong"

@@ -218,16 +218,20 @@ async def table_record(
     found = _authorised(request, id, token, watch)
     if isinstance(found, Response):
         return found
-    table, _ = found
+    table, seat = found
     fmt = format
     if not table.game.is_over:
         return error(403, i18n.text(_lang(request), "error.record_later"))
     record = table.game.record
     incidents = table.incidents()  # a foreign bot's failed decisions (docs/protocols.md)
+    # committed deals: the commitment, and the seed once revealed (``chibre verify`` checks them)
+    deals = table.summary(seat).get("deals") if table.stored.deals is not None else None
     _tables(request).release(table)
     name = f"chibre-{table.id}"
     if fmt == "json":
         document = record_to_dict(record)
+        if deals is not None:
+            document["deals"] = deals
         if incidents:
             document["incidents"] = incidents
         return Response(
@@ -419,9 +423,9 @@ async def table_sheet(
 
 @api.post("/api/history", summary="A browser's games and figures, from the seat tokens it holds")
 async def seat_history(request: Request, body: HistoryRequest) -> Response:
-    """Each seat whose token opens its table: the game's result; over the finished ones, the
-    player's figures. A seat that does not open its table (or a table no longer there) is
-    left out, never answered."""
+    """Each seat whose token opens its table, the newest game first: the game's result; over
+    the finished ones, the player's figures. A seat that does not open its table (or a table
+    no longer there) is left out, never answered."""
     tables = _tables(request)
     games: list[history.SeatGame] = []
     entries = []
@@ -434,6 +438,7 @@ async def seat_history(request: Request, body: HistoryRequest) -> Response:
         games.append(game)
         entries.append(history.game_entry(game, f"/t/{table.id}?seat={held.token}"))
         tables.release(table)
+    entries.sort(key=lambda e: e["created"], reverse=True)  # the newest first
     return JSONResponse({"games": entries, "figures": history.figures(games)})
 
 

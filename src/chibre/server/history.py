@@ -52,8 +52,9 @@ def game_entry(g: SeatGame, link: str) -> dict[str, Any]:
 
 def figures(games: list[SeatGame]) -> dict[str, Any]:
     """The player's figures over their finished games: games and hands won, average points
-    per hand (their team's, after the multiplier), matches, weis, contracts chosen, points
-    as chooser."""
+    per hand (their team's, after the multiplier), matches, weis, points as chooser — over
+    the hands played to their end — and the contracts chosen, the hand the game ended in
+    (the target reached, a thanks) included."""
     out: dict[str, Any] = {
         "games": 0, "games_won": 0, "hands": 0, "hands_won": 0, "points": 0, "matches": 0,
         "weis": 0, "weis_hands": 0, "contracts": [0] * 6, "chosen": 0, "chooser_points": 0,
@@ -65,6 +66,9 @@ def figures(games: list[SeatGame]) -> dict[str, Any]:
         out["games"] += 1
         out["games_won"] += g.game.winner == team
         for hand in g.game.hands:
+            chose = hand.contract_seat == g.seat and hand.contract >= 0
+            if chose:
+                out["contracts"][hand.contract] += 1
             if not hand.is_over:
                 continue
             score = hand.score()
@@ -76,8 +80,7 @@ def figures(games: list[SeatGame]) -> dict[str, Any]:
             if score.weis[team]:
                 out["weis"] += score.weis[team] * score.factor
                 out["weis_hands"] += 1
-            if hand.contract_seat == g.seat and hand.contract >= 0:
-                out["contracts"][hand.contract] += 1
+            if chose:
                 out["chosen"] += 1
                 out["chooser_points"] += mine
     hands, chosen = out["hands"], out["chosen"]

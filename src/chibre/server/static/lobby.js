@@ -221,14 +221,15 @@ function renderHistory() {
     }),
   );
   const f = history.figures;
+  const number = (x) => x.toLocaleString(document.documentElement.lang); // 64,3 in French
   const rows = [
     ["fig_games", t("n_of", { a: f.games_won, b: f.games })],
     ["fig_hands", t("n_of", { a: f.hands_won, b: f.hands })],
-    ["fig_average", String(f.average)],
+    ["fig_average", number(f.average)],
     ["fig_matches", String(f.matches)],
-    ["fig_weis", `${f.weis} (${f.weis_hands})`],
+    ["fig_weis", `${number(f.weis)} (${f.weis_hands})`],
     ["fig_contracts", f.contracts.map((n, c) => `${contractLabel(c)} ${n}`).join(" · ")],
-    ["fig_chooser", String(f.chooser_average)],
+    ["fig_chooser", number(f.chooser_average)],
   ];
   $("figures").replaceChildren(
     ...rows.flatMap(([key, value]) => {
