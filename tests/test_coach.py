@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from random import Random
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from chibre.actions import Deal, Play
 from chibre.bots import make_player
 from chibre.bots.sampling import sample_deals
-from chibre.cards import parse_card, parse_cards
+from chibre.cards import card_symbol, cards_of, parse_card, parse_cards
 from chibre.coach import Budget, Verdict, assess, decisions, grade, review_record
 from chibre.coach.reasons import Reason
 from chibre.coach.report import action_text, assessment_line, html_report, text_report
@@ -202,11 +203,16 @@ def test_a_review_is_reproducible_for_a_seed() -> None:
 def test_the_review_reads_in_three_languages() -> None:
     review = review_record(FORCED_MATCH, [0], QUICK)
     texts = {lang: text_report(review, lang) for lang in ("fr", "de", "en")}
-    assert "Spiel 1" in texts["de"] and "Main 1" in texts["fr"] and "Hand 1" in texts["en"]
+    assert "Spiel 1" in texts["de"] and "Donne 1" in texts["fr"] and "Hand 1" in texts["en"]
+    assert "Les plus grosses erreurs :" in texts["fr"]  # the French colon
     assert "trump hearts: the hand makes match" in texts["en"]
     assert "??" in texts["en"]
     page = html_report(review, "de")
     assert page.startswith("<!doctype html>") and "Trumpf" in page
+    assert 'name="viewport"' in page  # it reads on a phone
+    head = re.findall(r"<th>([^<]*)</th>", page)
+    assert head == ["Spiel", "Platz", "Gespielt", "Urteil", "Verloren ± Fehler", "Am besten",
+                    "Grund", "Offene Karten"]  # fmt: skip
 
 
 def test_a_line_speaks_the_deck_s_cards_the_language_s_numbers_and_small_gains_plainly() -> None:
@@ -281,9 +287,19 @@ def test_stoeck_and_weis_left_undeclared_are_the_coach_s_to_point_out() -> None:
     review = review_record(quiet, [0, 1, 2, 3], QUICK)
     missed = {(a.seat, a.kind) for a in review.assessments if a.kind in ("weis", "stoeck")}
     assert missed == declared
+    shown = {}  # each seat's weis as it declared them
+    for s, a in record.entries:
+        if isinstance(a, Play) and a.weis:
+            shown[s] = sum(getattr(w, "cards", w) for w in a.weis)
     for a in review.assessments:
         if a.kind == "stoeck":
             assert a.loss == 20 and a.verdict is Verdict.BLUNDER and a.reason.key == "stoeck"
+            assert bin(int(a.reason.fields["cards"])).count("1") == 2  # king and queen
+        if a.kind == "weis":  # named by its cards
+            assert a.reason.fields["cards"] == shown[a.seat]
+            line = assessment_line(a, "en")
+            assert all(card_symbol(c) in line for c in cards_of(shown[a.seat])), line
+            assert "lost" not in line and "up to" in line, line
     assert not [
         a
         for a in review_record(record, [0, 1, 2, 3], QUICK).assessments

@@ -385,6 +385,7 @@ def test_a_game_decided_mid_hand_shows_that_hand_and_its_trick(
         assert sorted(written) == sorted(mine)
     title = page.locator("#last-hand-title").text_content()
     assert title == f"Hand {hand}, where the game was decided"
+    assert page.locator("#last-hand .breakdown-head strong").count() == 0  # said once
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -758,6 +759,11 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     )
     phone.screenshot(path=artifacts() / "replay-phone.png")
     assert outside == 0
+    # the sheet on a phone, with the Swiss deck's long names: the page keeps to the screen
+    phone.goto(server + href.replace("deck=french", "") + "&deck=swiss")
+    expect(phone.locator("section.hand .tricks td.won").first).to_contain_text(" ")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=artifacts() / "sheet-phone.png")
     assert not phone.errors  # type: ignore[attr-defined]
 
 
@@ -821,6 +827,15 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     page.locator("#recent li").first.wait_for()
     named = figure("fig_contracts")
     assert "acorns" in named and "bells" in named and "♦" not in named, named
+    # on a phone, in French: the figures keep to the screen, their numbers written as French
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.select_option("#lang-select", "fr")
+    expect(page.locator("#figures dt").first).to_have_text("Parties gagnées")
+    assert figure("fig_average") == f"{expected['average']:g}".replace(".", ",")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for dd in page.locator("#figures dd").all():
+        box = dd.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390, (dd.inner_text(), box)
     # a token this browser does not hold opens nothing: the server leaves it out
     status = page.evaluate(
         """table => fetch('/api/history', {

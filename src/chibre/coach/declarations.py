@@ -23,13 +23,15 @@ WEIS = "weis"
 @dataclass(frozen=True)
 class Missed:
     """``seat`` did not declare ``kind`` (``weis`` or ``stoeck``) worth ``points`` in hand
-    ``hand_index``; ``entry`` is the record's place of the card it was due with."""
+    ``hand_index``; ``entry`` is the record's place of the card it was due with; ``cards``
+    the cards it was declared by (a set: the weis', or king and queen of trump)."""
 
     seat: int
     kind: str
     points: int
     hand_index: int
     entry: int
+    cards: int = 0
 
 
 def _due_entries(record: GameRecord) -> list[tuple[int, dict[int, int], dict[int, int]]]:
@@ -65,14 +67,20 @@ def missed_declarations(record: GameRecord, seats: Iterable[int]) -> list[Missed
         for seat in wanted:
             dealt = hand.dealt[seat]
             if not rules.auto_weis and rules.weis and seat in first:
-                could = sum(w.points for w in best_weis(dealt, rules, hand.contract))
+                best = best_weis(dealt, rules, hand.contract)
+                could = sum(w.points for w in best)
                 did = sum(w.points for w in hand.declared[seat])
                 if could > did:
-                    out.append(Missed(seat, WEIS, could - did, h, first[seat]))
+                    left = 0
+                    for w in best:
+                        if w not in hand.declared[seat]:
+                            left |= w.cards
+                    out.append(Missed(seat, WEIS, could - did, h, first[seat], left))
             sc = STOECK_CARDS[hand.contract] if hand.contract < 4 else 0
             if not rules.auto_stoeck and rules.stoeck and sc and dealt & sc == sc:
                 entries = [cards.get(seat * 100 + c) for c in range(36) if sc >> c & 1]
                 declared = hand.stoeck_declared and hand.stoeck_seat == seat
                 if all(e is not None for e in entries) and not declared:
-                    out.append(Missed(seat, STOECK, STOECK_POINTS, h, max(e or 0 for e in entries)))
+                    due = max(e or 0 for e in entries)
+                    out.append(Missed(seat, STOECK, STOECK_POINTS, h, due, sc))
     return out

@@ -38,7 +38,7 @@ LATE_TRICKS = 3
 @dataclass(frozen=True)
 class Reason:
     """A key of the catalogue (``coach.reason.<key>``) and its fields: ``card``/``other``
-    (cards), ``suit``, ``contract``, ``points``."""
+    (cards), ``cards`` (a set of cards), ``suit``, ``contract``, ``points``."""
 
     key: str
     fields: dict[str, int | float] = field(default_factory=dict)
@@ -169,9 +169,10 @@ def contract_reason(o: Observation, v: Valuation, best: int) -> Reason:
     return Reason("contract", {"contract": int(a.contract), "points": round(float(means[best]))})
 
 
-def declaration_reason(kind: str, points: int) -> Reason:
-    """The reason for declaring what was not: ``stoeck`` or ``weis``, worth ``points``."""
-    return Reason(kind, {"points": points})
+def declaration_reason(kind: str, points: int, cards: int) -> Reason:
+    """The reason for declaring what was not: ``stoeck`` or ``weis``, worth ``points``, by
+    ``cards`` (a set)."""
+    return Reason(kind, {"points": points, "cards": cards})
 
 
 __all__ = ["Reason", "card_reason", "contract_reason", "declaration_reason"]

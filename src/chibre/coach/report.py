@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from chibre.actions import Action, Chibre, Choose, Play
-from chibre.cards import card_name, card_symbol, suit_name
+from chibre.cards import card_name, card_symbol, cards_of, suit_name
 from chibre.coach.reasons import Reason
 from chibre.coach.review import Assessment, Review
 from chibre.coach.verdict import Verdict
@@ -61,6 +61,8 @@ def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
         if name in ("card", "other"):
             said = card_name(int(value), lang, deck)
             fields[name] = _with_article(said) if lang == "fr" else said
+        elif name == "cards":
+            fields[name] = " ".join(card_text(c, lang, deck) for c in cards_of(int(value)))
         elif name == "suit":
             fields[name] = suit_name(int(value), lang, deck)
         elif name == "contract":
@@ -76,12 +78,13 @@ def assessment_line(a: Assessment, lang: str, deck: str = "french") -> str:
     if a.kind in ("weis", "stoeck"):
         head = f"{text(lang, 'coach.kind.' + a.kind)} {a.verdict.value}"
     parts = [head]
-    if a.verdict is not Verdict.GOOD:
+    if a.verdict is not Verdict.GOOD and a.kind not in ("weis", "stoeck"):  # theirs: the reason
         loss, error = number_text(a.loss, lang), number_text(a.error, lang)
         parts.append(text(lang, "coach.lost", loss=loss, error=error))
     line = " ".join(parts) + " — "
-    if a.best != a.taken and a.kind not in ("weis", "stoeck"):
-        line += f"{text(lang, 'coach.best')} {action_text(a.best, lang, deck)}{colon(lang)} "
+    best = action_text(a.best, lang, deck)
+    if best != action_text(a.taken, lang, deck) and a.kind not in ("weis", "stoeck"):
+        line += f"{text(lang, 'coach.best')} {best}{colon(lang)} "
     line += reason_text(a.reason, lang, deck)
     if a.hindsight is not None:
         cards = " ".join(card_text(c, lang, deck) for c in a.hindsight)
@@ -109,16 +112,16 @@ def text_report(review: Review, lang: str = "en", deck: str = "french") -> str:
                 "coach.summary",
                 seat=seat,
                 decisions=s.decisions,
-                lost=f"{s.lost_per_hand:.1f}",
+                lost=number_text(s.lost_per_hand, lang),
                 accuracy=round(100 * s.accuracy),
             )
         )
-        lines.append("  " + text(lang, "coach.biggest") + ":")
+        lines.append("  " + text(lang, "coach.biggest") + colon(lang))
         if not s.biggest:
             lines.append("    " + text(lang, "coach.no_mistake"))
         for a in s.biggest:
             hand_name = text(lang, "coach.hand", number=a.hand_index + 1)
-            lines.append(f"    {hand_name}: {assessment_line(a, lang, deck)}")
+            lines.append(f"    {hand_name}{colon(lang)} {assessment_line(a, lang, deck)}")
     return "\n".join(lines) + "\n"
 
 
@@ -143,7 +146,7 @@ def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
                 "coach.summary",
                 seat=text(lang, "coach.seat", seat=s.seat),
                 decisions=s.decisions,
-                lost=f"{s.lost_per_hand:.1f}",
+                lost=number_text(s.lost_per_hand, lang),
                 accuracy=round(100 * s.accuracy),
             )
         )
@@ -151,24 +154,17 @@ def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
         for s in review.summaries
     )
     title = escape(text(lang, "coach.title"))
-    head = "".join(
-        f"<th>{escape(h)}</th>"
-        for h in (
-            text(lang, "coach.hand", number=""),
-            "",
-            text(lang, "coach.played"),
-            "",
-            "±",
-            text(lang, "coach.best"),
-            "",
-            text(lang, "coach.hindsight", cards=""),
-        )
-    )
+    columns = ("hand", "seat", "played", "verdict", "loss", "best", "reason", "hindsight")
+    head = "".join(f"<th>{escape(text(lang, f'coach.column.{c}'))}</th>" for c in columns)
     return (
-        f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+        f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{title}</title>"
         "<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}"
+        ".wide{overflow-x:auto}"
         ".inaccuracy{background:#fff4c2}.mistake{background:#ffd9a8}.blunder{background:#ffb3b3}"
         f"</style></head><body><h1>{title}</h1><ul>{summary}</ul>"
-        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
         "</body></html>\n"
     )

@@ -126,7 +126,7 @@ def assess(decision: Decision, budget: Budget = DEFAULT) -> Assessment:
 
 def _declared(m: Missed, taken: Action | Deal) -> Assessment:
     assert not isinstance(taken, Deal)
-    reason = declaration_reason(m.kind, m.points)
+    reason = declaration_reason(m.kind, m.points, m.cards)
     return Assessment(
         seat=m.seat, kind=m.kind, hand_index=m.hand_index, entry=m.entry, taken=taken,
         best=taken, options=(), loss=float(m.points), error=0.0,

@@ -80,7 +80,7 @@ def game_sheet(
             f"{say('sheet_chooser', name=chooser)}"
             f"{say('term.after_chibre') if hand.chibred else ''}</h2>"
         )
-        out.append('<table class="tricks"><thead><tr><th>#</th>')
+        out.append('<div class="wide"><table class="tricks"><thead><tr><th>#</th>')
         out += [f"<th>{escape(n)}</th>" for n in names]
         out.append(f"<th>{say('sheet_takes')}</th><th>{say('sheet_points')}</th></tr></thead>")
         out.append("<tbody>")
@@ -96,7 +96,7 @@ def game_sheet(
                 f"<tr><td>{k + 1}</td>{''.join(cells)}<td>{escape(names[trick.winner])}</td>"
                 f"<td>{trick.points}</td></tr>"
             )
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
         out.append(
             f'<table class="score"><thead><tr><th></th><th>{escape(teams[0])}</th>'
             f"<th>{escape(teams[1])}</th></tr></thead><tbody>"

@@ -918,7 +918,7 @@ function breakdownNode(last, withClose, title = t("hand_n", { n: last.number + 1
   const box = el("div", "breakdown");
   box.dataset.hand = String(last.number);
   const head = el("div", "breakdown-head");
-  head.append(el("strong", "", title));
+  if (title) head.append(el("strong", "", title)); // none where a heading says it already
   if (last.contract >= 0) {
     head.append(contractIcon(last.contract, app.deck, mapping()));
     head.append(el("span", "", contractName(last.contract, app.deck, mapping())));
@@ -1199,7 +1199,7 @@ function drawSide(view) {
     const decided = view.deciding && view.winner >= 0; // a Passe is not decided: it ends
     const title = decided ? t("deciding_hand", { n: lh.number + 1 }) : t("hand_n", { n: lh.number + 1 });
     $("last-hand-title").textContent = title;
-    $("last-hand").replaceChildren(breakdownNode(lh, false, title));
+    $("last-hand").replaceChildren(breakdownNode(lh, false, ""));
     $("last-hand-box").dataset.deciding = String(Boolean(view.deciding));
   }
   // history
