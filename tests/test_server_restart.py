@@ -373,6 +373,29 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
     assert not [pid for pid in workers if alive(pid)]
 
 
+def test_a_stopped_server_leaves_nothing_behind(tmp_path: Path) -> None:
+    """Stopped as a service manager stops it (SIGTERM), with both of its pools started — the
+    players' and the coach's —, the server closes them whole: no worker left, and no
+    semaphore for the system to clean up after it."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        status, advice = http_json(base, "/api/advice", {"hand": "HJ H9 HA HK H10 H8 SA CA DA"})
+        assert status == 200, advice  # the coach's worker has answered
+        workers = children(process.pid)
+        assert len(workers) >= 2, workers
+        process.send_signal(signal.SIGTERM)
+        process.wait(TIMEOUT)
+    finally:
+        stop_server(process)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.2)
+    assert not [pid for pid in workers if alive(pid)]
+    log = db.with_suffix(".log").read_text()
+    assert "leaked" not in log and "Traceback" not in log, log
+
+
 def children(parent: int) -> list[int]:
     """The processes whose parent is ``parent`` (from /proc)."""
     found = []
