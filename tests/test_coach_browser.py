@@ -75,7 +75,7 @@ def test_a_past_game_opened_from_the_lobby_is_reviewed_and_its_review_kept(
     """The lobby's "Replay" opens a past game straight in the replay, without the end dialog:
     the replay's bar offers the review; opened again, the review made is shown at once, and
     its lines follow the page's language and deck."""
-    made = create_table(server, options={"target": 100, "weis": False})
+    made = create_table(server, options={"target": 250, "weis": False})
     link = made["seats"][0]["link"]
     table, _, token = link.removeprefix("/t/").partition("?seat=")
     player = new_page(browser)
@@ -95,6 +95,21 @@ def test_a_past_game_opened_from_the_lobby_is_reviewed_and_its_review_kept(
         "() => document.getElementById('replay').dataset.reviewed === '1'", timeout=120_000
     )
     assert page.locator("#rp-review").inner_text() == "Review done"
+    # the review in figures, and its biggest mistakes, each a way to its move
+    status, body = http_json(server, f"/api/tables/{table}/review?token={token}")
+    (summary,) = body["review"]["summaries"]
+    said = page.locator("#rp-summary p").first.inner_text()
+    assert said.startswith(f"You: {summary['decisions']} decisions, "), said
+    assert f"accuracy {round(100 * summary['accuracy'])}%" in said
+    mistakes = page.locator("#rp-summary .rp-mistakes button")
+    expect(mistakes).to_have_count(len(summary["biggest"]))
+    if summary["biggest"]:
+        worst = next(
+            a for a in body["review"]["assessments"] if a["entry"] == summary["biggest"][0]
+        )
+        mistakes.first.click()
+        expect(page.locator("#rp-coach .coach-line").first).to_have_text(worst["text"])
+    page.screenshot(path=str(artifacts() / "coach-summary.png"))
     page.close()
     again = new_page(browser)
     again.goto(server + link + "&replay=1")

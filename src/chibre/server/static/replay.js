@@ -52,6 +52,47 @@ export class Replay {
     this.render();
   }
 
+  /** The review in figures, per seat reviewed — decisions, points lost per hand, accuracy —
+   * and its biggest mistakes, each a button to its move. */
+  renderSummary() {
+    const box = $("rp-summary");
+    box.hidden = !this.review;
+    if (!this.review) return;
+    const lang = document.documentElement.lang;
+    box.replaceChildren(
+      ...this.review.summaries.map((s) => {
+        const part = el("div", "rp-summary-seat");
+        part.dataset.seat = String(s.seat);
+        part.append(
+          el("p", "", t("coach.summary", {
+            seat: this.hooks.seatName(s.seat),
+            decisions: s.decisions,
+            lost: s.lost_per_hand.toLocaleString(lang, { maximumFractionDigits: 1 }),
+            accuracy: Math.round(100 * s.accuracy),
+          })),
+        );
+        const mistakes = s.biggest
+          .map((entry) => this.review.assessments.find((a) => a.entry === entry && a.seat === s.seat))
+          .filter(Boolean);
+        if (!mistakes.length) {
+          part.append(el("p", "", t("coach.no_mistake")));
+          return part;
+        }
+        const list = el("div", "rp-mistakes");
+        list.append(el("span", "", `${t("coach.biggest")}${lang === "fr" ? " :" : ":"}`));
+        for (const a of mistakes) {
+          const go = el("button", "btn btn-small", `${t("hand_n", { n: a.hand + 1 })} · ${a.text.split(" — ")[0]}`);
+          go.type = "button";
+          go.dataset.hand = String(a.hand);
+          go.addEventListener("click", () => this.go(a.hand, a.move + 1));
+          list.append(go);
+        }
+        part.append(list);
+        return part;
+      }),
+    );
+  }
+
   /** The review's progress, in the bar. */
   setProgress(text) {
     $("rp-review").textContent = text;
@@ -218,6 +259,7 @@ export class Replay {
     const points = this.hooks.history()[this.hand];
     if (this.move === this.moves() && points) note.append(el("strong", "", `${points[0]} : ${points[1]}`));
     this.renderReview();
+    this.renderSummary();
   }
 
   /** The coach's word on the move just shown: its verdict on the card, the better card
