@@ -4,6 +4,7 @@ page that shows a key, a raw option value, or a string left in another language.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Iterator
@@ -55,6 +56,23 @@ def test_every_key_a_page_uses_is_in_the_catalogue() -> None:
     assert len(used) > 100
     missing = used - set(i18n.catalogue("en"))
     assert not missing, f"keys used by the pages but not in the catalogue: {missing}"
+
+
+def test_every_refusal_of_the_engine_is_in_the_catalogue() -> None:
+    """The engine's refusals (``chibre.refusals.refused``) are said from the catalogue: every
+    key a call may raise is there (its first argument's strings, read from the source)."""
+    used: set[str] = set()
+    for source in Path(i18n.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "refused":
+                used |= {
+                    c.value
+                    for c in ast.walk(node.args[0])
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                }
+    assert len(used) > 20
+    missing = {f"error.{key}" for key in used} - set(i18n.catalogue("en"))
+    assert not missing, f"refusals the engine raises but the catalogue lacks: {missing}"
 
 
 def test_the_pages_get_the_catalogue_but_not_the_terminal_s_keys(tmp_path: Path) -> None:

@@ -366,6 +366,12 @@ async def refused_messages(base: str, db: Path) -> None:
     await refused(partner, {"type": "act", "action": {"kind": "chibre"}}, "illegal", "chibre")
     await partner.act({"kind": "choose", "contract": 4})
     await chooser.until(lambda f: f["type"] == "state" and f["view"]["phase"] == "play")
+    # the engine's own refusals, in the socket's language too (no stöck in Obenabe)
+    await chooser.send({"type": "language", "lang": "fr"})
+    stoeck = {"type": "act", "action": {"kind": "declare", "stoeck": True}}
+    await refused(chooser, stoeck, "illegal", "pas de stöck en obenabe ni en undenufe")
+    await chooser.send({"type": "language", "lang": "en"})
+    await refused(chooser, stoeck, "illegal", "there are no stöck in Obenabe or Undenufe")
     bad = {"kind": "play", "card": not_mine}
     await refused(chooser, {"type": "act", "action": bad}, "illegal")
     assert entry_count(db, tid) == stored + 2

@@ -5,6 +5,8 @@ A refused action raises one of these and leaves the state exactly as it was.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class ChibreError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -15,7 +17,22 @@ class InvalidRules(ChibreError, ValueError):
 
 
 class IllegalAction(ChibreError):
-    """An action the rules do not allow now (wrong phase, a second chibre, a bad weis…)."""
+    """An action the rules do not allow now (wrong phase, a second chibre, a bad weis…).
+
+    A refusal made by ``chibre.refusals.refused`` has a ``key`` of the message catalogue and
+    its ``fields``, and ``said`` words it in any language of the catalogue; the message is its
+    English."""
+
+    key = ""
+    fields: Mapping[str, object] = {}
+
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang``: from the catalogue when it has a key, else as raised."""
+        if not self.key:
+            return str(self)
+        from chibre.refusals import say  # it reads the catalogue and names cards: it imports us
+
+        return say(self.key, self.fields, lang)
 
 
 class IllegalCard(IllegalAction):

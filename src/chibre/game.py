@@ -18,6 +18,7 @@ from chibre.errors import GameOver, IllegalAction
 from chibre.events import Event, GameWon, HandStarted, Thanked
 from chibre.hand import BLOCKS, Credit, Hand, HandScore, Phase, team_of
 from chibre.observation import Observation, observe
+from chibre.refusals import refused
 from chibre.rules import Rules
 from chibre.weis import Weis
 
@@ -223,11 +224,11 @@ class Game:
 
     def _thank(self, seat: int | None) -> list[Event]:
         if self.rules.claim != "thank":
-            raise IllegalAction("this table ends the game itself: there is nothing to thank for")
+            raise refused("no_thanks")
         if type(seat) is not int or not 0 <= seat <= 3:
             raise IllegalAction(f"say which seat (0..3) thanks, not {seat!r}")
         if self.hand is None:
-            raise IllegalAction("nothing to thank for before the first deal")
+            raise refused("thank_first_deal")
         team = team_of(seat)
         correct = self.totals[team] >= self.rules.target
         self.decided_at = (self.totals[0], self.totals[1])

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
-from chibre.cards import SUIT_MASKS, card_symbol, cards_of
+from chibre.cards import SUIT_MASKS, cards_of
 from chibre.errors import GameOver, IllegalAction, IllegalCard, NotYourTurn
 from chibre.events import (
     CardPlayed,
@@ -35,6 +35,7 @@ from chibre.play import (
     STRENGTH,
     why_illegal,
 )
+from chibre.refusals import refused
 from chibre.rules import Contract, Rules
 from chibre.weis import (
     STOECK_CARDS,
@@ -319,9 +320,9 @@ class Hand:
 
     def chibre(self) -> list[Event]:
         if self.phase is not Phase.CONTRACT:
-            raise IllegalAction("the contract is already named")
+            raise refused("contract_named")
         if self.chibred and not (self.chibred == 1 and self.rules.chibre_back):
-            raise IllegalAction("no second chibre: you must name the contract")
+            raise refused("no_second_chibre")
         seat = self.to_act
         self.chibred += 1
         self.to_act = (seat + 2) % 4
@@ -329,13 +330,13 @@ class Hand:
 
     def choose(self, contract: int, double: bool = False) -> list[Event]:
         if self.phase is not Phase.CONTRACT:
-            raise IllegalAction("the contract is already named")
+            raise refused("contract_named")
         if not isinstance(contract, int) or isinstance(contract, bool) or not 0 <= contract <= 5:
             raise IllegalAction(
                 f"unknown contract {contract!r}: 0..3 trumps, 4 Obenabe, 5 Undenufe"
             )
         if double and not (self.rules.pique_double == "choice" and contract == Contract.SPADES):
-            raise IllegalAction("only ♠ can be played double, and only with pique_double = choice")
+            raise refused("double_spades_only")
         seat = self.to_act
         self.contract = contract
         self.double = bool(double)
@@ -373,7 +374,7 @@ class Hand:
             if self.phase is Phase.OVER:
                 raise GameOver("the hand is over")
             if self.phase is not _PLAY:
-                raise IllegalAction("name the contract first")
+                raise refused("contract_first")
             if type(card) is not int or not 0 <= card < 36:
                 raise IllegalCard(f"{card!r} is not a card")
             raise IllegalCard(why_illegal(hand, self.trick, self.contract, card) or "illegal")
@@ -381,7 +382,7 @@ class Hand:
         if weis:
             declared = self._check_weis(seat, weis)
         if stoeck and not self._may_declare_stoeck(seat, card, [w.cards for w in declared]):
-            raise IllegalAction(self._why_no_stoeck(seat, card))
+            raise self._why_no_stoeck(seat, card)
         # Accepted: from here on nothing raises.
         self._legal = -1
         self.hands[seat] = hand ^ _BITS[card]
@@ -415,23 +416,25 @@ class Hand:
         """Declare weis or stöck outside one's card (``Declare``): any seat, in its window."""
         if self.phase is Phase.OVER:
             raise GameOver("the hand is over")
+        if weis and not (self.rules.weis and not self.rules.auto_weis):  # the table's rules first
+            raise refused("weis_off" if not self.rules.weis else "table_declares")
         if self.phase is not _PLAY:
-            raise IllegalAction("name the contract first")
+            raise refused("contract_first")
         if type(seat) is not int or not 0 <= seat <= 3:
             raise IllegalAction(f"say which seat (0..3) declares, not {seat!r}")
         if not isinstance(weis, tuple | list) or not isinstance(stoeck, bool):
             raise IllegalAction("a declaration is a list of weis (sets of cards) and a stöck flag")
         if not weis and not stoeck:
-            raise IllegalAction("declare weis or stöck: there is nothing to declare")
+            raise refused("nothing_to_declare")
         window = ""
         declared: tuple[Weis, ...] = ()
         if weis:
             window = self._weis_window(seat)
             if not window:
-                raise IllegalAction(self._why_no_weis_window(seat))
+                raise self._why_no_weis_window(seat)
             declared = self._read_weis(seat, weis, self.declared[seat])
         if stoeck and not self._may_declare_stoeck_now(seat, [w.cards for w in declared]):
-            raise IllegalAction(self._why_no_stoeck_now(seat))
+            raise self._why_no_stoeck_now(seat)
         # Accepted: from here on nothing raises.
         events: list[Event] = []
         if window == "first":
@@ -450,10 +453,8 @@ class Hand:
     def _check_weis(self, seat: int, weis: Sequence[int]) -> tuple[Weis, ...]:
         if not self._declares_weis():
             if self.tricks:
-                raise IllegalAction("weis are declared at the first trick only")
-            raise IllegalAction(
-                "weis are off at this table" if not self.rules.weis else "the table declares weis"
-            )
+                raise refused("weis_first_trick")
+            raise refused("weis_off" if not self.rules.weis else "table_declares")
         return self._read_weis(seat, weis, ())
 
     def _read_weis(
@@ -484,18 +485,18 @@ class Hand:
             return "further"
         return ""
 
-    def _why_no_weis_window(self, seat: int) -> str:
+    def _why_no_weis_window(self, seat: int) -> IllegalAction:
         if not self.rules.weis:
-            return "weis are off at this table"
+            return refused("weis_off")
         if self.rules.auto_weis:
-            return "the table declares weis"
+            return refused("table_declares")
         if len(self.tricks) > 1 or (self.tricks and self.trick):
-            return "too late: weis count only when declared before the lead to the second trick"
+            return refused("weis_too_late")
         if self.tricks:
-            return "you announced nothing at the first trick: you score no weis"
+            return refused("weis_none_announced")
         if (seat - self.leader) & 3 >= len(self.trick):
-            return "declare your weis with your card"
-        return "too late: the next player has played, and you announced nothing"
+            return refused("weis_with_card")
+        return refused("weis_next_played")
 
     def _weis_left(self, seat: int) -> tuple[int, ...]:
         """The cards of the best weis ``seat`` may still add to what it has declared."""
@@ -596,30 +597,24 @@ class Hand:
             return self._stoeck_in_weis([*(w.cards for w in self.declared[seat]), *weis])
         return False
 
-    def _why_no_stoeck_basic(self, seat: int) -> str:
+    def _why_no_stoeck_basic(self, seat: int) -> IllegalAction | None:
         if not self.rules.stoeck:
-            return "stöck are off at this table"
+            return refused("stoeck_off")
         if self.contract >= 4:
-            return "there are no stöck in Obenabe or Undenufe"
+            return refused("no_stoeck_contract")
         if self.rules.auto_stoeck:
-            return "the table declares stöck"
+            return refused("table_declares_stoeck")
         if seat != self._stoeck_seat:
-            return "you do not hold king and queen of trump"
+            return refused("no_stoeck_cards")
         if self.stoeck_declared:
-            return "your stöck are already declared"
-        return ""
+            return refused("stoeck_declared")
+        return None
 
-    def _why_no_stoeck(self, seat: int, card: int) -> str:
-        return (
-            self._why_no_stoeck_basic(seat)
-            or f"stöck are declared with the second of king and queen, not with {card_symbol(card)}"
-        )
+    def _why_no_stoeck(self, seat: int, card: int) -> IllegalAction:
+        return self._why_no_stoeck_basic(seat) or refused("stoeck_with_card", card=card)
 
-    def _why_no_stoeck_now(self, seat: int) -> str:
-        return self._why_no_stoeck_basic(seat) or (
-            "stöck are declared with the second of king and queen, until the next player plays "
-            "— or at any moment once they take your team to the target"
-        )
+    def _why_no_stoeck_now(self, seat: int) -> IllegalAction:
+        return self._why_no_stoeck_basic(seat) or refused("stoeck_when")
 
     def _stoeck_on_play(self, seat: int, card: int, flag: bool) -> list[Event]:
         sc = STOECK_CARDS[self.contract]

@@ -13,8 +13,8 @@ from itertools import combinations
 from typing import NamedTuple
 
 from chibre.cards import RANK_CODES, RANK_MASKS, SUIT_MASKS, SUIT_SYMBOLS, cards_of
-from chibre.errors import IllegalAction
 from chibre.play import UNDENUFE
+from chibre.refusals import refused
 from chibre.rules import Rules
 
 SEQUENCE = "sequence"
@@ -171,13 +171,13 @@ def weis_of(cards: int, rules: Rules) -> Weis:
         w = _carre(cs[0] % 9, rules)
         if w.points:
             return w
-        raise IllegalAction(f"four {RANK_CODES[cs[0] % 9]} are no weis under these rules")
+        raise refused("no_carre", rank=cs[0] % 9)
     suits = {c // 9 for c in cs}
     if len(cs) >= 3 and len(suits) == 1:
         ranks = [c % 9 for c in cs]
         if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
             return _sequence(cs[0] // 9, ranks[0], len(cs), rules.big_sequences)
-    raise IllegalAction("a weis is three or more cards in sequence of one suit, or four of a kind")
+    raise refused("not_a_weis")
 
 
 def check_declaration(hand: int, declared: Iterable[Weis], rules: Rules) -> None:
@@ -185,13 +185,12 @@ def check_declaration(hand: int, declared: Iterable[Weis], rules: Rules) -> None
     ws = list(declared)
     for w in ws:
         if w.cards & ~hand:
-            raise IllegalAction(f"you do not hold the cards of the weis {w.describe()}")
+            raise refused("weis_not_held", cards=w.cards)
     for a, b in combinations(ws, 2):
         both_sequences = a.kind == SEQUENCE and b.kind == SEQUENCE
         if a.cards & b.cards and (both_sequences or not rules.kreuzweis or a == b):
-            raise IllegalAction(
-                f"the weis {a.describe()} and {b.describe()} share cards"
-                + ("" if both_sequences else " (kreuzweis is off)")
+            raise refused(
+                "weis_share" if both_sequences else "weis_share_kreuzweis", a=a.cards, b=b.cards
             )
         if (
             both_sequences
@@ -199,9 +198,7 @@ def check_declaration(hand: int, declared: Iterable[Weis], rules: Rules) -> None
             and a.suit == b.suit
             and (a.top + 1 == b.low or b.top + 1 == a.low)
         ):
-            raise IllegalAction(
-                f"{a.describe()} and {b.describe()} are one sequence: it counts once, whole"
-            )
+            raise refused("weis_one_sequence", a=a.cards, b=b.cards)
 
 
 def weis_key(w: Weis, contract: int, position: int, rules: Rules) -> tuple[int, int, int, int, int]:

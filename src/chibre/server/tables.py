@@ -32,7 +32,7 @@ from typing import Any
 from chibre import i18n
 from chibre.actions import Action, Declare, Play, Thank
 from chibre.bots import Player
-from chibre.errors import ChibreError, GameOver, NotYourTurn
+from chibre.errors import ChibreError, GameOver, IllegalAction, NotYourTurn
 from chibre.events import Event
 from chibre.game import CHANCE
 from chibre.play import illegal_reason, why_illegal
@@ -586,13 +586,6 @@ class Table:
             if to_act is not None and to_act != seat:
                 name = self.seats[to_act].info.name or f"{to_act + 1}"
                 raise refusal("not_your_turn", name=name)
-        rules = game.rules
-        if isinstance(action, Thank) and rules.claim != "thank":  # the table's rules, in words
-            raise refusal("no_thanks", "illegal")
-        if isinstance(action, Play | Declare) and action.weis and not rules.weis:
-            raise refusal("weis_off", "illegal")
-        if isinstance(action, Play | Declare) and action.weis and rules.auto_weis:
-            raise refusal("table_declares", "illegal")
         hand = game.hand
         if isinstance(action, Play) and hand is not None and hand.contract >= 0:
             held, trick, contract = hand.hands[seat], tuple(hand.trick), hand.contract
@@ -611,7 +604,9 @@ class Table:
             raise ProtocolError("not_your_turn", str(e)) from e
         except GameOver as e:
             raise ProtocolError("finished", str(e)) from e
-        except ChibreError as e:  # IllegalAction, IllegalCard, a bad weis…
+        except IllegalAction as e:  # a bad weis, a stöck out of time…, said in each language
+            raise ProtocolError("illegal", str(e), e.said) from e
+        except ChibreError as e:
             raise ProtocolError("illegal", str(e)) from e
         self._committed(events)
 
