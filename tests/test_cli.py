@@ -342,6 +342,25 @@ def test_replay_lists_the_hand_the_game_ended_in(tmp_path: Path) -> None:
     assert points == list(game.totals)
 
 
+def test_replay_writes_the_last_hand_as_the_table_wrote_it(tmp_path: Path) -> None:
+    """Decided at the last trick, before its match bonus: the hand is listed without the
+    match the table never wrote (RULES.md §7), and the hands add up to the totals."""
+    from chibre import Choose
+    from deals import MATCH, MATCH_LEADS
+    from test_game_end import play_out, start
+
+    game = start(Rules(target=220, first_chooser="right_of_dealer"), MATCH, dealer=0)
+    game.apply(Choose(2), 1)
+    play_out(game, {0: "♥A " + MATCH_LEADS.replace(" ♥A", ""), 1: "♥6"})
+    assert game.hand.is_over and game.hand.score().match == (100, 0)
+    path = tmp_path / "game.txt"
+    path.write_text(format_record(game.record), encoding="utf-8")
+    run = chibre("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "hand: team 0 227, team 1 0\n" in run.stdout, run.stdout
+    assert "match" not in run.stdout and "team 0 wins 227:0" in run.stdout
+
+
 def test_replay_notation_prints_the_record_again(tmp_path: Path) -> None:
     game = play_game(Rules.preset("romand", auto_weis=False, auto_stoeck=False), 6)
     text = format_record(game.record)

@@ -211,8 +211,8 @@ def test_the_review_reads_in_three_languages() -> None:
     assert page.startswith("<!doctype html>") and "Trumpf" in page
     assert 'name="viewport"' in page  # it reads on a phone
     head = re.findall(r"<th>([^<]*)</th>", page)
-    assert head == ["Spiel", "Platz", "Gespielt", "Urteil", "Verloren ± Fehler", "Am besten",
-                    "Grund", "Offene Karten"]  # fmt: skip
+    assert head == ["Spiel", "Platz", "Gespielt", "Bewertung", "Verloren ± Unsicherheit",
+                    "Am besten", "Grund", "Offene Karten"]  # fmt: skip
 
 
 def test_a_line_speaks_the_deck_s_cards_the_language_s_numbers_and_small_gains_plainly() -> None:

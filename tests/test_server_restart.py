@@ -355,6 +355,50 @@ def test_a_friends_table_s_move_limit(tmp_path: Path) -> None:
         stop_server(process)
 
 
+def test_a_friends_table_s_clock_waits_for_a_friend_who_is_not_there(tmp_path: Path) -> None:
+    """At a friends' table the time per move runs only while the seat's player is there: a
+    friend who has not opened the invitation is waited for (the computer does not play their
+    cards), and a table everyone has left stops its clock."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--bot-delay", "0", "--deal-delay", "0.05")
+    try:
+        body = {"seats": ["human", "rule", "human", "rule"], "move_limit": 0.3}
+        status, t = http_json(base, "/api/tables", body)
+        assert status == 200, t
+        table_id = t["table"]
+        with ws_connect(ws_url(base, t["seats"][0]["link"]), max_queue=None) as ws:
+            frame = json.loads(ws.recv(timeout=TIMEOUT))
+            end = time.monotonic() + 60  # seat 0 never moves: the computer moves for it, in time
+            while not (frame.get("type") == "state" and frame["view"]["to_act"] == 2):
+                assert time.monotonic() < end, frame
+                frame = json.loads(ws.recv(timeout=TIMEOUT))
+            assert frame["table"]["move_until"] is None  # no clock for the friend not there
+            time.sleep(1.5)  # five times the limit
+            assert stored_entries_of_seat(db, table_id, 2) == 0
+        # seat 2's friend comes: their clock runs, the computer moves for them; once the play
+        # comes round to seat 0, both leave the table
+        with (
+            ws_connect(ws_url(base, t["seats"][2]["link"]), max_queue=None),
+            ws_connect(ws_url(base, t["seats"][0]["link"]), max_queue=None) as ws,
+        ):
+            end = time.monotonic() + 60
+            frame = json.loads(ws.recv(timeout=TIMEOUT))
+            while not (
+                stored_entries_of_seat(db, table_id, 2)
+                and frame.get("type") == "state"
+                and frame["view"]["to_act"] == 0
+            ):
+                assert time.monotonic() < end, frame
+                frame = json.loads(ws.recv(timeout=TIMEOUT))
+            assert isinstance(frame["table"]["move_until"], float)
+        time.sleep(0.2)  # the server has seen both go (a move made before that counts below)
+        mine = stored_entries_of_seat(db, table_id, 0)
+        time.sleep(1.5)  # the table is left: its clock stopped with it
+        assert stored_entries_of_seat(db, table_id, 0) == mine
+    finally:
+        stop_server(process)
+
+
 def stored_entries_of_seat(db: Path, table_id: str, seat: int) -> int:
     return sum(1 for s, _ in stored_entries(db, table_id) if s == seat)
 

@@ -25,7 +25,7 @@ from browser_support import (
     take_turn,
     wait_my_turn_or,
 )
-from server_support import create_table, running_server, ws_url
+from server_support import create_table, http_json, running_server, ws_url
 
 REASON_WORDS = {
     "fr": ("demandé", "sous-couper"),
@@ -143,6 +143,28 @@ def test_the_hand_summary_stays_until_continue(browser: Browser, server: str) ->
     page.wait_for_function("() => document.getElementById('table').dataset.handNumber === '1'")
     assert summary.count() == 0
     assert page.locator("#last-hand .total-row td").all_inner_texts() == rows
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_with_a_time_per_move_the_summary_gives_way_to_the_player_s_turn(
+    browser: Browser, server: str
+) -> None:
+    """Held until "Continue", the hand's summary still lets the next hand through when the
+    player's clock starts: the move is theirs, and the countdown is on their plate."""
+    status, made = http_json(
+        server, "/api/tables", {"seats": ["human", "rule", "rule", "rule"], "move_limit": 120}
+    )
+    assert status == 200, made
+    page = new_page(browser)
+    with_settings(page, summary="click")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    play_until(page, "Number(t.dataset.history) >= 1")
+    # nobody presses "Continue": the next hand comes to this player's move by itself
+    wait_my_turn_or(page, "false")
+    assert table(page)["handNumber"] == "1"
+    expect(page.locator("#seat-bottom .chip-countdown")).to_be_visible()
+    assert page.locator("#last-hand .breakdown").count() == 1
     assert not page.errors  # type: ignore[attr-defined]
 
 

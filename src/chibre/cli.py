@@ -150,9 +150,14 @@ def read_record(name: str) -> GameRecord:
 def cmd_replay(args: argparse.Namespace) -> int:
     record = read_record(args.file)
     game, events = record.replay()
-    for event in events:
+    last = max((i for i, e in enumerate(events) if isinstance(e, HandScored)), default=-1)
+    for i, event in enumerate(events):
         if isinstance(event, GameWon) and (cut := _hand_cut_short(game)):
             print(cut)
+        if i == last and game.is_over and game.hand is not None and game.hand.is_over:
+            written = game.written_score()  # the hand as written: a match after the end is not
+            match = next((t for t in (0, 1) if written.match[t]), -1)
+            event = HandScored(written.totals, match)
         if isinstance(event, HandScored | GameWon):
             print(_describe(event))
     print(f"totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}")

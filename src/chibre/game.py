@@ -105,13 +105,15 @@ class Game:
         where what came after that moment — the match after the last trick, say — is not
         written."""
         hand = self.hand
-        assert hand is not None, "no hand dealt yet"
+        if hand is None:
+            raise IllegalAction("no hand is dealt yet")
         if not (self.is_over and self.rules.end_mode == "immediate"):
             return hand.score()
         blocks = {block: [0, 0] for block in BLOCKS}
         for credit in self.written_credits():
             blocks[credit.block][credit.team] += credit.points // hand.factor
-        return HandScore(hand.factor, *(tuple(blocks[b]) for b in BLOCKS))  # type: ignore[arg-type]
+        stoeck, weis, tricks, match = ((blocks[b][0], blocks[b][1]) for b in BLOCKS)
+        return HandScore(hand.factor, stoeck, weis, tricks, match)
 
     def next_dealer(self) -> int | None:
         """Who deals the next hand: the previous chooser; for the first ``None`` (free), but

@@ -61,8 +61,9 @@ def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
         if name in ("card", "other"):
             said = card_name(int(value), lang, deck)
             fields[name] = _with_article(said) if lang == "fr" else said
-        elif name == "cards":
-            fields[name] = " ".join(card_text(c, lang, deck) for c in cards_of(int(value)))
+        elif name == "cards":  # the Swiss deck's names are words: a comma between cards
+            between = ", " if deck == "swiss" else " "
+            fields[name] = between.join(card_text(c, lang, deck) for c in cards_of(int(value)))
         elif name == "suit":
             fields[name] = suit_name(int(value), lang, deck)
         elif name == "contract":
@@ -72,16 +73,21 @@ def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
     return text(lang, "coach.reason." + reason.key, **fields)
 
 
+def assessment_head(a: Assessment, lang: str, deck: str = "french") -> str:
+    """What was done, its verdict and the points lost: ``♥J ?! lost 4.3 ± 1.5`` (a missed
+    declaration's points are in its reason)."""
+    if a.kind in ("weis", "stoeck"):
+        return f"{text(lang, 'coach.kind.' + a.kind)} {a.verdict.value}"
+    head = f"{action_text(a.taken, lang, deck)} {a.verdict.value}"
+    if a.verdict is Verdict.GOOD:
+        return head
+    loss, error = number_text(a.loss, lang), number_text(a.error, lang)
+    return f"{head} {text(lang, 'coach.lost', loss=loss, error=error)}"
+
+
 def assessment_line(a: Assessment, lang: str, deck: str = "french") -> str:
     """``♥J ?! lost 4.3 ± 1.5 — best ♥8: ducking: …`` (the open cards after ``|``)."""
-    head = f"{action_text(a.taken, lang, deck)} {a.verdict.value}"
-    if a.kind in ("weis", "stoeck"):
-        head = f"{text(lang, 'coach.kind.' + a.kind)} {a.verdict.value}"
-    parts = [head]
-    if a.verdict is not Verdict.GOOD and a.kind not in ("weis", "stoeck"):  # theirs: the reason
-        loss, error = number_text(a.loss, lang), number_text(a.error, lang)
-        parts.append(text(lang, "coach.lost", loss=loss, error=error))
-    line = " ".join(parts) + " — "
+    line = assessment_head(a, lang, deck) + " — "
     best = action_text(a.best, lang, deck)
     if best != action_text(a.taken, lang, deck) and a.kind not in ("weis", "stoeck"):
         line += f"{text(lang, 'coach.best')} {best}{colon(lang)} "

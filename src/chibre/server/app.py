@@ -276,7 +276,7 @@ async def start_review(
     token: Token = None,
     watch: Token = None,
     lang: Annotated[str, Query(max_length=35)] = "",
-    deck: Literal["french", "swiss", ""] = "",
+    deck: Literal["french", "swiss"] | None = None,
 ) -> Response:
     found = _reviewed(request, id, token, watch)
     if isinstance(found, Response):
@@ -294,7 +294,7 @@ async def get_review(
     token: Token = None,
     watch: Token = None,
     lang: Annotated[str, Query(max_length=35)] = "",
-    deck: Literal["french", "swiss", ""] = "",
+    deck: Literal["french", "swiss"] | None = None,
 ) -> Response:
     found = _reviewed(request, id, token, watch)
     if isinstance(found, Response):
@@ -396,7 +396,7 @@ async def table_sheet(
     token: Token = None,
     watch: Token = None,
     lang: Annotated[str, Query(max_length=35)] = "",
-    deck: Literal["french", "swiss", ""] = "",
+    deck: Literal["french", "swiss"] | None = None,
 ) -> Response:
     found = _authorised(request, id, token, watch)
     if isinstance(found, Response):

@@ -23,7 +23,7 @@ from typing import Any
 from chibre.actions import Deal
 from chibre.coach.advice import Advice, advise
 from chibre.coach.decisions import decisions
-from chibre.coach.report import assessment_line, reason_text
+from chibre.coach.report import assessment_head, assessment_line, reason_text
 from chibre.coach.review import Assessment, Review, assess, compile_review
 from chibre.coach.value import Budget
 from chibre.game import GameRecord
@@ -58,7 +58,7 @@ class ReviewJob:
     failed: str = ""
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    def view(self, lang: str, deck: str = "") -> dict[str, Any]:
+    def view(self, lang: str, deck: str | None = None) -> dict[str, Any]:
         """What the page is sent: the progress, then the review with its lines in ``lang``,
         the cards named in ``deck`` (the page's; the table's by default)."""
         status = "failed" if self.failed else "done" if self.review else "running"
@@ -68,12 +68,13 @@ class ReviewJob:
         return out
 
 
-def _review_view(review: Review, record: GameRecord, lang: str, deck: str) -> dict[str, Any]:
+def _review_view(review: Review, record: GameRecord, lang: str, deck: str | None) -> dict[str, Any]:
     deck = deck or record.rules.deck
     starts = [i for i, (_, a) in enumerate(record.entries) if isinstance(a, Deal)]
     body = review.to_dict()
     for a, d in zip(review.assessments, body["assessments"], strict=True):
         d["move"] = a.entry - starts[a.hand_index] - 1
+        d["head"] = assessment_head(a, lang, deck)
         d["text"] = assessment_line(a, lang, deck)
         d["reason_text"] = reason_text(a.reason, lang, deck)
     return body

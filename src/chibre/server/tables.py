@@ -388,8 +388,6 @@ class Table:
         conn = Connection(self, seat, send, lang)
         self.connections.add(conn)
         self.active = time.time()
-        if self._pending is None and not self._thinking:
-            self.schedule()  # a table that waited for someone (or was resting) goes on
         if seat is not None:
             s = self.seats[seat]
             s.connections += 1
@@ -400,21 +398,29 @@ class Table:
             if s.human:
                 s.bot = False
             self._seats_changed()
+        if self._pending is None and not self._thinking:
+            self.schedule()  # a table that waited for someone (or was resting) goes on
         return conn
 
     def leave(self, conn: Connection) -> None:
-        """A client is gone; the last one of a human seat starts the grace period."""
+        """A client is gone; the last one of a human seat starts the grace period. A table
+        left by everyone stops (``unattended``), and so does the clock of a move whose player
+        is gone."""
         conn.closed = True
         conn.wake.set()
         self.connections.discard(conn)
         self.active = time.time()
-        if conn.seat is None:
-            return
-        s = self.seats[conn.seat]
-        s.connections -= 1
-        if s.connections == 0 and s.human:
-            self._start_grace(s)
-        self._seats_changed()
+        if conn.seat is not None:
+            s = self.seats[conn.seat]
+            s.connections -= 1
+            if s.connections == 0 and s.human:
+                self._start_grace(s)
+            self._seats_changed()
+        to_act = self.game.current_player
+        if self.unattended or (
+            self.move_until is not None and to_act is not None and not self._clocked(to_act)
+        ):
+            self.schedule()
 
     def play_on(self) -> None:
         """A tournament's table: it plays on with nobody watching, and a player who does not
@@ -669,10 +675,17 @@ class Table:
             self._pending = loop.call_later(self.settings.deal_delay, self._due, seq)
         elif self.seats[to_act].bot and not self._thinking:
             self._pending = loop.call_later(self.settings.bot_delay, self._due, seq)
-        elif self.move_limit > 0 and not self._thinking:
+        elif self.move_limit > 0 and not self._thinking and self._clocked(to_act):
             self._pending = loop.call_later(self.move_limit, self._too_long, seq)
             self.move_until = time.time() + self.move_limit
             self._table_json = None
+
+    def _clocked(self, seat: int) -> bool:
+        """Whether the move limit runs for ``seat``'s move: at a tournament's table always (a
+        player who never comes is played for), at friends' only while its player is there —
+        a friend who has not opened the invitation yet is waited for, one who left has the
+        grace period."""
+        return self.stored.terms is not None or self.seats[seat].connections > 0
 
     def _too_long(self, seq: int) -> None:
         """A player let the move's time limit pass: the computer makes this move for them

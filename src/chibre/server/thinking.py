@@ -132,12 +132,13 @@ def exit_with(server: int) -> None:
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Shut ``pool`` down now, stopping a worker still busy (it would keep the server alive),
-    then wait for the pool to close its queues (else their semaphores are left behind)."""
+    then wait (a few seconds at most) for the pool's manager to close its queues — else their
+    semaphores are left for the system to clean up."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         if process.is_alive():
             process.terminate()
-    for process in workers:
-        process.join(5)
-    pool.shutdown(wait=True)
+    if manager is not None:
+        manager.join(5)

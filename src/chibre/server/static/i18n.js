@@ -58,6 +58,18 @@ export function t(key, vars = {}) {
 }
 
 /** The keys of the catalogue that start with `prefix` (the quick reactions: "react."). */
+/** A number as the page's language writes it in Switzerland (64,3 and 1 250 in French;
+ * 64.3 and 1’250 in German), to a tenth at most. */
+export function formatNumber(x) {
+  const locale = { fr: "fr-CH", de: "de-CH" }[getLang()] || "en";
+  return x.toLocaleString(locale, { maximumFractionDigits: 1 });
+}
+
+/** A colon as the page's language writes it (French: with a space before). */
+export function colon() {
+  return getLang() === "fr" ? " :" : ":";
+}
+
 export function keysOf(prefix) {
   return Object.keys(STRINGS.en || {}).filter((k) => k.startsWith(prefix));
 }

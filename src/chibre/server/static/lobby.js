@@ -2,7 +2,7 @@
 // main options, any option as JSON, each seat a friend or a computer level), then share the
 // invitation links and go to the table as seat 0.
 
-import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
+import { applyI18n, formatNumber, getLang, languageSelect, t } from "./i18n.js";
 import { getDeck, SUIT_SYMBOLS, setDeck, suitName } from "./cards.js";
 import { heldSeats, holdSeat, linkRow } from "./links.js";
 
@@ -221,15 +221,14 @@ function renderHistory() {
     }),
   );
   const f = history.figures;
-  const number = (x) => x.toLocaleString(document.documentElement.lang); // 64,3 in French
   const rows = [
     ["fig_games", t("n_of", { a: f.games_won, b: f.games })],
     ["fig_hands", t("n_of", { a: f.hands_won, b: f.hands })],
-    ["fig_average", number(f.average)],
+    ["fig_average", formatNumber(f.average)],
     ["fig_matches", String(f.matches)],
-    ["fig_weis", `${number(f.weis)} (${f.weis_hands})`],
+    ["fig_weis", `${formatNumber(f.weis)} (${f.weis_hands})`],
     ["fig_contracts", f.contracts.map((n, c) => `${contractLabel(c)} ${n}`).join(" · ")],
-    ["fig_chooser", number(f.chooser_average)],
+    ["fig_chooser", formatNumber(f.chooser_average)],
   ];
   $("figures").replaceChildren(
     ...rows.flatMap(([key, value]) => {

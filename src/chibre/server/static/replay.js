@@ -1,7 +1,7 @@
 // The replay of a finished game, move by move, from its record (GET /api/tables/{id}/record
 // ?format=json): every hand is shown face up, the tricks are played again one card at a time.
 
-import { t } from "./i18n.js";
+import { colon, formatNumber, t } from "./i18n.js";
 import { cardImage, cardName, contractIcon, contractName, sortHand, trickWinner } from "./cards.js";
 
 const CONTRACTS = ["diamonds", "hearts", "spades", "clubs", "obenabe", "undenufe"];
@@ -50,6 +50,7 @@ export class Replay {
     }
     $("replay").dataset.reviewed = "1";
     this.render();
+    this.renderSummary();
   }
 
   /** The review in figures, per seat reviewed — decisions, points lost per hand, accuracy —
@@ -58,7 +59,6 @@ export class Replay {
     const box = $("rp-summary");
     box.hidden = !this.review;
     if (!this.review) return;
-    const lang = document.documentElement.lang;
     box.replaceChildren(
       ...this.review.summaries.map((s) => {
         const part = el("div", "rp-summary-seat");
@@ -67,7 +67,7 @@ export class Replay {
           el("p", "", t("coach.summary", {
             seat: this.hooks.seatName(s.seat),
             decisions: s.decisions,
-            lost: s.lost_per_hand.toLocaleString(lang, { maximumFractionDigits: 1 }),
+            lost: formatNumber(s.lost_per_hand),
             accuracy: Math.round(100 * s.accuracy),
           })),
         );
@@ -79,9 +79,9 @@ export class Replay {
           return part;
         }
         const list = el("div", "rp-mistakes");
-        list.append(el("span", "", `${t("coach.biggest")}${lang === "fr" ? " :" : ":"}`));
+        list.append(el("span", "", `${t("coach.biggest")}${colon()}`));
         for (const a of mistakes) {
-          const go = el("button", "btn btn-small", `${t("hand_n", { n: a.hand + 1 })} · ${a.text.split(" — ")[0]}`);
+          const go = el("button", "btn btn-small", `${t("hand_n", { n: a.hand + 1 })} · ${a.head}`);
           go.type = "button";
           go.dataset.hand = String(a.hand);
           go.addEventListener("click", () => this.go(a.hand, a.move + 1));
@@ -259,7 +259,6 @@ export class Replay {
     const points = this.hooks.history()[this.hand];
     if (this.move === this.moves() && points) note.append(el("strong", "", `${points[0]} : ${points[1]}`));
     this.renderReview();
-    this.renderSummary();
   }
 
   /** The coach's word on the move just shown: its verdict on the card, the better card

@@ -173,6 +173,8 @@ const HOLD_MS = 1200 * PACE; // how long a finished trick stays on the felt
 
 const app = {
   msg: null, // the latest state frame shown
+  reviewAsk: 0, // the latest request for the coach's review (an earlier one's answer is dropped)
+  reviewLoaded: false, // the replay has asked once for a review made before
   deck: "french",
   queue: [],
   held: null, // {cards, leader, winner} of a trick just taken, shown for a moment
@@ -325,6 +327,12 @@ function connect() {
     if (msg.type === "state") {
       if (!app.arrived) arrived();
       app.queue.push(msg);
+      // the hand's summary holds nothing back while this player's clock runs: the move is
+      // theirs (the summary stays on the felt until "Continue" or the first card)
+      if (app.summary !== null && msg.table.move_until && msg.view?.to_act === mySeat()) {
+        clearTimeout(app.summaryTimer);
+        app.summary = null;
+      }
       pump();
     } else if (msg.type === "reaction") {
       reacted(msg);
@@ -551,24 +559,32 @@ function reviewUrl() {
 /** Started on the server ("Review this game"), its progress polled and shown in the replay's
  * bar, then every verdict beside its move. */
 async function startReview() {
+  $("rp-review-btn").hidden = true; // pressed once
   await openReplay();
   if (!app.replay || app.replay.review) return; // none, or shown already
-  $("rp-review-btn").hidden = true;
-  await followReview(await fetch(reviewUrl(), { method: "POST", headers: { "Accept-Language": getLang() } }));
+  const ask = ++app.reviewAsk;
+  await followReview(ask, await fetch(reviewUrl(), { method: "POST", headers: { "Accept-Language": getLang() } }));
 }
 
 /** The review as the server has it now (made before, or under way): shown, or followed to
  * its end; none yet leaves "Review this game" to press. */
 async function loadReview() {
+  const ask = ++app.reviewAsk;
   const r = await fetch(reviewUrl(), { headers: { "Accept-Language": getLang() } });
-  if (r.status === 404) return;
+  if (r.status === 404 && ask === app.reviewAsk) {
+    $("rp-review-btn").hidden = false;
+    return;
+  }
   $("rp-review-btn").hidden = true;
-  await followReview(r);
+  await followReview(ask, r);
 }
 
-async function followReview(r) {
+/** Follow one request for the review; a later one (another language, another deck, the
+ * button) takes over from it. */
+async function followReview(ask, r) {
   for (;;) {
     const body = await r.json();
+    if (ask !== app.reviewAsk) return;
     if (!r.ok) {
       app.replay.setProgress("");
       $("rp-review-btn").hidden = false;
@@ -587,6 +603,7 @@ async function followReview(r) {
     }
     app.replay.setProgress(t("coach.progress", { done: body.done, total: body.total || "…" }));
     await new Promise((resolve) => setTimeout(resolve, 700));
+    if (ask !== app.reviewAsk) return;
     r = await fetch(reviewUrl(), { headers: { "Accept-Language": getLang() } });
   }
 }
@@ -1508,8 +1525,8 @@ function main() {
     $("replay").hidden = false;
     app.replay.render();
     $("rp-next").focus();
-    if (!app.reviewAsked) {
-      app.reviewAsked = true; // a review made before (from the lobby, another window) shows
+    if (!app.reviewLoaded) {
+      app.reviewLoaded = true; // a review made before (from the lobby, another window) shows
       await loadReview();
     }
   };
