@@ -124,9 +124,50 @@ def test_the_end_and_the_replay(browser: Browser, server: str, axe_source: str, 
     page.goto(server + made["seats"][0]["link"])
     page.locator("#over-dialog[open]").wait_for()
     assert violations(page, axe_source) == []
+    # closed with Escape, the end — its rematch, its review — is one button away
+    page.keyboard.press("Escape")
+    page.locator("#over-dialog:not([open])").wait_for(state="attached")
+    page.click("#result-btn")
+    page.locator("#over-dialog[open] #over-rematch").wait_for()
     page.click("#over-replay")
     page.locator("#replay:not([hidden])").wait_for()
+    assert page.locator("#rp-note[aria-live='polite']").count() == 1  # each step is said
+    assert page.locator("#rp-coach[aria-live='polite']").count() == 1
     assert violations(page, axe_source) == []
+    page.context.close()
+
+
+def test_a_screen_reader_hears_the_others_and_who_played_each_card(
+    browser: Browser, server: str
+) -> None:
+    """What the bubbles show (a contract named, a chibre, a weis) is said in a live region
+    of its own, with the seat's name; each card of the trick says who played it."""
+    made = create_table(server)
+    page = deck_page(browser, "french")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    names = ("You", "Right", "Partner", "Left")
+    for _ in range(3):  # the contract, named by whoever chooses (this seat: its first option)
+        page.wait_for_function(
+            """() => { const t = document.getElementById('table');
+                return t.dataset.phase === 'play' || t.dataset.myTurn === 'true'; }"""
+        )
+        if page.locator("#table[data-phase='play']").count():
+            break
+        page.locator("#controls .btn-contract").first.click()
+    said = page.locator("#announcer[aria-live='polite'] p")
+    said.first.wait_for(state="attached")
+    lines = said.all_text_contents()
+    assert any(line.split(": ")[0] in names and ": " in line for line in lines), lines
+    page.wait_for_function(  # a card on the table: another's, or this seat's lead
+        """() => document.querySelector('#trick img')
+            || document.getElementById('table').dataset.myTurn === 'true'"""
+    )
+    if not page.locator("#trick img").count():
+        page.locator("#hand .card.legal").first.click()
+    page.locator("#trick img").first.wait_for()
+    alt = page.locator("#trick img").first.get_attribute("alt") or ""
+    assert alt.split(": ")[0] in names and len(alt.split(": ")) == 2, alt
     page.context.close()
 
 

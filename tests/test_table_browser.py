@@ -897,7 +897,10 @@ def test_a_time_per_move_chosen_in_the_lobby_counts_down_at_the_table(
     seconds = int(first.removeprefix("computer in ").removesuffix(" s"))
     assert 0 < seconds <= 30, first
     assert page.locator(".chip-countdown").count() == 1  # only the seat to act has one
+    control = page.locator("#controls .btn-contract, #hand .card.legal").first
+    control.focus()  # as a keyboard leaves it, on a contract or a card
     expect(countdown).not_to_have_text(first)  # it counts down
+    expect(control).to_be_focused()  # in place: the focus stays where the player left it
     later = int(countdown.inner_text().removeprefix("computer in ").removesuffix(" s"))
     assert later < seconds
     take_turn(page)

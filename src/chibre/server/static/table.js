@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, fillLanguages, getLang, keysOf, languageSelect, setLang, t } from "./i18n.js";
+import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, setLang, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -173,6 +173,7 @@ const HOLD_MS = 1200 * PACE; // how long a finished trick stays on the felt
 
 const app = {
   msg: null, // the latest state frame shown
+  warned: null, // the move limit a screen reader was last told is running out
   reviewAsk: 0, // the latest request for the coach's review (an earlier one's answer is dropped)
   reviewLoaded: false, // the replay has asked once for a review made before
   deck: "french",
@@ -732,6 +733,15 @@ function goOn() {
 function bubble(seat, text) {
   app.bubbles.set(seat, { text, until: Date.now() + 2600 });
   setTimeout(render, 2700);
+  announce(`${seatName(seat)}${colon()} ${text()}`);
+}
+
+/** Said to a screen reader (a live region of its own): what the bubbles show, a clock
+ * about to run out. */
+function announce(text) {
+  const box = $("announcer");
+  box.append(el("p", "", text));
+  while (box.children.length > 3) box.firstElementChild.remove();
 }
 
 // --- drawing ----------------------------------------------------------------------------------
@@ -828,6 +838,7 @@ function drawSeat(seat, view, info) {
       if (until) {
         const left = el("span", "chip chip-countdown", t("takes_over_in", { s: secondsLeft(until) }));
         left.setAttribute("role", "timer");
+        left.dataset.until = String(until);
         plate.append(left);
       }
     }
@@ -852,6 +863,8 @@ function drawSeat(seat, view, info) {
     const c = el("span", "chip chip-contract");
     c.append(contractIcon(view.contract, app.deck, mapping()));
     c.title = contractName(view.contract, app.deck, mapping());
+    c.setAttribute("role", "img");
+    c.setAttribute("aria-label", c.title);
     plate.append(c);
   }
   if (view.announced?.[seat] > 0) {
@@ -864,6 +877,8 @@ function drawSeat(seat, view, info) {
     const row = el("div", "shown-weis");
     for (const w of shown) for (const c of w.cards) row.append(img(c));
     row.title = t("shown_weis");
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", `${seatName(seat)}${colon()} ${t("shown_weis")}`);
     box.append(row);
   }
   if (seat !== mySeat() && view.hand_number >= 0 && view.phase !== "deal") {
@@ -884,6 +899,7 @@ function trickNode(cards, leader, winner, cls = "") {
     const slot = el("div", `slot slot-${posOf(seat)}`);
     slot.dataset.seat = String(seat);
     const image = img(code);
+    image.alt = `${seatName(seat)}${colon()} ${image.alt}`; // who played it, for a screen reader
     if (!app.shownTrick.has(code) && !cls.includes("static")) slot.classList.add("enter");
     if (winner === seat) slot.classList.add("winner");
     slot.style.zIndex = String(i + 1);
@@ -1425,7 +1441,8 @@ function onKey(event) {
   }
   if (document.querySelector("dialog[open]")) return;
   const target = event.target;
-  if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+  const typing = ["SELECT", "TEXTAREA"].includes(target?.tagName) || (target?.tagName === "INPUT" && target.type !== "checkbox");
+  if (typing) return; // a box to tick (announce the weis) leaves the card keys to the hand
   const cards = [...$("hand").querySelectorAll("button.card")];
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
     if (!cards.length) return;
@@ -1531,14 +1548,29 @@ function main() {
     }
   };
   $("replay-btn").addEventListener("click", openReplay);
+  // the end dialog again, once closed: its rematch and review with it
+  $("result-btn").addEventListener("click", () => {
+    drawOver(app.msg.view);
+    $("over-dialog").showModal();
+  });
   $("over-rematch").addEventListener("click", () => {
     if (app.next) goToRematch(app.next);
     else app.askedRematch = send({ type: "rematch" });
   });
   $("name-form").addEventListener("submit", saveName);
-  // the countdown of a dropped friend's seat
+  // the countdowns (a dropped friend's seat, a move's time limit) tick in place: the page is
+  // not redrawn, the focus stays where it is; ten seconds before the computer plays for this
+  // player, a screen reader is told
   setInterval(() => {
-    if (app.msg?.table?.seats?.some((x) => x.grace_until && !x.connected) || app.msg?.table?.move_until) render();
+    for (const chip of document.querySelectorAll(".chip-countdown[data-until]")) {
+      const left = secondsLeft(Number(chip.dataset.until));
+      chip.textContent = t("takes_over_in", { s: left });
+      const mine = mySeat() !== null && chip.closest("#seat-bottom");
+      if (mine && left <= 10 && app.warned !== chip.dataset.until) {
+        app.warned = chip.dataset.until;
+        announce(t("takes_over_in", { s: left }));
+      }
+    }
   }, 1000);
   $("over-replay").addEventListener("click", openReplay);
   $("over-review").addEventListener("click", startReview);
