@@ -164,6 +164,34 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     expect(hand_rows(page)).to_have_count(5)
 
 
+def test_a_hand_written_with_the_keyboard_alone(browser: Browser, server: str) -> None:
+    """Begun and filled from the keyboard: the focus goes to the contracts (one Tab stop, the
+    arrows choose within them, as radio buttons) and comes back there for the next hand."""
+    page, _ = open_page(browser, server)
+    page.goto(server + "/tafel")
+    page.locator("#new-name").fill("Clavier")
+    page.locator("#create").focus()
+    page.keyboard.press("Enter")
+    first = page.locator("#contracts [data-contract=D]")
+    expect(first).to_be_focused()
+    assert page.locator("#contracts [tabindex='0']").count() == 1
+    page.keyboard.press("ArrowRight")
+    hearts = page.locator("#contracts [data-contract=H]")
+    expect(hearts).to_be_focused()
+    expect(hearts).to_have_attribute("aria-checked", "true")
+    page.keyboard.press("ArrowLeft")
+    expect(first).to_have_attribute("aria-checked", "true")
+    page.keyboard.press("Space")  # chosen again: still here
+    expect(first).to_be_focused()
+    page.keyboard.type("98")  # the pad's digits, typed
+    expect(page.locator("#points0")).to_have_text("98")
+    page.locator("#submit").focus()
+    page.keyboard.press("Enter")
+    expect(hand_rows(page)).to_have_count(1)
+    expect(page.locator("#contracts [tabindex='0']")).to_be_focused()  # the next hand
+    page.context.close()
+
+
 def test_a_sheet_is_opened_by_its_link_only(browser: Browser, server: str) -> None:
     mine, foreign = open_page(browser, server)
     mine.goto(server + "/tafel")

@@ -29,6 +29,7 @@ let presets = {};
 let presetsIn; // called once the presets are in: from the server, or as kept here when offline
 const presetsArrived = new Promise((resolve) => (presetsIn = resolve));
 let visit = 0; // counts the pages asked for (the list or a sheet)
+let entryFocus = false; // a sheet just begun: the keyboard goes to its entry once it is shown
 const entry = { contract: "", chooser: 0, team: 0, points: "", match: false, stoeck: null, double: false };
 
 // An answer is shown only while the page still asks for it: the last one asked for, and the
@@ -289,14 +290,14 @@ async function createSheet(ev) {
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   try {
-    await beginSheet();
+    entryFocus = (await beginSheet()) === true; // the keyboard goes to its entry once shown
   } finally {
     button.disabled = false;
     button.removeAttribute("aria-busy");
   }
 }
 
-/** The sheet the form asks for, begun here and sent to the server. */
+/** The sheet the form asks for, begun here and sent to the server; true once it is. */
 async function beginSheet() {
   await presetsArrived; // a sheet begun as the page opens waits for the rules it starts from
   const preset = $("#new-preset").value;
@@ -335,6 +336,7 @@ async function beginSheet() {
   }
   keepSheet(view.id, view.key);
   location.hash = linkOf(view.id, view.key);
+  return true;
 }
 
 /** A sheet begun here, as the page shows it until the server has counted it. */
@@ -476,6 +478,10 @@ function show(view) {
   drawConflicts();
   $("#hand-form").hidden = view.winner >= 0 && !editing;
   label();
+  if (entryFocus) {
+    entryFocus = false;
+    focusEntry();
+  }
 }
 
 function drawSync(sending) {
@@ -617,6 +623,7 @@ function mark(li, text) {
 
 function drawContracts() {
   const box = $("#contracts");
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.contract : null;
   box.textContent = "";
   for (const code of CONTRACTS) {
     const c = CONTRACTS.indexOf(code);
@@ -626,6 +633,7 @@ function drawContracts() {
     b.dataset.contract = code;
     b.setAttribute("role", "radio");
     b.setAttribute("aria-checked", String(entry.contract === code));
+    b.tabIndex = (entry.contract ? entry.contract === code : c === 0) ? 0 : -1; // one Tab stop
     const factor = factorOf(sheet.rules, c, entry.double);
     const name = document.createElement("span");
     name.className = "contract-name";
@@ -637,14 +645,34 @@ function drawContracts() {
     meta.className = "contract-meta";
     meta.append(contractIcon(c, deck(), mapping()), times);
     b.append(name, meta);
-    b.onclick = () => {
-      entry.contract = code;
-      drawContracts();
-    };
+    b.onclick = () => pickContract(code);
     box.append(b);
   }
+  // drawn again (a tap, a language, the sheet again from the server): the focus stays
+  if (focused) box.querySelector(`[data-contract="${focused}"]`).focus({ preventScroll: true });
   $("#double").hidden = sheet.rules.pique_double !== "choice";
   $("#double").setAttribute("aria-pressed", String(entry.double));
+}
+
+/** The contract chosen (a tap, Space, or an arrow in the group), the focus kept on it. */
+function pickContract(code) {
+  entry.contract = code;
+  drawContracts();
+  $(`#contracts [data-contract="${code}"]`).focus({ preventScroll: true });
+}
+
+/** The arrows move the choice within the contracts, as in any group of radio buttons. */
+function contractKeys(event) {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (!step) return;
+  event.preventDefault();
+  const at = Math.max(0, CONTRACTS.indexOf(entry.contract));
+  pickContract(CONTRACTS[(at + step + CONTRACTS.length) % CONTRACTS.length]);
+}
+
+/** The entry's first field, for the keyboard, once a sheet is begun or a hand written. */
+function focusEntry() {
+  $("#contracts [tabindex='0']")?.focus({ preventScroll: true });
 }
 
 function drawEntry() {
@@ -839,6 +867,7 @@ async function submitHand(ev) {
     showError("");
     resetEntry(sheet);
     show(sheet);
+    focusEntry(); // the next hand
   } finally {
     submit.disabled = false;
   }
@@ -924,6 +953,7 @@ $("#new-preset").onchange = fillOptions;
 $("#new-form").onsubmit = createSheet;
 // the button waits in the page (disabled) until the form is this script's: before, the browser
 // would send the form itself and open the page again, empty
+$("#contracts").addEventListener("keydown", contractKeys);
 $("#create").disabled = false;
 $("#import-file").onchange = importSheet;
 $("#hand-form").onsubmit = submitHand;
