@@ -998,7 +998,19 @@ function legalOf(view) {
 
 function drawControls(view, myTurn) {
   const box = $("controls");
+  // drawn again with each state: a control the keyboard is on keeps the focus if still there
+  const on = box.contains(document.activeElement) ? controlKey(document.activeElement) : null;
   box.replaceChildren();
+  drawControlsIn(box, view, myTurn);
+  if (on) [...box.querySelectorAll("button, input")].find((b) => controlKey(b) === on)?.focus({ preventScroll: true });
+}
+
+/** What a control is, to find it again once drawn anew: its id, its data and its words. */
+function controlKey(e) {
+  return `${e.tagName}|${e.id}|${JSON.stringify(e.dataset)}|${e.textContent}`;
+}
+
+function drawControlsIn(box, view, myTurn) {
   const legal = legalOf(view);
   if (myTurn && view.phase === "contract") {
     const choices = legal.filter((a) => a.kind === "choose");
