@@ -172,3 +172,26 @@ def test_a_screen_reader_hears_the_others_and_who_played_each_card(
     assert who in ("You", "Right", "Partner", "Left") and card, alt
     page.context.close()
     host.context.close()
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_the_tafel(browser: Browser, server: str, axe_source: str, deck: str) -> None:
+    page = deck_page(browser, deck)
+    page.goto(server + "/tafel")
+    page.locator("body").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert violations(page, axe_source) == []
+    page.context.close()
+
+
+def test_the_advice_page(browser: Browser, server: str, axe_source: str) -> None:
+    page = deck_page(browser, "french")
+    page.goto(server + "/advise")
+    page.fill("#hand", "S6 S7 S8 C6 C7 C8 D6 D7 H6")
+    page.select_option("#trump", "1")
+    page.check("#chibred")
+    page.click("#ask")
+    page.locator("#advice:not([hidden])").wait_for()
+    assert page.locator("#advice-options tr").count() == 9  # seat 0 leads after the chibre
+    assert violations(page, axe_source) == []
+    page.context.close()
