@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from random import Random
 
@@ -16,7 +17,7 @@ from chibre.cards import card_symbol, cards_of, parse_card, parse_cards
 from chibre.coach import Budget, Verdict, assess, decisions, grade, review_record
 from chibre.coach.reasons import Reason
 from chibre.coach.report import action_text, assessment_line, html_report, text_report
-from chibre.coach.review import Assessment
+from chibre.coach.review import Assessment, assessment_from_json, assessment_to_json
 from chibre.coach.value import Valuation, paired_loss, sure_match
 from chibre.coach.verdict import BLUNDER, INACCURACY, MISTAKE
 from chibre.game import Game, GameRecord
@@ -368,3 +369,11 @@ def test_the_pique_double_is_one_of_the_contract_s_options() -> None:
     assert a.best.contract == 2 and a.best.double
     assert a.reason.key == "pique_double"
     assert a.verdict is not Verdict.GOOD  # naming spades simple gave away half the hand
+
+
+def test_an_assessment_is_kept_whole() -> None:
+    """What the server keeps of a review reads back as the same assessments."""
+    assessed = review_record(played_hand(7), [0, 1, 2, 3], QUICK).assessments
+    kept = json.loads(json.dumps([assessment_to_json(a) for a in assessed]))
+    assert [assessment_from_json(d) for d in kept] == list(assessed)
+    assert any(a.hindsight for a in assessed) and any(a.kind == "contract" for a in assessed)

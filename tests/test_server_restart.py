@@ -196,6 +196,48 @@ def test_a_finished_game_keeps_its_record_across_a_restart(tmp_path: Path) -> No
     assert status == 200 and summary["finished"] and summary["winner"] == game.winner
 
 
+def reviewed(base: str, path: str) -> dict[str, Any]:
+    """The review at ``path`` once done (asked for first when it is not there)."""
+    status, answer = http_json(base, path)
+    if status == 404:
+        status, answer = http_json(base, path, {})
+    deadline = time.monotonic() + 120
+    while answer.get("status") == "running" and time.monotonic() < deadline:
+        time.sleep(0.5)
+        status, answer = http_json(base, path)
+    assert status in (200, 202) and answer["status"] == "done", answer
+    return answer
+
+
+def test_a_review_is_kept_across_a_restart(tmp_path: Path) -> None:
+    """A finished game's review is made once: after a restart it is there when asked for,
+    the same, and asking again does not make it anew."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        t = asyncio.run(finish_quickly(base))
+        token = t["seats"][0]["link"].partition("=")[2]
+        path = f"/api/tables/{t['table']}/review?token={token}&lang=de"
+        before = reviewed(base, path)
+    finally:
+        stop_server(process)
+    with sqlite3.connect(db) as c:
+        kept = c.execute("SELECT seats FROM game_reviews WHERE table_id = ?", (t["table"],))
+        assert kept.fetchall() == [("0",)]
+    process, base = start_server(db)
+    try:
+        status, after = http_json(base, path)
+        again_status, again = http_json(base, path, {})
+        watch = t["watch"].partition("watch=")[2]
+        other_status, other = http_json(base, f"/api/tables/{t['table']}/review?watch={watch}")
+    finally:
+        stop_server(process)
+    assert status == 200 and after == before
+    assert before["review"]["assessments"] and before["total"] == before["done"] > 0
+    assert again_status == 202 and again == before  # not made again
+    assert other_status == 404 and other["error"]  # the spectators' review (all seats) is another
+
+
 async def to_act_of(base: str, link: str, seat: int) -> Frame:
     """The table's state once ``seat`` is to act (the computers' moves before it made)."""
     async with websockets.connect(ws_url(base, link)) as ws:

@@ -22,6 +22,7 @@ from chibre.coach.reasons import Reason, card_reason, contract_reason, declarati
 from chibre.coach.value import Budget, hindsight, paired_loss, value_cards, value_contract
 from chibre.coach.verdict import Verdict, grade
 from chibre.game import GameRecord
+from chibre.notation import format_action, parse_action
 from chibre.rules import CONTRACT_NAMES
 
 DEFAULT = Budget()
@@ -85,6 +86,47 @@ class Assessment:
             "expected": None if self.expected is None else round(self.expected, 1),
             "hindsight": None if self.hindsight is None else [card_code(c) for c in self.hindsight],
         }
+
+
+def assessment_to_json(a: Assessment) -> dict[str, Any]:
+    """``a`` whole, to be kept (``assessment_from_json`` reads it back): the actions in the
+    engine's notation, the figures unrounded."""
+    return {
+        "seat": a.seat,
+        "kind": a.kind,
+        "hand": a.hand_index,
+        "entry": a.entry,
+        "taken": format_action(a.taken, a.seat),
+        "best": format_action(a.best, a.seat),
+        "options": [[format_action(o, a.seat), v] for o, v in a.options],
+        "loss": a.loss,
+        "error": a.error,
+        "verdict": a.verdict.value,
+        "reason": [a.reason.key, a.reason.fields],
+        "exact": a.exact,
+        "hindsight": None if a.hindsight is None else list(a.hindsight),
+        "expected": a.expected,
+    }
+
+
+def assessment_from_json(d: dict[str, Any]) -> Assessment:
+    """The assessment ``assessment_to_json`` wrote."""
+    return Assessment(
+        seat=d["seat"],
+        kind=d["kind"],
+        hand_index=d["hand"],
+        entry=d["entry"],
+        taken=parse_action(d["taken"])[0],
+        best=parse_action(d["best"])[0],
+        options=tuple((parse_action(o)[0], float(v)) for o, v in d["options"]),
+        loss=float(d["loss"]),
+        error=float(d["error"]),
+        verdict=Verdict(d["verdict"]),
+        reason=Reason(d["reason"][0], dict(d["reason"][1])),
+        exact=d["exact"],
+        hindsight=None if d["hindsight"] is None else tuple(d["hindsight"]),
+        expected=d["expected"],
+    )
 
 
 def assess(decision: Decision, budget: Budget = DEFAULT) -> Assessment:

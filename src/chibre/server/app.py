@@ -299,8 +299,8 @@ async def get_review(
     found = _reviewed(request, id, token, watch)
     if isinstance(found, Response):
         return found
-    _, seats = found
-    job = request.app.state.coaching.find(id, seats)
+    record, seats = found
+    job = request.app.state.coaching.find(id, record, seats)
     said = i18n.best_language(lang or request.headers.get("accept-language"))
     if job is None:
         return error(404, i18n.text(said, "coach.not_started"))
@@ -536,7 +536,7 @@ def create_app(
         app.state.table_quota = Quota(tables.settings.tables_per_minute)
         app.state.review_quota = Quota(REVIEWS_PER_MINUTE)
         app.state.hint_quota = Quota(HINTS_PER_MINUTE)
-        app.state.coaching = Coaching()
+        app.state.coaching = Coaching(store)
         app.state.jass_challenge = Lobby(
             tables,
             tables.settings.jass_challenge_limit,

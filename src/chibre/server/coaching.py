@@ -5,30 +5,43 @@ A review is many searches (``chibre.coach.review``); the server plans it on the 
 started on first use, at a lower priority — so that the tables, and the search players'
 pool (``chibre.server.thinking``), are not slowed. The decisions go one at a time, so the
 progress is the count of those done. A worker receives a seat's ``Decision``: its
-observation, and the real hands only for the hindsight column.
+observation, and the real hands only for the hindsight column. A finished review is kept in
+the server's file, so a restart does not make it again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import multiprocessing
 import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chibre.actions import Deal
 from chibre.coach.advice import Advice, advise
 from chibre.coach.decisions import decisions
 from chibre.coach.report import assessment_head, assessment_line, reason_text
-from chibre.coach.review import Assessment, Review, assess, compile_review
+from chibre.coach.review import (
+    Assessment,
+    Review,
+    assess,
+    assessment_from_json,
+    assessment_to_json,
+    compile_review,
+)
 from chibre.coach.value import Budget
 from chibre.game import GameRecord
 from chibre.observation import Observation
+from chibre.server.store import Store, StoreUnavailable
 from chibre.server.thinking import exit_with, stop_pool
+
+log = logging.getLogger(__name__)
 
 KEPT_REVIEWS = 32
 """How many reviews the server keeps (the most recently asked for)."""
@@ -83,7 +96,8 @@ def _review_view(review: Review, record: GameRecord, lang: str, deck: str | None
 class Coaching:
     """The server's reviews, by table and seats, and the worker that makes them."""
 
-    def __init__(self, budget: Budget = REVIEW_BUDGET) -> None:
+    def __init__(self, store: Store | None = None, budget: Budget = REVIEW_BUDGET) -> None:
+        self.store = store
         self.budget = budget
         self.jobs: OrderedDict[tuple[str, tuple[int, ...]], ReviewJob] = OrderedDict()
         self._pool: ProcessPoolExecutor | None = None
@@ -98,26 +112,64 @@ class Coaching:
             )
         return self._pool
 
-    def find(self, table: str, seats: tuple[int, ...]) -> ReviewJob | None:
-        return self.jobs.get((table, seats))
+    def find(self, table: str, record: GameRecord, seats: tuple[int, ...]) -> ReviewJob | None:
+        """The review of ``seats`` of ``table``'s game, made or under way, or ``None``."""
+        job = self.jobs.get((table, seats))
+        if job is None:
+            job = self._kept(table, record, seats)
+            if job is not None:
+                self._hold(table, job)
+        return job
 
     def start(self, table: str, record: GameRecord, seats: tuple[int, ...]) -> ReviewJob:
         """The review of ``seats`` of ``table``'s game, started unless it is already there."""
-        key = (table, seats)
-        job = self.jobs.get(key)
+        job = self.find(table, record, seats)
         if job is not None and not job.failed:
-            self.jobs.move_to_end(key)
+            self.jobs.move_to_end((table, seats))
             return job
         job = ReviewJob(record, seats)
-        self.jobs[key] = job
+        self._hold(table, job)
+        job.task = asyncio.get_running_loop().create_task(self._run(table, job))
+        return job
+
+    def _hold(self, table: str, job: ReviewJob) -> None:
+        self.jobs[(table, job.seats)] = job
         while len(self.jobs) > KEPT_REVIEWS:
             _, old = self.jobs.popitem(last=False)
             if old.task is not None:
                 old.task.cancel()
-        job.task = asyncio.get_running_loop().create_task(self._run(job))
-        return job
 
-    async def _run(self, job: ReviewJob) -> None:
+    def _kept(self, table: str, record: GameRecord, seats: tuple[int, ...]) -> ReviewJob | None:
+        """The review the file keeps, or ``None`` (none kept, or one this version cannot read:
+        it is made again)."""
+        if self.store is None:
+            return None
+        try:
+            text = self.store.review(table, seats)
+            if text is None:
+                return None
+            kept = json.loads(text)
+            budget = Budget(**kept["budget"])
+            assessed = [assessment_from_json(a) for a in kept["assessed"]]
+        except (StoreUnavailable, ValueError, KeyError, TypeError) as e:
+            log.warning("the kept review of table %s is not used: %s", table, e)
+            return None
+        review = compile_review(record, seats, budget, assessed)
+        return ReviewJob(record, seats, len(assessed), len(assessed), review)
+
+    def _keep(self, table: str, job: ReviewJob, assessed: list[Assessment]) -> None:
+        if self.store is None:
+            return
+        text = json.dumps(
+            {"budget": asdict(self.budget), "assessed": [assessment_to_json(a) for a in assessed]},
+            ensure_ascii=False,
+        )
+        try:
+            self.store.keep_review(table, job.seats, text)
+        except StoreUnavailable as e:  # the review is shown all the same; a restart remakes it
+            log.warning("%s", e)
+
+    async def _run(self, table: str, job: ReviewJob) -> None:
         todo = decisions(job.record, job.seats)
         job.total = len(todo)
         out: list[Assessment] = []
@@ -128,6 +180,7 @@ class Coaching:
                 )
                 job.done += 1
             job.review = compile_review(job.record, job.seats, self.budget, out)
+            self._keep(table, job, out)
         except Exception as e:  # a worker that died or failed: said, never the server's end
             job.failed = type(e).__name__
             self._forget_broken(e)

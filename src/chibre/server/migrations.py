@@ -228,6 +228,22 @@ def _table_clocks(db: sqlite3.Connection) -> None:
     _run(db, TABLE_CLOCKS)
 
 
+GAME_REVIEWS = """
+CREATE TABLE IF NOT EXISTS game_reviews (
+    table_id TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    made REAL NOT NULL,
+    review TEXT NOT NULL,
+    PRIMARY KEY (table_id, seats)
+) WITHOUT ROWID;
+"""
+
+
+def _game_reviews(db: sqlite3.Connection) -> None:
+    """Version 8: the coach's reviews of finished games, kept over a restart."""
+    _run(db, GAME_REVIEWS)
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -266,6 +282,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(6, "the tables with the coach's hints on", ("table_hints",), _table_hints),
     Migration(7, "the move limits of tables", ("table_clocks",), _table_clocks),
+    Migration(8, "the coach's reviews of finished games", ("game_reviews",), _game_reviews),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 OURS = frozenset(t for m in MIGRATIONS for t in m.tables)

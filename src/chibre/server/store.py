@@ -172,6 +172,10 @@ def decode_entry(seat: int, text: str) -> Deal | Action:
     return action
 
 
+def _seats_key(seats: tuple[int, ...]) -> str:
+    return "".join(str(s) for s in sorted(seats))
+
+
 class Store:
     """The SQLite file of the server (``chibre serve --db PATH``)."""
 
@@ -366,6 +370,28 @@ class Store:
             "SELECT seat, entry FROM game_entries WHERE table_id = ? ORDER BY n", (table_id,)
         )
         return [(seat, decode_entry(seat, text)) for seat, text in rows]
+
+    def keep_review(self, table_id: str, seats: tuple[int, ...], review: str) -> None:
+        """Keep the coach's review (JSON) of ``seats`` of a finished table's game."""
+        try:
+            self.db.execute(
+                "INSERT OR REPLACE INTO game_reviews (table_id, seats, made, review) "
+                "VALUES (?, ?, ?, ?)",
+                (table_id, _seats_key(seats), time.time(), review),
+            )
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the review of table {table_id} was not saved: {e}") from e
+
+    def review(self, table_id: str, seats: tuple[int, ...]) -> str | None:
+        """The review of ``seats`` kept by :meth:`keep_review`, or ``None``."""
+        try:
+            row = self.db.execute(
+                "SELECT review FROM game_reviews WHERE table_id = ? AND seats = ?",
+                (table_id, _seats_key(seats)),
+            ).fetchone()
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the review of table {table_id} cannot be read: {e}") from e
+        return None if row is None else str(row[0])
 
     def damaged(self) -> set[str]:
         """The ids of the tables that were damaged and could not be restored."""
