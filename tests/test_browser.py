@@ -394,6 +394,8 @@ def test_house_rules_thank_and_replay_with_the_keyboard(browser: Browser, server
                 before = hand_mark(page)
                 page.keyboard.press("Enter")
                 wait_played(page, before, focused)
+                # the keyboard stays in the hand, on the card now in the played card's place
+                page.wait_for_function("() => document.activeElement?.closest('#hand .card')")
             else:
                 take_turn(page, keyboard=True)
         else:  # number keys

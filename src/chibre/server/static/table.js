@@ -1126,7 +1126,9 @@ function playFor(view, code) {
 
 function drawHand(view, myTurn) {
   const box = $("hand");
-  const focused = document.activeElement?.closest?.("#hand") ? document.activeElement.dataset.card : null;
+  const inHand = document.activeElement?.closest?.("#hand");
+  const focused = inHand ? document.activeElement.dataset.card : null;
+  const focusedAt = inHand ? Number(document.activeElement.dataset.index) : 0;
   box.replaceChildren();
   if (mySeat() === null) return;
   const codes = sortHand(view.hand || [], settings.sort === "suit" ? -1 : view.contract);
@@ -1166,7 +1168,10 @@ function drawHand(view, myTurn) {
     });
     box.append(b);
   });
-  if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
+  if (!focused) return;
+  // the card played leaves the hand: the keyboard stays on the card now in its place
+  const cards = box.querySelectorAll("button.card");
+  (box.querySelector(`[data-card="${focused}"]`) || cards[Math.min(focusedAt, cards.length) - 1])?.focus();
 }
 
 function drawSide(view) {
