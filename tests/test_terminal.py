@@ -13,11 +13,12 @@ from random import Random
 import pexpect
 import pytest
 
-from chibre import CHANCE, Game, Rules, i18n
+from chibre import CHANCE, Game, Rules, cli, i18n
 from chibre.actions import Chibre, Choose, Declare, Play
 from chibre.bots import PLAYERS, RandomPlayer, make_player
 from chibre.bots.rule import RulePlayer
 from chibre.cards import SUIT_MAPPINGS, card_code, parse_card, parse_cards
+from chibre.notation import format_record, parse_record
 from chibre.play import legal_cards, why_illegal
 from chibre.terminal import (
     Console,
@@ -602,3 +603,71 @@ def test_chibre_asked_for_after_the_partner_chibred_is_explained() -> None:
     assert "Unknown key" not in text
     hand = table.game.hand
     assert hand is not None and hand.contract >= 0
+
+
+def act_a_few(child: pexpect.spawn, moves: int) -> None:
+    """Make ``moves`` of the human's moves: the first key each prompt offers."""
+    for _ in range(moves):
+        i = child.expect([CONTRACT_PROMPT, CARD_PROMPT])
+        if i == 0:
+            child.sendline(child.match.group(1).split(",")[0])
+        else:
+            child.sendline(legal_keys(child.before)[0][0])
+
+
+def test_a_game_kept_in_a_file_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    kept = tmp_path / "game.txt"
+    first = spawn("--seed", "4", "--record", str(kept))
+    act_a_few(first, 3)
+    first.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    first.sendline("q")
+    first.expect(r"Quit the game\? \[y/n\] ")
+    first.sendline("y")
+    first.expect(f"The game is kept in {kept}")
+    first.expect("Goodbye.")
+    finish(first)
+    before = parse_record(kept.read_text(encoding="utf-8"))
+    played = sum(1 for _, a in before.entries if isinstance(a, Play))
+    assert played >= 3 and not before.replay()[0].is_over
+    assert not list(tmp_path.glob("*.part"))
+    # the record reads as every other: `chibre replay` shows it
+    assert cli.main(["replay", str(kept)]) == 0
+    again = spawn("--seed", "5", "--record", str(kept))
+    again.expect(r"Going on with the game kept in \S+: hand 1, \d+ to \d+\.")
+    act_a_few(again, 2)
+    again.expect([CONTRACT_PROMPT, CARD_PROMPT])
+    again.sendeof()
+    again.expect("Goodbye.")
+    finish(again)
+    after = parse_record(kept.read_text(encoding="utf-8"))
+    assert after.rules == before.rules
+    assert after.entries[: len(before.entries)] == before.entries
+    assert sum(1 for _, a in after.entries if isinstance(a, Play)) >= played + 2
+
+
+def test_a_finished_game_in_the_file_is_not_played_over(tmp_path: Path) -> None:
+    game = Game(Rules.preset("romand", target=100))
+    rng = Random(2)
+    while not game.is_over:
+        if game.current_player == CHANCE:
+            game.deal(rng)
+        else:
+            game.apply(rng.choice(game.legal_actions()), game.current_player)
+    kept = tmp_path / "over.txt"
+    kept.write_text(format_record(game.record), encoding="utf-8")
+    refused = spawn("--record", str(kept))
+    refused.expect(pexpect.EOF)
+    refused.close()
+    assert refused.exitstatus == 2
+    assert "holds a finished game" in refused.before and "Traceback" not in refused.before
+    assert kept.read_text(encoding="utf-8") == format_record(game.record)  # left as it was
+
+
+def test_ctrl_c_while_the_players_are_prepared_leaves_without_a_traceback() -> None:
+    child = spawn("--seed", "1")
+    child.expect("chibre — ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 or child.signalstatus == signal.SIGINT
+    assert "Traceback" not in child.before

@@ -31,6 +31,7 @@ from pathlib import Path
 from random import Random
 
 from chibre import arena, client, jass_challenge, player_service, tafel_cli, terminal
+from chibre.actions import Thank
 from chibre.cards import SUIT_SYMBOLS, card_symbol, cards_of
 from chibre.coach import cli as coach_cli
 from chibre.deal import deal_cards
@@ -102,7 +103,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"  deal: {format_deal(game.record.entries[0][1])}")  # type: ignore[arg-type]
     trick: list[str] = []
     while not game.is_over and game.current_player != CHANCE:
-        actions = game.legal_actions()
+        actions = [a for a in game.legal_actions() if not isinstance(a, Thank)]
         for event in game.apply(rng.choice(actions)):
             if isinstance(event, CardPlayed):
                 trick.append(card_symbol(event.card))
@@ -257,6 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"chibre: {file_error(e)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C, even while a command is still starting
+        print(file=sys.stderr)
+        return 130
     return code
 
 

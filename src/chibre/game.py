@@ -227,6 +227,8 @@ class Game:
     def _thank(self, seat: int | None) -> list[Event]:
         if self.rules.claim != "thank":
             raise refused("no_thanks")
+        if seat is None and self.hand is not None and not self.hand.is_over:
+            seat = self.hand.to_act  # as ``legal_actions`` offers it: the seat to act thanks
         if type(seat) is not int or not 0 <= seat <= 3:
             raise IllegalAction(f"say which seat (0..3) thanks, not {seat!r}")
         if self.hand is None:

@@ -23,10 +23,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from random import Random
 from typing import Any, TextIO
 
-from chibre import i18n
+from chibre import i18n, record_file
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
 from chibre.bots import TABLE_PLAYERS, Player, make_player
 from chibre.bots.levels import describe
@@ -490,8 +491,10 @@ class TerminalTable:
         rng: Random,
         delay: float = 0.0,
         hints: bool = False,
+        record: Path | None = None,
     ) -> None:
         self.rules = rules
+        self.record = record
         self.hints = hints
         self.console = console
         self.view = console.view
@@ -503,14 +506,16 @@ class TerminalTable:
 
     # --- the loop -----------------------------------------------------------------------
 
-    def play_game(self) -> None:
-        """Play one game to its end (or until the human quits: ``Quit``)."""
-        game = self.game = Game(self.rules)
+    def play_game(self, game: Game | None = None) -> None:
+        """Play one game — a new one, or ``game`` from where it stands — to its end (or until
+        the human quits: ``Quit``)."""
+        game = self.game = game or Game(self.rules)
         self._offered = set()
         while not game.is_over:
             seat = game.current_player
             if seat == CHANCE:
                 self.narrate(game.deal(self.rng))
+                self.keep()
                 continue
             self.offer_declarations()
             if game.is_over:
@@ -536,6 +541,12 @@ class TerminalTable:
 
     def apply(self, action: Action, seat: int) -> None:
         self.narrate(self.game.apply(action, seat))
+        self.keep()
+
+    def keep(self) -> None:
+        """Write the game to the record file, when there is one, as it stands now."""
+        if self.record is not None:
+            record_file.keep(self.record, self.game.record)
 
     def offer_declarations(self) -> None:
         """Ask the human about each declaration it may make outside its card now (weis after
@@ -826,6 +837,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-color", action="store_true", help="no colours (also NO_COLOR)")
     p.add_argument("--hints", action="store_true", help="h asks the coach for a hint")
     p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="keep the game in FILE as it is played (for chibre replay and chibre review); "
+        "an unfinished game in FILE goes on where it stopped",
+    )
+    p.add_argument(
         "--delay",
         type=float,
         default=0.4,
@@ -836,7 +853,12 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     deck = {} if args.deck is None else {"deck": args.deck}
-    rules = rules_from(args.preset, args.set, **deck)
+    record = None if args.record is None else Path(args.record)
+    resumed = None if record is None else record_file.unfinished(record)
+    if resumed is None:
+        rules = rules_from(args.preset, args.set, **deck)
+    else:  # the game goes on under its own rules, drawn in the deck asked for
+        rules = dataclasses.replace(resumed.rules, **deck)
     lang = args.lang or language_from_env()
     view = View(
         lang, rules.deck, rules.suit_mapping, Style(wants_colour(args.no_color, sys.stdout))
@@ -849,31 +871,48 @@ def run(args: argparse.Namespace) -> int:
     rng: Random = Random(seed) if seed is not None else secrets.SystemRandom()
     base = seed if seed is not None else secrets.randbelow(2**31)
     shown_seed = f", seed {seed}" if seed is not None else ""
-    console.say(view.style.bold(view.t("title", preset=args.preset, target=rules.target,
+    preset = args.preset if resumed is None else view.t("own_rules")
+    console.say(view.style.bold(view.t("title", preset=preset, target=rules.target,
                                        seed=shown_seed)))  # fmt: skip
-    # the first run after an install compiles the search (some 20 seconds): say so if it lasts
-    notice = threading.Timer(2.0, console.say, [view.t("preparing")])
-    notice.start()
+    if record is not None and resumed is not None:
+        us, them = resumed.totals
+        console.say(view.t("resumed", file=record, hand=len(resumed.hands), us=us, them=them))
+    table: TerminalTable | None = None
     try:
-        warm_up()
-    finally:
-        notice.cancel()
-    levels = {1: args.opponents, 2: args.partner, 3: args.opponents}
-    players = {
-        s: _level_player(level, base * 4 + s, s, view, console.say) for s, level in levels.items()
-    }
-    delay = max(args.delay, 0.0) if sys.stdout.isatty() else 0.0  # a pause only to watch
-    table = TerminalTable(rules, console, players, rng, delay, hints=args.hints)
-    try:
+        # the first run after an install compiles the search (some 20 seconds): say so
+        notice = threading.Timer(2.0, console.say, [view.t("preparing")])
+        notice.start()
+        try:
+            warm_up()
+        finally:
+            notice.cancel()
+        levels = {1: args.opponents, 2: args.partner, 3: args.opponents}
+        players = {
+            s: _level_player(level, base * 4 + s, s, view, console.say)
+            for s, level in levels.items()
+        }
+        delay = max(args.delay, 0.0) if sys.stdout.isatty() else 0.0  # a pause only to watch
+        table = TerminalTable(rules, console, players, rng, delay, args.hints, record)
         while True:
-            table.play_game()
+            table.play_game(resumed)
+            resumed = None
+            _say_kept(table)
             if not console.yes(view.t("another")):
                 break
+            if table.record is not None:
+                table.record = record_file.free_name(table.record)
     except Quit:
-        pass
+        _say_kept(table)
     except KeyboardInterrupt:  # Ctrl-C: leave as quietly as with q
         console.say()
+        _say_kept(table)
         console.say(view.t("bye"))
         return 130
     console.say(view.t("bye"))
     return 0
+
+
+def _say_kept(table: TerminalTable | None) -> None:
+    """Where the game is kept, once it has begun."""
+    if table is not None and table.record is not None and table.record.exists():
+        table.console.say(table.view.t("kept", file=table.record))
