@@ -1084,6 +1084,38 @@ def test_a_socket_that_floods_the_table_is_closed(server: tuple[str, Path]) -> N
     assert http_json(base, "/api/players")[0] == 200  # the server is fine
 
 
+async def flood_of_names(base: str, db: Path) -> tuple[list[Frame], int | None]:
+    t = create_table(base, ["human"] * 4)
+    ws = await websockets.connect(ws_url(base, t["seats"][0]["link"]), max_queue=None)
+    await asyncio.wait_for(ws.recv(), TIMEOUT)  # the first state
+    await ws.send(json.dumps({"type": "name", "name": "Anna"}))
+    named = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+    await ws.send(json.dumps({"type": "name", "name": " Anna "}))  # the same: nothing
+    await ws.send(json.dumps({"type": "name", "name": "Beat"}))  # too soon after Anna
+    frames = [named, json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))]
+    with pytest.raises(ConnectionClosed) as closed:
+        for n in range(3000):  # a flood of new names: refused, then the socket cut off
+            await ws.send(json.dumps({"type": "name", "name": f"n{n}"}))
+        while True:
+            await asyncio.wait_for(ws.recv(), TIMEOUT)
+    rcvd = closed.value.rcvd
+    with sqlite3.connect(db) as c:
+        (seats,) = c.execute("SELECT seats FROM game_tables WHERE id = ?", (t["table"],)).fetchone()
+    frames.append({"stored": json.loads(seats)[0]["name"]})
+    return frames, None if rcvd is None else rcvd.code
+
+
+def test_a_seat_names_itself_at_most_once_a_second(server: tuple[str, Path]) -> None:
+    """A new name within a second of the last is refused (the same name changes nothing):
+    a flood of names is not written to the file, and its socket is cut off."""
+    base, db = server
+    (named, refused, stored), code = asyncio.run(flood_of_names(base, db))
+    assert named["type"] == "state" and named["table"]["seats"][0]["name"] == "Anna"
+    assert refused["type"] == "error" and refused["code"] == "bad_name", refused
+    assert "a second" in refused["message"]
+    assert stored == {"stored": "Anna"} and code == 1008
+
+
 def test_a_first_start_makes_its_data_folder(tmp_path: Path) -> None:
     """`chibre serve` with no --db on a machine where it never ran: the default data folder
     does not exist yet; the server makes it and serves the table and the calculator."""

@@ -561,6 +561,7 @@ def test_the_organisers_time_limits(tmp_path: Path) -> None:
         _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
         assert (summary["grace"], summary["move_limit"]) == (1, 1.5)
         assert summary["tournament"]["link"].startswith(f"/tournament/{t['id']}?player=")
+        assert summary["you"]["seat"] == 0 and "links" not in summary  # the others' are theirs
         with ws_connect(ws_url(base, link), max_queue=None) as ws:  # seated, never moves
             # every state says when the computer makes the move awaited from a player
             frame = json.loads(ws.recv(timeout=10))

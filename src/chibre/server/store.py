@@ -172,6 +172,10 @@ def decode_entry(seat: int, text: str) -> Deal | Action:
     return action
 
 
+WAL_LIMIT = 64 * 1024 * 1024
+"""Bytes of write-ahead log SQLite keeps on disk once its pages are back in the file."""
+
+
 def _seats_key(seats: tuple[int, ...]) -> str:
     return "".join(str(s) for s in sorted(seats))
 
@@ -191,6 +195,7 @@ class Store:
                 with suppress(sqlite3.OperationalError):  # a read-only file keeps its mode
                     self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT:d}")  # after a checkpoint
             migrations.bring_up_to_date(self.db)
         except (ChibreError, sqlite3.Error) as e:
             self.db.close()

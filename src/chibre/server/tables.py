@@ -122,6 +122,8 @@ MAX_INCIDENTS = 250
 MAX_DETAIL = 200
 """Characters kept of an incident's sentence."""
 REACTION_GAP = 1.5
+RENAME_GAP = 1.0
+"""Seconds between two names a seat gives itself (a faster one is refused)."""
 """Seconds between two quick reactions of one seat."""
 MAX_REPLIES = 32
 """Replies (errors, pongs) a connection may have waiting; one more closes it."""
@@ -258,6 +260,7 @@ class Table:
         self.rematch: Callable[[Table], Table] | None = None
         """Opens the rematch (set by ``Tables``)."""
         self._reacted: dict[int, float] = {}  # when each seat last reacted (monotonic)
+        self._renamed: dict[int, float] = {}  # when each seat last named itself (monotonic)
         self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
         """What a tournament adds to the table's summary (set by ``Tables``)."""
 
@@ -368,7 +371,7 @@ class Table:
             out["move_limit"] = self.move_limit
         if self.about is not None:  # a tournament's table: its tournament, shared deals
             out.update(self.about(self, seat))
-        if seat == 0:
+        if seat == 0 and terms is None:  # the creator of a friends' table: the invitations
             out["links"] = {
                 "seats": [
                     {"seat": s.number, "link": f"/t/{self.id}?seat={s.info.token}"}
@@ -508,7 +511,8 @@ class Table:
 
     def rename(self, seat: int, name: str) -> None:
         """A player names their seat: kept in the store, shown to everyone; ``bad_name`` for
-        a name that is empty, too long, or not plain text."""
+        a name that is empty, too long, not plain text, or given within
+        ``RENAME_GAP`` of the seat's last new name (the same name again changes nothing)."""
         clean = " ".join(name.split())
         if not clean:
             raise refusal("name_empty", "bad_name")
@@ -519,6 +523,12 @@ class Table:
         except ValueError:
             raise refusal("name_chars", "bad_name") from None
         s = self.seats[seat]
+        if clean == s.info.name:
+            return
+        now = time.monotonic()
+        if now - self._renamed.get(seat, -RENAME_GAP) < RENAME_GAP:
+            raise refusal("name_too_often", "bad_name")
+        self._renamed[seat] = now
         info = dataclasses.replace(s.info, name=clean)
         seats = tuple(info if n == seat else x.info for n, x in enumerate(self.seats))
         self.store.rename(self.id, seats)
