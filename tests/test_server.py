@@ -1116,6 +1116,46 @@ def test_a_seat_names_itself_at_most_once_a_second(server: tuple[str, Path]) -> 
     assert stored == {"stored": "Anna"} and code == 1008
 
 
+async def rematch_refused(base: str, open_another: bool) -> tuple[Frame, Frame]:
+    """A game to its end, maybe another table opened, then a rematch asked for: the error,
+    and the state after a ping (the socket still open)."""
+    t = create_table(base, ["human", "rule", "rule", "rule"], options={"target": 1})
+    rng = Random(3)
+    async with websockets.connect(ws_url(base, t["seats"][0]["link"]), max_queue=None) as ws:
+        acted = -1
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+            if frame["type"] == "state" and frame["table"]["status"] == "finished":
+                break
+            legal = frame.get("view", {}).get("legal")
+            if legal and frame["seq"] > acted:
+                acted = frame["seq"]
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
+        if open_another:
+            create_table(base, ["human", "rule", "rule", "rule"])
+        await ws.send(json.dumps({"type": "rematch"}))
+        while frame["type"] != "error":
+            frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        await ws.send(json.dumps({"type": "ping"}))
+        pong = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+    return frame, pong
+
+
+def test_a_rematch_counts_as_a_new_table(tmp_path: Path) -> None:
+    """A rematch past the address's tables a minute, or with the server full, is refused
+    with ``busy`` (and when to try again); the socket stays open."""
+    (tmp_path / "quota").mkdir()
+    (tmp_path / "full").mkdir()
+    with running_server(tmp_path / "quota", "--tables-per-minute", "1") as base:
+        soon, pong = asyncio.run(rematch_refused(base, open_another=False))
+    assert soon["code"] == "busy" and re.search(r"again in \d+ s", soon["message"]), soon
+    assert pong["type"] == "pong"
+    with running_server(tmp_path / "full", "--max-tables", "1") as base:
+        full, pong = asyncio.run(rematch_refused(base, open_another=True))
+    assert full["code"] == "busy" and "tables in play" in full["message"], full
+    assert pong["type"] == "pong"
+
+
 def test_a_first_start_makes_its_data_folder(tmp_path: Path) -> None:
     """`chibre serve` with no --db on a machine where it never ran: the default data folder
     does not exist yet; the server makes it and serves the table and the calculator."""

@@ -226,6 +226,36 @@ def test_an_unwatched_computer_table_is_put_to_rest_and_wakes_when_opened(tmp_pa
     assert watched > 1 and awake == 0
 
 
+def test_a_wrong_link_wakes_no_table(tmp_path: Path) -> None:
+    """A resting table is not brought back by a link that does not open it: it does not
+    count against --max-tables, so the next new table is opened."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--unwatched-rest", "1", "--max-tables", "1")
+    try:
+        table = create_table(base, ["rule"] * 4)
+        deadline = time.monotonic() + 30
+        state = None
+        while state != 2 and time.monotonic() < deadline:
+            time.sleep(0.25)
+            with sqlite3.connect(db) as c:
+                state = c.execute(
+                    "SELECT finished FROM game_tables WHERE id = ?", (table["table"],)
+                ).fetchone()[0]
+        wrong, _ = http_json(base, f"/api/tables/{table['table']}?token=nope")
+
+        async def wrong_watch() -> str:
+            url = ws_url(base, f"/t/{table['table']}?watch=nope")
+            async with websockets.connect(url) as ws:
+                return str(json.loads(await asyncio.wait_for(ws.recv(), 10))["code"])
+
+        code = asyncio.run(wrong_watch())
+        opened, answer = http_json(base, "/api/tables", {"seats": ["human", "rule", "rule", "rule"]})
+    finally:
+        stop_server(process)
+    assert state == 2 and wrong == 403 and code == "bad_token"
+    assert opened == 200, answer
+
+
 def test_a_table_unused_for_weeks_is_put_to_rest_after_a_restart_too(tmp_path: Path) -> None:
     db = tmp_path / "chibre.sqlite"
     process, base = start_server(db)

@@ -12,13 +12,13 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query
+from fastapi import APIRouter, Depends, FastAPI, Query
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
@@ -54,7 +54,7 @@ from chibre.server.jass_challenge import Lobby, jass_challenge_socket
 from chibre.server.lobby import InvalidTable
 from chibre.server.models import AdviceRequest, HistoryRequest, TableRequest
 from chibre.server.protocol import CODES, error_frame
-from chibre.server.quota import Quota
+from chibre.server.quota import Quota, per_minute
 from chibre.server.recovery import prepare_once
 from chibre.server.security import SiteGuard, SitePolicy
 from chibre.server.store import Store, StoreUnavailable
@@ -69,6 +69,7 @@ CLOSE_FLOODED = 1008
 CARD_CACHE = "public, max-age=86400"
 REVIEWS_PER_MINUTE = 6
 HINTS_PER_MINUTE = 30
+HISTORIES_PER_MINUTE = 30  # the lobby asks once as it opens
 DAMAGED = i18n.text("en", "error.damaged")
 Token = Annotated[str | None, Query(max_length=64)]
 
@@ -122,27 +123,10 @@ def _tables(request: Request | WebSocket) -> Tables:
     return tables
 
 
-def per_minute(name: str, what: str) -> Callable[[Request], None]:
-    """A dependency counting requests per client address a minute against the quota
-    ``app.state.<name>``: past it, 429 saying how many ``what`` a minute — told before the body
-    is read into its model."""
-
-    def check(request: Request) -> None:
-        quota: Quota = getattr(request.app.state, name)
-        wait = quota.allow(request.client.host if request.client else "?")
-        if wait is not None:
-            raise HTTPException(
-                429,
-                f"at most {quota.per_minute} {what} a minute: try again in {wait:.0f} s",
-                headers={"Retry-After": str(max(1, round(wait)))},
-            )
-
-    return check
-
-
 table_quota = per_minute("table_quota", "new tables")  # --tables-per-minute
 review_quota = per_minute("review_quota", "reviews")
 hint_quota = per_minute("hint_quota", "hints")
+history_quota = per_minute("history_quota", "lists of games")
 
 
 @api.post(
@@ -180,8 +164,10 @@ def _authorised(
     request: Request, table_id: str, token: str | None, watch: str | None
 ) -> tuple[Table, int | None] | Response:
     """The table and the seat (``None``: spectator) the query's token opens, or an error."""
-    table = _tables(request).get(table_id)
     lang = _lang(request)
+    if _tables(request).opens(table_id, token, watch) is False:  # refused before it is loaded
+        return error(403, i18n.text(lang, "error.bad_link"))
+    table = _tables(request).get(table_id)
     if table is None and _tables(request).is_damaged(table_id):
         return error(410, i18n.text(lang, "error.damaged"))
     if table is None:
@@ -421,7 +407,11 @@ async def table_sheet(
     return HTMLResponse(page)
 
 
-@api.post("/api/history", summary="A browser's games and figures, from the seat tokens it holds")
+@api.post(
+    "/api/history",
+    summary="A browser's games and figures, from the seat tokens it holds",
+    dependencies=[Depends(history_quota)],
+)
 async def seat_history(request: Request, body: HistoryRequest) -> Response:
     """Each seat whose token opens its table, the newest game first: the game's result; over
     the finished ones, the player's figures. A seat that does not open its table (or a table
@@ -429,8 +419,8 @@ async def seat_history(request: Request, body: HistoryRequest) -> Response:
     tables = _tables(request)
     games: list[history.SeatGame] = []
     entries = []
-    for held in body.seats:
-        table = tables.get(held.table)
+    for held in {(h.table, h.token): h for h in body.seats}.values():  # each seat once
+        table = tables.get(held.table) if tables.opens(held.table, held.token, None) else None
         seat = table.seat_of(held.token) if table is not None else None
         if table is None or seat is None:
             continue
@@ -483,22 +473,25 @@ async def card(
 async def table_socket(ws: WebSocket) -> None:
     """One client of a table: a seat (``?token=``) or a spectator (``?watch=``)."""
     await ws.accept()
-    table = _tables(ws).get(ws.path_params["id"])
+    token, watch = ws.query_params.get("token"), ws.query_params.get("watch")
+    opens = _tables(ws).opens(ws.path_params["id"], token, watch)  # None: no such table
+    table = None if opens is False else _tables(ws).get(ws.path_params["id"])
     seat: int | None = None
     allowed = False
     if table is not None:
-        seat = table.seat_of(ws.query_params.get("token"))
-        allowed = seat is not None or table.watches(ws.query_params.get("watch"))
+        seat = table.seat_of(token)
+        allowed = seat is not None or table.watches(watch)
     if table is None and _tables(ws).is_damaged(ws.path_params["id"]):
         await ws.send_text(error_frame("damaged", DAMAGED))
         await ws.close(CLOSE_BAD_TOKEN)
         return
     if table is None or not allowed:
-        what = "there is no such table" if table is None else "this link does not open this table"
+        what = "there is no such table" if opens is None else "this link does not open this table"
         await ws.send_text(error_frame("bad_token", what + ": ask for a new invitation"))
         await ws.close(CLOSE_BAD_TOKEN)
         return
-    conn = table.join(seat, ws.send_text, i18n.best_language(ws.query_params.get("lang")))
+    lang = i18n.best_language(ws.query_params.get("lang"))
+    conn = table.join(seat, ws.send_text, lang, ws.client.host if ws.client else "?")
     pump = asyncio.create_task(conn.pump())
     try:
         while True:
@@ -533,9 +526,12 @@ def create_app(
         tables = Tables(store, settings)
         app.state.store = store
         app.state.tables = tables
-        app.state.table_quota = Quota(tables.settings.tables_per_minute)
+        app.state.table_quota = tables.quota  # a rematch counts as a new table
         app.state.review_quota = Quota(REVIEWS_PER_MINUTE)
         app.state.hint_quota = Quota(HINTS_PER_MINUTE)
+        app.state.history_quota = Quota(HISTORIES_PER_MINUTE)
+        app.state.tournament_quota = Quota(tables.settings.tables_per_minute)
+        app.state.sheet_quota = Quota(tables.settings.tables_per_minute)
         app.state.coaching = Coaching(store)
         app.state.jass_challenge = Lobby(
             tables,

@@ -145,7 +145,8 @@ def add_parser(sub: Any) -> None:
     )  # fmt: skip
     limits.add_argument(
         "--tables-per-minute", type=_count, default=Settings.tables_per_minute,
-        help=f"new tables one address may open a minute ({Settings.tables_per_minute})",
+        help="new tables, tournaments and score sheets one address may open a minute "
+        f"({Settings.tables_per_minute} each)",
     )  # fmt: skip
     limits.add_argument(
         "--unwatched-rest", type=_seconds, default=Settings.unwatched_rest,

@@ -44,6 +44,7 @@ ERROR_CODES = (
     "bad_name",
     "not_finished",
     "tournament_rematch",
+    "busy",
 )
 
 

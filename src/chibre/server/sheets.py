@@ -64,7 +64,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from starlette.responses import FileResponse, JSONResponse, Response
 
 from chibre.errors import ChibreError, InvalidRules
@@ -73,6 +73,7 @@ from chibre.scoresheet import STRICHE_KINDS, InvalidEntry, ScoreSheet
 from chibre.server import migrations
 from chibre.server.http import STATIC, bounded_route, error, page
 from chibre.server.models import HandRequest, SheetImport, SheetRename, SheetRequest
+from chibre.server.quota import per_minute
 from chibre.server.store import StoreUnavailable
 from chibre.tafel import MAX_SLATE_POINTS, jasstafel_svg, tafel_svg
 
@@ -440,6 +441,7 @@ def router(db_path: Path) -> APIRouter:
     """The HTTP routes of the calculator."""
     store = SheetStore(db_path)
     api = APIRouter(route_class=bounded_route(MAX_BODY))
+    new_sheets = Depends(per_minute("sheet_quota", "new score sheets"))  # --tables-per-minute
 
     def guarded(
         handler: Callable[..., Awaitable[Response]],
@@ -484,7 +486,9 @@ def router(db_path: Path) -> APIRouter:
     async def list_sheets(mine: Mine = None) -> Response:
         return JSONResponse({"sheets": store.summaries(parse_mine(mine))})
 
-    @api.post("/api/sheets", status_code=201, summary="A new score sheet")
+    @api.post(
+        "/api/sheets", status_code=201, summary="A new score sheet", dependencies=[new_sheets]
+    )
     @guarded
     async def create(body: SheetRequest, lang: Lang = "de") -> Response:
         sheet = new_sheet(body)
@@ -501,7 +505,12 @@ def router(db_path: Path) -> APIRouter:
             return JSONResponse({**_view(chosen, again, lang), "replayed": True})
         return JSONResponse({**_view(chosen, sheet, lang), "replayed": False}, status_code=201)
 
-    @api.post("/api/sheets/import", status_code=201, summary="A new sheet from an exported one")
+    @api.post(
+        "/api/sheets/import",
+        status_code=201,
+        summary="A new sheet from an exported one",
+        dependencies=[new_sheets],
+    )
     @guarded
     async def import_sheet(body: SheetImport, lang: Lang = "de") -> Response:
         sheet = ScoreSheet.from_dict(body.sheet())

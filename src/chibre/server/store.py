@@ -337,6 +337,20 @@ class Store:
         except sqlite3.Error as e:
             raise StoreUnavailable(f"table {table_id} cannot be read: {e}") from e
 
+    def links(self, table_id: str) -> tuple[list[str], str] | None:
+        """The seats' tokens and the spectators' token of a table, read without its record,
+        or ``None`` when there is no such table."""
+        try:
+            row = self.db.execute(
+                "SELECT seats, watch FROM game_tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            seats = [SeatInfo.from_json(s) for s in json.loads(row[0])]
+        except (sqlite3.Error, ValueError, KeyError, TypeError) as e:
+            raise StoreUnavailable(f"table {table_id} cannot be read: {e}") from e
+        return [s.token for s in seats if s.token], str(row[1])
+
     def rename(self, table_id: str, seats: tuple[SeatInfo, ...]) -> None:
         """Keep a table's seats as they are now (a player named their seat)."""
         text = json.dumps([s.to_json() for s in seats], ensure_ascii=False)

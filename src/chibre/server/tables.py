@@ -51,6 +51,7 @@ from chibre.server.protocol import (
     illegal_to_json,
     read_message,
 )
+from chibre.server.quota import Quota
 from chibre.server.store import (
     SeatIncident,
     SeatInfo,
@@ -94,6 +95,11 @@ class Settings:
     idle_rest: float = 21 * 86400.0
     """A table that plays on with nobody there (a tournament's) and that nobody has played or
     opened for this long (three weeks) is put to rest the same way."""
+
+
+def _same(given: str | None, known: str) -> bool:
+    """Whether a link's token is ``known`` (compared in constant time)."""
+    return bool(given) and secrets.compare_digest(known.encode(), (given or "").encode())
 
 
 def refusal(key: str, code: str | None = None, **fields: str) -> ProtocolError:
@@ -143,10 +149,12 @@ class Connection:
         seat: int | None,
         send: Callable[[str], Awaitable[None]],
         lang: str = "en",
+        address: str = "?",
     ):
         self.table = table
         self.seat = seat
         self.lang = lang  # the language its refusals are worded in
+        self.address = address  # the client's, for the quota of new tables (a rematch)
         self.send = send
         self.events: list[str] = []  # events not yet sent, as JSON
         self.replies: list[str] = []
@@ -257,7 +265,7 @@ class Table:
         """A tournament's table plays on with nobody watching (``play_on``)."""
         self.next: str | None = None
         """The table of the rematch, once one was asked for."""
-        self.rematch: Callable[[Table], Table] | None = None
+        self.rematch: Callable[[Table, str], Table] | None = None
         """Opens the rematch (set by ``Tables``)."""
         self._reacted: dict[int, float] = {}  # when each seat last reacted (monotonic)
         self._renamed: dict[int, float] = {}  # when each seat last named itself (monotonic)
@@ -284,19 +292,11 @@ class Table:
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens, or ``None``."""
-        if not token:
-            return None
-        given = token.encode()
-        for known, seat in self.tokens.items():
-            if secrets.compare_digest(known.encode(), given):
-                return seat
-        return None
+        return next((seat for known, seat in self.tokens.items() if _same(token, known)), None)
 
     def watches(self, token: str | None) -> bool:
         """Whether a token is the spectators' token of this table."""
-        return bool(token) and secrets.compare_digest(
-            self.stored.watch.encode(), (token or "").encode()
-        )
+        return _same(token, self.stored.watch)
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [
@@ -385,10 +385,14 @@ class Table:
     # --- connections ---------------------------------------------------------------------
 
     def join(
-        self, seat: int | None, send: Callable[[str], Awaitable[None]], lang: str = "en"
+        self,
+        seat: int | None,
+        send: Callable[[str], Awaitable[None]],
+        lang: str = "en",
+        address: str = "?",
     ) -> Connection:
         """A client arrives; a human back at their seat takes it over from the computer."""
-        conn = Connection(self, seat, send, lang)
+        conn = Connection(self, seat, send, lang, address)
         self.connections.add(conn)
         self.active = time.time()
         if seat is not None:
@@ -500,7 +504,7 @@ class Table:
             elif isinstance(message, Report):
                 self.note_incident(conn.seat, message.kind, message.detail, message.seconds)
             elif isinstance(message, Rematch):
-                self.start_rematch()
+                self.start_rematch(conn.address)
             else:
                 self.act(conn.seat, message.action.action())
         except ProtocolError as e:
@@ -578,15 +582,16 @@ class Table:
         with terms), whose players go back to their tournament."""
         return self.stored.terms is None
 
-    def start_rematch(self) -> None:
+    def start_rematch(self, address: str = "?") -> None:
         """Another game at this table once this one is over (``not_finished`` before,
-        ``tournament_rematch`` at a tournament's table)."""
+        ``tournament_rematch`` at a tournament's table; ``busy`` past the quota of new tables
+        of the client's ``address``, or with the server full)."""
         if not self.offers_rematch:
             raise refusal("tournament_rematch")
         if not self.game.is_over:
             raise refusal("not_finished")
         if self.next is None and self.rematch is not None:
-            self.next = self.rematch(self).id
+            self.next = self.rematch(self, address).id
             self._seats_changed()
 
     def act(self, seat: int, action: Action) -> None:
@@ -807,6 +812,8 @@ class Tables:
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
+        self.quota = Quota(self.settings.tables_per_minute)
+        """New tables a minute by client address (``POST /api/tables`` and rematches)."""
         self.tables: dict[str, Table] = {}
         self.thinkers = Thinkers()
         self._resting: asyncio.TimerHandle | None = None
@@ -922,6 +929,22 @@ class Tables:
         none (or it cannot be read: :meth:`is_damaged` says whether it was damaged)."""
         return self.tables.get(table_id) or self._load(table_id)
 
+    def opens(self, table_id: str, token: str | None, watch: str | None) -> bool | None:
+        """Whether a seat's ``token`` or the spectators' ``watch`` opens the table, told
+        without loading it (a wrong link wakes no table); ``None`` when there is no such
+        table, or it cannot be read (:meth:`get` then says which)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table.seat_of(token) is not None or table.watches(watch)
+        try:
+            found = self.store.links(table_id)
+        except StoreUnavailable:
+            return None
+        if found is None:
+            return None
+        seats, spectators = found
+        return any(_same(token, t) for t in seats) or _same(watch, spectators)
+
     def is_damaged(self, table_id: str) -> bool:
         """Whether the table was damaged in the store and could not be restored."""
         return table_id in self.damaged
@@ -952,10 +975,14 @@ class Tables:
         stored.terms = terms
         return self._open(stored)
 
-    def rematch(self, table: Table) -> Table:
+    def rematch(self, table: Table, address: str = "?") -> Table:
         """The next game of a finished table: the same rules, seats, names, tokens and
         spectators' token (so the same links open it), a new id and a new record; a table
-        that committed to its deals commits to the next game's under a new seed."""
+        that committed to its deals commits to the next game's under a new seed. A new
+        table for the quota of ``address``; ``busy`` past it or with the server full."""
+        wait = self.quota.allow(address)
+        if wait is not None:
+            raise refusal("rematch_soon", "busy", s=f"{wait:.0f}")
         old = table.stored
         stored = StoredTable(
             id=secrets.token_urlsafe(6),
@@ -969,7 +996,10 @@ class Tables:
         )
         if old.deals is not None:
             stored.deals = DealSource(new_seed())
-        new = self._open(stored)
+        try:
+            new = self._open(stored)
+        except TooManyTables:
+            raise refusal("rematch_full", "busy") from None
         for s in new.seats:  # who was at the table and does not follow is counted down
             if s.human and table.seats[s.number].connections:
                 new._start_grace(s)

@@ -51,7 +51,7 @@ from pathlib import Path
 from random import Random
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -68,6 +68,7 @@ from chibre.server.models import (
     TableRequest,
     TournamentRequest,
 )
+from chibre.server.quota import per_minute
 from chibre.server.sheets import SheetStore
 from chibre.server.store import StoreUnavailable, TableTerms
 from chibre.server.tables import Table, Tables, TooManyTables
@@ -952,7 +953,12 @@ def router() -> APIRouter:
     async def tournament_page() -> Response:
         return page("tournament.html")
 
-    @api.post("/api/tournaments", status_code=201, summary="Create a tournament")
+    @api.post(
+        "/api/tournaments",
+        status_code=201,
+        summary="Create a tournament",
+        dependencies=[Depends(per_minute("tournament_quota", "new tournaments"))],
+    )
     async def create(request: Request, body: TournamentRequest) -> Response:
         try:
             t = _manager(request).create(body)
