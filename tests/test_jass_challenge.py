@@ -955,3 +955,37 @@ def test_a_bot_plays_a_whole_tournament_by_its_players_link(tmp_path: Path) -> N
         assert (theirs.hand, theirs.trick, theirs.tricks, theirs.contract) == (
             ours.hand, ours.trick, ours.tricks, ours.contract,
         )  # fmt: skip
+
+
+async def odd_names(url: str) -> list[list[str]]:
+    bots: list[Bot] = []
+    for i, name in enumerate(("d\u0007x", "e\u2028f", "g\u00a0\u200dh", "ok")):
+        bot = Bot(await websockets.connect(url), name)
+        await bot.recv("REQUEST_PLAYER_NAME")
+        await bot.send("CHOOSE_PLAYER_NAME", "\u0007 \u200b")  # nothing to show: asked again
+        assert "name" in await bot.recv("BAD_MESSAGE")
+        await bot.send("CHOOSE_PLAYER_NAME", name)
+        await bot.recv("REQUEST_SESSION_CHOICE")
+        how = "CREATE_NEW" if i == 0 else "JOIN_EXISTING"
+        await bot.send(
+            "CHOOSE_SESSION", {"sessionChoice": how, "sessionName": "odd", "chosenTeamIndex": i % 2}
+        )
+        bots.append(bot)
+    teams = []
+    for b in bots:
+        while True:
+            got = json.loads(await asyncio.wait_for(b.ws.recv(), TIMEOUT))
+            if got["type"] == "BROADCAST_TEAMS":
+                teams = [[p["name"] for p in t["players"]] for t in got["data"]]
+                break
+        assert len(await b.recv("DEAL_CARDS")) == 9
+        await b.ws.close()
+    return teams
+
+
+def test_a_bot_s_name_is_shown_as_plain_text(tmp_path: Path) -> None:
+    """Control characters and invisible marks in a bot's name are spaces: the table starts."""
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        teams = asyncio.run(asyncio.wait_for(odd_names(url), 60))
+    assert teams == [["d x", "g h"], ["e f", "ok"]]

@@ -272,11 +272,25 @@ def test_a_request_that_is_not_json_is_refused(server: tuple[str, Path]) -> None
     base, _ = server
     status, answer = http_json(base, "/api/tables", "{not json", method="POST")
     assert status == 400 and "JSON" in answer["error"]
+    for raw, said in (
+        (b"", "the request needs a JSON object as its body"),  # no body at all
+        (b"  \n", "the request must be a JSON object"),  # a blank one
+        (b"{not json", "the request is not valid JSON"),
+    ):
+        request = urllib.request.Request(
+            base + "/api/tables", raw, {"Content-Type": "application/json"}, method="POST"
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=TIMEOUT)
+        assert refused.value.code == 400
+        assert json.loads(refused.value.read())["error"].startswith(said), raw
 
 
 def test_summary_and_record_need_a_token_and_the_record_the_end(server: tuple[str, Path]) -> None:
     base, _ = server
-    t = create_table(base, ["human", "human", "rule", "rule"], names=["Anna", "Marc", None, None])
+    t = create_table(
+        base, ["human", "human", "rule", "rule"], names=["Anna", "Marc\u2028 ", None, None]
+    )
     tid = t["table"]
     assert [s["kind"] for s in t["seats"]] == ["human", "human", "rule", "rule"]
     assert "link" not in t["seats"][2]

@@ -249,10 +249,11 @@ def test_entries_and_refusals(tmp_path: Path) -> None:
             base, f"/api/tournaments/{tid}/entries?code={t['code']}", {"name": "A", "partner": "B"}
         )
         assert status == 400 and "alone" in answer["error"]
-        status, answer = http_json(
-            base, f"/api/tournaments/{tid}/entries?code={t['code']}", {"name": ""}
-        )
-        assert status == 400 and answer["field"] == "name"
+        for blank in ("", "   ", "\u00a0", "\u2028"):  # nothing a page could show
+            status, answer = http_json(
+                base, f"/api/tournaments/{tid}/entries?code={t['code']}", {"name": blank}
+            )
+            assert status == 400 and answer["field"] == "name", (blank, answer)
         assert (
             http_json(base, f"/api/tournaments/{tid}/rounds?key={t['key']}", {})[0] == 400
         )  # 2 < 4
@@ -292,8 +293,11 @@ def test_entries_and_refusals(tmp_path: Path) -> None:
             base, f"/api/tournaments/{tid}/entries/{anna['entry']}/withdraw?key={t['key']}", {}
         )
         assert status == 200 and answer["status"] == "withdrawn"
+        status, _ = enter(base, t, " Beat\u2028 Meier ")  # one line, as it is shown
+        assert status == 201
         entries = {e["name"]: e for e in state(base, t)["entries"]}
         assert entries["Anna"]["status"] == "withdrawn" and "Late" not in entries
+        assert "Beat Meier" in entries
 
 
 def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:

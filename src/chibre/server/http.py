@@ -78,7 +78,7 @@ class BoundedRequest(Request):
         if not hasattr(self, "_json"):
             raw = await self.body()
             try:
-                self._json = pydantic_core.from_json(raw) if raw.strip() else {}
+                self._json = pydantic_core.from_json(raw) if raw.strip() else None  # none
             except ValueError as e:
                 # FastAPI answers a JSONDecodeError as an invalid body (400 below)
                 raise json.JSONDecodeError(str(e), "", 0) from e

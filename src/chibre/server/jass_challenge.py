@@ -39,6 +39,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chibre.actions import Action, Chibre, Choose, Play
@@ -589,6 +590,12 @@ async def _read(ws: WebSocket, timeout: float | None = None) -> tuple[Any, Any] 
     return d["type"], d.get("data")
 
 
+def _plain(text: str) -> str:
+    """``text`` as a name shows it: what does not print (control characters, line breaks,
+    invisible marks) as spaces, runs of spaces as one."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
 async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Member | None] | None:
     """Name and session: the bot's seat (``None`` for a spectator); ``None`` when it left (or
     never answered) before."""
@@ -601,8 +608,9 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
         if got is None or bad > MAX_BAD:
             return None
         kind, data = got
-        if kind == "CHOOSE_PLAYER_NAME" and isinstance(data, str) and data.strip():
-            name = data.strip()[:NAME_LENGTH]
+        said = _plain(data)[:NAME_LENGTH].strip() if isinstance(data, str) else ""
+        if kind == "CHOOSE_PLAYER_NAME" and said:
+            name = said
         else:
             await ws.send_text(frame("BAD_MESSAGE", "expected CHOOSE_PLAYER_NAME with a name"))
     while True:
@@ -721,7 +729,7 @@ async def _start(lobby: Lobby, session: Session) -> Table | None:
             table = session.table  # a seat of one of our tables
         else:
             table = lobby.start(session)
-    except (InvalidTable, TooManyTables, StoreUnavailable) as e:
+    except (InvalidTable, TooManyTables, StoreUnavailable, ValidationError) as e:
         await session.broadcast(frame("ERROR", f"the game could not start: {e}"))
         await _close_all(lobby, session)
         return None

@@ -37,7 +37,20 @@ def _printable(text: str) -> str:
     return text
 
 
-Name = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_printable)]
+def _one_line(text: str) -> str:
+    """A name as it is shown: its spaces, line and paragraph breaks as single spaces."""
+    return " ".join(text.split())
+
+
+def _named(text: str) -> str:
+    if not text:
+        raise ValueError("a name needs at least one letter")
+    return text
+
+
+Name = Annotated[
+    str, Field(max_length=MAX_NAME), AfterValidator(_printable), AfterValidator(_one_line)
+]
 Word = Annotated[str, Field(max_length=40), AfterValidator(_printable)]
 Team = Annotated[int, Field(ge=0, le=1)] | Literal["A", "B", "a", "b"]
 
@@ -165,6 +178,8 @@ def describe(errors: Sequence[Any]) -> tuple[str | None, str]:
         return None, f"the request is not valid JSON: {detail}" if detail else "not valid JSON"
     where = _where(tuple(first.get("loc", ())))
     message = _message(first)
+    if not where and first.get("type") == "missing":
+        return None, "the request needs a JSON object as its body"
     if not where:
         return None, f"the request {message}" if message.startswith("must") else message
     return where, f"{where}: {message}"
@@ -353,7 +368,13 @@ class TournamentRequest(Strict):
     """Seconds a player has for a move before the computer makes it for them (0: none)."""
 
 
-EntryName = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValidator(_printable)]
+EntryName = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_NAME),
+    AfterValidator(_printable),
+    AfterValidator(_one_line),
+    AfterValidator(_named),
+]
 
 
 class EntryRequest(Strict):
