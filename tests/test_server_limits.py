@@ -249,7 +249,9 @@ def test_a_wrong_link_wakes_no_table(tmp_path: Path) -> None:
                 return str(json.loads(await asyncio.wait_for(ws.recv(), 10))["code"])
 
         code = asyncio.run(wrong_watch())
-        opened, answer = http_json(base, "/api/tables", {"seats": ["human", "rule", "rule", "rule"]})
+        opened, answer = http_json(
+            base, "/api/tables", {"seats": ["human", "rule", "rule", "rule"]}
+        )
     finally:
         stop_server(process)
     assert state == 2 and wrong == 403 and code == "bad_token"
