@@ -346,7 +346,9 @@ async def refused_messages(base: str, db: Path) -> None:
     await refused(chooser, {"type": "act", "action": {"kind": "play", "card": "X1"}}, "malformed")
     await refused(chooser, {"type": "act", "action": {"kind": "pass"}}, "malformed", "pass")
     await refused(chooser, {"type": "act"}, "malformed")
-    await refused(other, {"type": "act", "action": {"kind": "chibre"}}, "not_your_turn")
+    await refused(
+        other, {"type": "act", "action": {"kind": "chibre"}}, "not_your_turn", "on your left"
+    )
     await refused(watcher, {"type": "act", "action": {"kind": "chibre"}}, "spectator")
     await refused(watcher, {"type": "react", "reaction": "thanks"}, "spectator")
     await refused(chooser, "{not json", "malformed", "JSON")

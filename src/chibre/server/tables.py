@@ -605,8 +605,11 @@ class Table:
             if to_act == CHANCE:
                 raise refusal("dealing", "not_your_turn")
             if to_act is not None and to_act != seat:
-                name = self.seats[to_act].info.name or f"{to_act + 1}"
-                raise refusal("not_your_turn", name=name)
+                name = self.seats[to_act].info.name
+                if name:
+                    raise refusal("not_your_turn", name=name)
+                side = ("right", "partner", "left")[(to_act - seat) % 4 - 1]
+                raise refusal(f"turn_of_{side}", "not_your_turn")
         hand = game.hand
         if isinstance(action, Play) and hand is not None and hand.contract >= 0:
             held, trick, contract = hand.hands[seat], tuple(hand.trick), hand.contract
