@@ -32,7 +32,9 @@ from chibre.server.tables import Settings
 
 WS_PING = 20.0
 MAX_HEAD = 64 * 1024
-"""The longest request line and headers, in bytes (past it: 400, and the connection closed)."""
+"""The request line and headers h11 holds while they are incomplete, in bytes: a longer head
+is refused (400, and the connection closed); one that arrives whole in a single read may be
+up to about twice as long."""
 WS_MAX_SIZE = 64 * 1024
 """Frames larger than this close the socket; up to it, a frame over 4 KiB is answered with a
 ``too_large`` error."""
