@@ -182,17 +182,21 @@ def test_a_first_run_says_the_players_are_being_prepared(tmp_path: Path) -> None
 
 def test_the_game_ends_at_the_target_with_the_striche() -> None:
     child = spawn("--seed", "3", "--opponents", "random", "--set", "target=120")
+    reached = r"Target 120 reached by (your team|the opponents) — (Tricks|Weis|Stöck|Match), "
     while True:
-        i = child.expect([CONTRACT_PROMPT, CARD_PROMPT, r"(You|They) win (\d+) : (\d+)!"])
+        i = child.expect([CONTRACT_PROMPT, CARD_PROMPT, reached + r"trick \d of hand \d+\."])
         if i == 0:
             child.sendline(child.match.group(1).split(",")[0])
         elif i == 1:
             child.sendline(legal_keys(child.before)[0][0])
         else:
             break
-    us, them = int(child.match.group(2)), int(child.match.group(3))
+    by = child.match.group(1)
+    child.expect(r"(You|They) win (\d+) : (\d+)!")
     winner = 0 if child.match.group(1) == "You" else 1
-    assert max(us, them) >= 120 and (us, them)[winner] >= 120
+    assert by == ("your team", "the opponents")[winner]
+    first, second = int(child.match.group(2)), int(child.match.group(3))
+    assert first >= 120 and first > second  # the winners' points first
     child.expect(r"Striche: us (\d+) · them (\d+)")
     striche = int(child.match.group(1)), int(child.match.group(2))
     assert striche[winner] >= 2  # the win itself is worth 2
@@ -447,6 +451,17 @@ def test_contract_keys_with_pique_double() -> None:
         for name, suit in names.items():
             action = read_contract(name, menu, rules)
             assert isinstance(action, Choose) and action.contract == suit, (mapping, name)
+    # the Swiss suits in French and English, as the menu shows them in those languages
+    for word, german in (("roses", "Rosen"), ("écus", "Schilten"), ("glands", "Eicheln"),
+                         ("atout grelots", "Schellen"), ("acorns", "Eicheln"),
+                         ("trump shields", "Schilten"), ("bells", "Schellen")):  # fmt: skip
+        assert read_contract(word, menu) == read_contract(german, menu), word
+    # simple or double, by name
+    assert read_contract("pique double", menu) == Choose(2, True)
+    assert read_contract("atout pique  double", menu) == Choose(2, True)
+    assert read_contract("Schilten doppelt", menu) == Choose(2, True)  # Swisslos: ♠
+    assert read_contract("pique", menu) == Choose(2)
+    assert read_contract("coeur double", menu) == Choose(1)  # no double offered: the one
 
 
 def test_a_level_that_does_not_load_is_played_by_rule_then_random(

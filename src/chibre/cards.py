@@ -211,6 +211,12 @@ roi), read beside a suit sign only (``♥V``, ``♦D``): alone, D is the diamond
 _FILLERS = {"de", "d", "of", "von", "du"}
 
 
+def swiss_suit_word(word: str) -> str | None:
+    """The German name of the Swiss suit a word names in French, German or English
+    (``roses``, ``écus``, ``Schellen``, ``acorns``), or ``None``."""
+    return _SWISS_SUIT_WORDS.get(_fold(word.strip()))
+
+
 def parse_card(text: str, mapping: str = "swisslos") -> int:
     """Read a card from friendly text.
 

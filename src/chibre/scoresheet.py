@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from chibre.cards import SUIT_MAPPINGS, SUIT_SYMBOLS, format_cards, parse_cards
+from chibre.cards import SUIT_MAPPINGS, SUIT_SYMBOLS, format_cards, parse_cards, swiss_suit_word
 from chibre.errors import IllegalAction, InvalidRules, NotationError
 from chibre.hand import HandScore
 from chibre.i18n import text
@@ -113,10 +113,9 @@ def parse_contract(value: object, rules: Rules | None = None) -> int:
         word = value.strip().lower()
         if word in _CONTRACT_WORDS:
             return _CONTRACT_WORDS[word]
-        mapping = SUIT_MAPPINGS[(rules or Rules()).suit_mapping]
-        for swiss, suit in mapping.items():
-            if word in (swiss.lower(), swiss.lower().rstrip("n")):
-                return suit
+        swiss = swiss_suit_word(word)
+        if swiss is not None:
+            return SUIT_MAPPINGS[(rules or Rules()).suit_mapping][swiss]
     raise InvalidEntry(
         f"unknown contract {value!r}: give a trump suit (♦ ♥ ♠ ♣, or D H S C), "
         "Obenabe (O) or Undenufe (U)"

@@ -394,8 +394,10 @@ def contract_menu(obs: Observation, view: View) -> list[tuple[str, Action, str]]
 
 
 CHIBRE_WORDS = ("chibre", "chibrer", "schieben", "schiebe", "push")
-TRUMP_WORDS = ("atout", "trumpf", "trump")
 """Words that chibre, besides the key 0."""
+TRUMP_WORDS = ("atout", "trumpf", "trump")
+DOUBLE_WORDS = ("double", "doppelt", "x2", "×2")
+"""After a contract's name: its double (pique double, where the table offers the choice)."""
 
 
 def read_contract(
@@ -404,20 +406,24 @@ def read_contract(
     """The contract action a key or a word names (``3``, ``H``, ``obenabe``, ``Rosen``,
     ``chibre``): the words are the calculator's (``scoresheet.parse_contract``), the suit
     names read through ``rules``' suit mapping. None when the word names nothing offered."""
-    word = text.strip().lower()
+    word = " ".join(text.lower().split())
     for key, action, _ in menu:
         if word == key:
             return action
     first, _, rest = word.partition(" ")
     if first in TRUMP_WORDS and rest:  # "atout pique", "Trumpf Rosen"
-        word = rest.strip()
+        word = rest
     if word in CHIBRE_WORDS:
         return next((a for _, a, _ in menu if isinstance(a, Chibre)), None)
+    named, _, last = word.rpartition(" ")
+    double = last in DOUBLE_WORDS  # "pique double", "Schilten doppelt"
     try:
-        k = parse_contract(word, rules)
+        k = parse_contract(named if double else word, rules)
     except InvalidEntry:
         return None
-    return next((a for _, a, _ in menu if isinstance(a, Choose) and a.contract == k), None)
+    offered = [a for _, a, _ in menu if isinstance(a, Choose) and a.contract == k]
+    alone = offered[0] if len(offered) == 1 else None  # no choice of simple or double
+    return next((a for a in offered if a.double == double), alone)
 
 
 class Console:
@@ -792,14 +798,36 @@ class TerminalTable:
         hand = self.game.hand
         if hand is not None and not hand.is_over:
             say(view.t("over_mid_hand", n=len(self.game.hands)))
+        reason = self._end_reason()
+        if reason:
+            say(reason)
         a, b = totals
         say()
         if team == 0:
             say(view.style.paint(view.t("you_won", a=a, b=b), "1;32"))
-        else:
-            say(view.style.paint(view.t("won", a=a, b=b), "1;31"))
+        else:  # the winners' points first
+            say(view.style.paint(view.t("won", a=b, b=a), "1;31"))
         sa, sb = striche
         say(view.t("striche", us=view.team(0), them=view.team(1), a=sa, b=sb))
+
+    def _end_reason(self) -> str:
+        """Why the game ended where it did, as the table's end dialog says it: the target,
+        the team, and the points (tricks, weis, stöck, match) of which trick of which hand
+        took it there; nothing after a thanks, which was said as it was made."""
+        game, lang = self.game, self.view.lang
+        hand = game.hand
+        if hand is None or game.winner < 0 or isinstance(game.record.entries[-1][1], Thank):
+            return ""
+        team = i18n.text(lang, "by_us" if game.winner == 0 else "by_them")
+        target, n = game.rules.target, len(game.hands)
+        if hand.is_over and game.rules.end_mode == "end_of_hand":
+            return i18n.text(lang, "reason_hand", target=target, team=team, n=n)
+        written = game.written_credits()
+        block = i18n.text(lang, written[-1].block if written else "tricks")
+        trick = max(1, len(hand.tricks))
+        return i18n.text(
+            lang, "reason_trick", target=target, team=team, block=block, trick=trick, n=n
+        )
 
 
 def _key_range(keys: Sequence[str]) -> str:
