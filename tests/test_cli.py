@@ -392,6 +392,37 @@ def test_replay_errors_exit_2(tmp_path: Path) -> None:
         assert missing.stderr == f"chibre: {tmp_path / 'none.txt'}: No such file or directory\n"
 
 
+def test_a_move_refused_in_a_record_names_its_seat_and_hand(tmp_path: Path) -> None:
+    game = play_game(Rules.preset("romand"), 7)
+    rules, hand, *_ = format_record(game.record).splitlines()
+    tokens = hand.split()
+    first, second = [i for i, t in enumerate(tokens) if i > 1 and t[:1] in "DHSC"][:2]
+    tokens[first], tokens[second] = tokens[second], tokens[first]  # the next seat's card
+    path = tmp_path / "swapped.txt"
+    path.write_text(f"{rules}\n{' '.join(tokens)}\n", encoding="utf-8")
+    run = chibre("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 2
+    assert re.search(rf"{tokens[first]}, seat \d's move in hand 1, is refused: ", run.stderr)
+
+
+def test_a_file_that_is_not_text_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0")
+    for command in ("replay", "verify", "review"):
+        run = chibre(command, str(path), cwd=tmp_path)
+        assert run.returncode == 2 and str(path) in run.stderr and "not a text file" in run.stderr
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2, 3]", encoding="utf-8")
+    run = chibre("replay", str(listed), cwd=tmp_path)
+    assert run.returncode == 2 and "not a chibre record" in run.stderr, run.stderr
+
+
+def test_the_demo_plays_a_hand_where_the_table_thanks(tmp_path: Path) -> None:
+    run = chibre("demo", "--seed", "1", "--set", "claim=thank", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    check_demo_output(run.stdout)
+
+
 def test_a_record_that_is_no_json_names_its_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{\n "format": "chibre-record",\n "rules": {}\n "hands": []}\n')
@@ -419,7 +450,7 @@ UNREADABLE = {
 
 
 @pytest.mark.parametrize("content", list(UNREADABLE.values()), ids=list(UNREADABLE))
-@pytest.mark.parametrize("command", ["check", "replay"])
+@pytest.mark.parametrize("command", ["check", "replay", "verify"])
 def test_unreadable_input_exits_2_with_one_line(
     tmp_path: Path, command: str, content: bytes
 ) -> None:

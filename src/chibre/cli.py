@@ -129,19 +129,23 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def read_text(name: str) -> str:
-    """A file's text; ``NotationError`` when it is not UTF-8 (a binary file)."""
+    """A file's text; ``NotationError`` naming the file when it is not UTF-8 (a binary
+    file)."""
     data = Path(name).read_bytes()
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise NotationError(f"not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") from None
+        raise NotationError(
+            f"{name}: not a text file (byte {e.start} is 0x{data[e.start]:02x}, not UTF-8)"
+        ) from None
 
 
 def read_record(name: str) -> GameRecord:
     """The game record in file ``name`` (JSON or notation); its faults name the file."""
     text = read_text(name)
+    json_like = text.lstrip()[:1] in ("{", "[")
     try:
-        return record_from_json(text) if text.lstrip().startswith("{") else parse_record(text)
+        return record_from_json(text) if json_like else parse_record(text)
     except NotationError as e:
         raise NotationError(f"{name}: {e.message}", e.text, e.position) from None
     except ChibreError as e:  # the record's rules

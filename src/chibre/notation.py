@@ -248,10 +248,12 @@ def _read_hand(game: Game, body: str, start: int, text: str) -> None:
         raise NotationError(str(e), text, deal_pos) from e
     for token, tpos in tokens[1:]:
         action, seat = parse_action(token, tpos, text)
+        who = game.current_player if seat is None else seat
         try:
             game.apply(action, seat)
         except ChibreError as e:
-            raise NotationError(f"{token}: {e}", text, tpos) from e
+            where = f"seat {who}'s move in hand {len(game.hands)}"
+            raise NotationError(f"{token}, {where}, is refused: {e}", text, tpos) from e
 
 
 # --- JSON ------------------------------------------------------------------------------------

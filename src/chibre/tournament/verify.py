@@ -39,7 +39,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"chibre verify: {file_error(e)}", file=sys.stderr)
         return 2
-    except (UnicodeDecodeError, ChibreError) as e:
+    except UnicodeDecodeError as e:
+        said = f"not a text file (byte {e.start} is not UTF-8)"
+        print(f"chibre verify: {args.record}: {said}", file=sys.stderr)
+        return 2
+    except ChibreError as e:
         print(f"chibre verify: {args.record}: {e}", file=sys.stderr)
         return 2
     problems = verify(record, document.get("deals"), args.commitment)
