@@ -107,7 +107,7 @@ def test_a_refused_card_is_explained_in_each_language() -> None:
 
     hand, trick = parse_cards("♣A ♥6 ♠6"), [parse_card("♣6")]
     said = {lang: why_illegal(hand, trick, 1, parse_card("♠6"), lang) for lang in i18n.LANGS}
-    assert said["fr"] == "♣ est demandé : vous devez fournir ou couper — vous avez ♣A"
+    assert said["fr"] == "couleur demandée : ♣ — vous devez fournir ou couper, vous avez ♣A"
     assert said["de"] is not None and said["de"].startswith("♣ ist angespielt")
     assert said["en"] is not None and "follow suit or play a trump" in said["en"]
     # and as data, for a page that words it with its own deck

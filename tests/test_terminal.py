@@ -686,3 +686,15 @@ def test_ctrl_c_while_the_players_are_prepared_leaves_without_a_traceback() -> N
     child.close()
     assert child.exitstatus == 130 or child.signalstatus == signal.SIGINT
     assert "Traceback" not in child.before
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("deck", ["french", "swiss"])
+def test_the_help_s_card_examples_are_read(lang: str, deck: str) -> None:
+    """The cards the help gives as examples, in the deck played, are cards the prompt reads."""
+    examples = i18n.text(lang, f"term.help_cards_{deck}")
+    assert "{examples}" not in i18n.text(lang, "term.help", examples=examples)
+    words = re.findall(r"[«'] ?([^»']+?) ?[»']", examples)
+    assert len(words) == (1 if deck == "french" else 2), examples
+    for word in words:
+        parse_card(word)  # raises when it cannot

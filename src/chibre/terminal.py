@@ -597,7 +597,7 @@ class TerminalTable:
         """Handle a command key; returns ``Thank()`` when the human thanks."""
         view, say = self.view, self.console.say
         if word == "?":
-            say(view.t("help"))
+            say(view.t("help", examples=view.t(f"help_cards_{view.deck}")))
         elif word == "q":
             self.console.confirm_quit()
         elif word == "l":
@@ -650,6 +650,8 @@ class TerminalTable:
         keys = ",".join(k for k, _, _ in menu)
         while True:
             word = self.console.ask(view.t("prompt_contract", keys=keys))
+            if not word:
+                continue
             if word.lower() in COMMANDS:
                 thank = self._command(word.lower(), obs, show)
                 if thank is not None:
@@ -679,6 +681,8 @@ class TerminalTable:
         shown = {card_text(c, plain).casefold(): c for c in keys.values()}
         while True:
             word = self.console.ask(view.t("prompt_card", keys=_key_range(legal_keys)))
+            if not word:  # an empty line: asked again
+                continue
             if word.lower() in COMMANDS:
                 thank = self._command(word.lower(), obs, show)
                 if thank is not None:
