@@ -24,6 +24,7 @@ import logging
 import secrets
 import sqlite3
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from random import SystemRandom
@@ -128,8 +129,10 @@ MAX_INCIDENTS = 250
 MAX_DETAIL = 200
 """Characters kept of an incident's sentence."""
 REACTION_GAP = 1.5
-RENAME_GAP = 1.0
-"""Seconds between two names a seat gives itself (a faster one is refused)."""
+RENAMES = 5
+RENAME_WINDOW = 10.0
+"""A seat gives itself at most ``RENAMES`` new names in ``RENAME_WINDOW`` seconds (a typo
+put right at once is one of them; a flood is refused)."""
 """Seconds between two quick reactions of one seat."""
 MAX_REPLIES = 32
 """Replies (errors, pongs) a connection may have waiting; one more closes it."""
@@ -268,7 +271,7 @@ class Table:
         self.rematch: Callable[[Table, str], Table] | None = None
         """Opens the rematch (set by ``Tables``)."""
         self._reacted: dict[int, float] = {}  # when each seat last reacted (monotonic)
-        self._renamed: dict[int, float] = {}  # when each seat last named itself (monotonic)
+        self._renamed: dict[int, deque[float]] = {}  # when each seat named itself (monotonic)
         self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
         """What a tournament adds to the table's summary (set by ``Tables``)."""
 
@@ -515,8 +518,8 @@ class Table:
 
     def rename(self, seat: int, name: str) -> None:
         """A player names their seat: kept in the store, shown to everyone; ``bad_name`` for
-        a name that is empty, too long, not plain text, or given within
-        ``RENAME_GAP`` of the seat's last new name (the same name again changes nothing)."""
+        a name that is empty, too long, not plain text, or past ``RENAMES`` new names in
+        ``RENAME_WINDOW`` (the same name again changes nothing)."""
         clean = " ".join(name.split())
         if not clean:
             raise refusal("name_empty", "bad_name")
@@ -530,9 +533,10 @@ class Table:
         if clean == s.info.name:
             return
         now = time.monotonic()
-        if now - self._renamed.get(seat, -RENAME_GAP) < RENAME_GAP:
-            raise refusal("name_too_often", "bad_name")
-        self._renamed[seat] = now
+        recent = self._renamed.setdefault(seat, deque(maxlen=RENAMES))
+        if len(recent) == RENAMES and now - recent[0] < RENAME_WINDOW:
+            raise refusal("name_too_often", "bad_name", n=str(RENAMES))
+        recent.append(now)
         info = dataclasses.replace(s.info, name=clean)
         seats = tuple(info if n == seat else x.info for n, x in enumerate(self.seats))
         self.store.rename(self.id, seats)
