@@ -277,6 +277,26 @@ def test_stoeck_before_tricks_decides_only_when_counted_by_blocks():
             assert sheet.winner == 1
 
 
+def test_weis_that_reach_the_target_count_before_any_card_points():
+    """In ``immediate`` the weis are credited as the first trick is complete, before its card
+    points: a team its weis alone take to the target wins over one that needs tricks, and
+    the sheet does not ask (a different answer is refused)."""
+    sheet = ScoreSheet(Rules.make(target=300))
+    sheet.add({"contract": "D", "points": 140, "weis": [[100], []]})  # 240 : 17
+    sheet.add({"contract": "D", "points": 0, "weis": [[], [100]]})  # 240 : 274
+    hand = {"contract": "D", "points": 100, "weis": [[], [50]]}  # A: tricks; B: weis
+    with pytest.raises(InvalidEntry, match="team B reaches the target"):
+        sheet.add({**hand, "first_out": 0})
+    sheet.add(hand)
+    assert sheet.winner == 1 and sheet.decided_at == (240, 324)
+    # weis counted after the card points (stoeck,tricks,weis): the table says
+    after = ScoreSheet(Rules.make(target=300, end_order="stoeck,tricks,weis"))
+    after.add({"contract": "D", "points": 140, "weis": [[100], []]})
+    after.add({"contract": "D", "points": 0, "weis": [[], [100]]})
+    with pytest.raises(InvalidEntry, match="first_out"):
+        after.add(hand)
+
+
 # --- JSON ------------------------------------------------------------------------------------
 
 

@@ -391,9 +391,13 @@ def _first_to_reach(
     blocks: Sequence[tuple[int, int]],
     threshold: int,
     immediate: bool,
+    weis_at: int | None = None,
 ) -> tuple[int, bool, int]:
     """Which team reaches ``threshold`` first in a hand counted block by block: (team or
-    -1, whether the order cannot tell, the index of that team's block)."""
+    -1, whether the order cannot tell, the index of that team's block). ``weis_at``: in
+    ``immediate``, the weis block when the weis are credited before any card points (RULES.md
+    §7: when the first trick is complete, before its card points) — a team its weis alone take
+    there is first when the other needs card points or a match."""
     reached: list[int | None] = [None, None]
     running = list(before)
     for i, credit in enumerate(blocks):
@@ -409,6 +413,11 @@ def _first_to_reach(
         return 0, False, r0
     if r0 is None:
         return 1, False, r1
+    if immediate and weis_at is not None:
+        for t in (0, 1):
+            alone = before[t] + blocks[weis_at][t] >= threshold
+            if alone and (r1 if t == 0 else r0) > weis_at:
+                return t, False, weis_at
     if immediate or r0 == r1:
         return -1, True, min(r0, r1)
     return (0, False, r0) if r0 < r1 else (1, False, r1)
@@ -434,6 +443,7 @@ def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
     order = list(rules.order)
     order.insert(order.index("tricks") + 1, "match")
     immediate = rules.end_mode == "immediate"
+    weis_at = order.index("weis") if order.index("weis") < order.index("tricks") else None
     c = Count()
     totals = [0, 0]
     for number, entry in enumerate(entries, 1):
@@ -445,13 +455,13 @@ def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
         before = (totals[0], totals[1])
         if c.bergpreis < 0:
             c.bergpreis = _decide(
-                number, before, blocks, rules.half_target, immediate, entry.berg_first,
+                number, before, blocks, rules.half_target, immediate, weis_at, entry.berg_first,
                 "half the target", needed=rules.striche.bergpreis > 0,
             )[0]  # fmt: skip
         elif entry.berg_first is not None:
             raise InvalidEntry.said_as("berg_won", number=number, team=TEAM_NAMES[c.bergpreis])
         winner, block = _decide(
-            number, before, blocks, rules.target, immediate, entry.first_out, "the target"
+            number, before, blocks, rules.target, immediate, weis_at, entry.first_out, "the target"
         )
         totals = [before[0] + score.total(0), before[1] + score.total(1)]
         if winner >= 0:
@@ -527,6 +537,7 @@ def _decide(
     blocks: Sequence[tuple[int, int]],
     threshold: int,
     immediate: bool,
+    weis_at: int | None,
     said: int | None,
     what: str,
     needed: bool = True,
@@ -534,7 +545,7 @@ def _decide(
     """The team that reaches ``threshold`` first in this hand and the index of its block,
     read from the counting order or from what the scorer said."""
     field_name = "first_out" if what == "the target" else "berg_first"
-    team, unclear, block = _first_to_reach(before, blocks, threshold, immediate)
+    team, unclear, block = _first_to_reach(before, blocks, threshold, immediate, weis_at)
     if unclear:
         if said is None:
             if not needed:  # no Bergpreis at this table: nobody is credited with it
