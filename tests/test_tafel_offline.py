@@ -224,3 +224,35 @@ def test_a_sheet_begun_without_a_connection_reaches_the_server(
     expect(page.locator("#slate svg")).to_have_count(1)
     page.context.close()
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_hands_entered_after_one_the_sheet_refuses_wait_for_it(
+    browser: Browser, server: str
+) -> None:
+    """Offline, hand 3 needs an answer (both teams reach the target) and hand 4 follows it:
+    back online, hand 3 is refused and hand 4 is not sent — it waits, kept, to be written
+    after hand 3 (never counted as the deciding hand in its place)."""
+    status, view = http_json(server, "/api/sheets", {"name": "Beiz", "rules": {"target": 300}})
+    assert status == 201
+    sheet = (view["id"], view["key"])
+    for hand in (
+        {"contract": "D", "points": 140, "team": 0, "weis": [[100], []]},  # 240 : 17
+        {"contract": "D", "points": 0, "team": 0, "weis": [[], [100]]},  # 240 : 274
+    ):
+        assert http_json(server, f"/api/sheets/{sheet[0]}/hands?key={sheet[1]}", hand)[0] == 201
+    page = phone(browser)
+    open_sheet(page, server, sheet)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    enter_hand(page, "D", team=0, points=100)  # 340 : 331 — who was out first?
+    enter_hand(page, "H", team=0, points=10)
+    expect(hand_rows(page)).to_have_count(4)
+    page.context.set_offline(False)
+    expect(page.locator("#conflicts li.refused")).to_have_count(1, timeout=TIMEOUT_MS)
+    held = page.locator("#conflicts li.held")
+    expect(held).to_have_count(1)
+    expect(held).to_contain_text("Spiel 3")
+    assert len(stored(server, sheet)) == 2  # hand 4 was not written in hand 3's place
+    expect(held.locator("button.rewrite")).to_be_visible()
+    page.context.close()
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -150,6 +150,15 @@ async function syncNow(id, lang, direct) {
       }
       const conflict = e.status === 409 ? "changed" : "refused";
       await book.note({ ...c, conflict, status: e.status, error: e.message });
+      if (c.kind === "add") {
+        // the hands entered after a refused one were counted on it: none is sent before the
+        // scorer has written that one again; they wait, in order, each to be written again
+        for (const later of await book.pending(id)) {
+          if (later.kind !== "add") continue;
+          await book.drop(later.write);
+          await book.note({ ...later, conflict: "held", after: c.expected });
+        }
+      }
       continue;
     }
     await book.saveView(view);

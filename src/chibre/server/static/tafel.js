@@ -511,6 +511,8 @@ function drawConflicts() {
     const p = document.createElement("p");
     if (c.conflict === "moved") {
       p.textContent = t("tf_conflict_moved", { was: c.expected, n: c.n });
+    } else if (c.conflict === "held") {
+      p.textContent = t("tf_conflict_held", { what: handText(c.hand), n: c.after });
     } else if (c.conflict === "changed") {
       p.textContent = t("tf_conflict_changed", { n: c.n, what: c.hand ? handText(c.hand) : t("tf_remove") });
     } else {
