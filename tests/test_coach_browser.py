@@ -245,6 +245,17 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     )
     assert page.evaluate("document.activeElement.id") == "trump"  # the field at fault
     page.screenshot(path=str(artifacts() / "coach-advice.png"))
+    # without a connection: said, and no earlier answer left standing as if it were this one
+    page.uncheck("#chibred")
+    page.click("#ask")
+    page.locator("#advice:not([hidden])").wait_for()
+    page.context.set_offline(True)
+    page.click("#ask")
+    page.wait_for_function(
+        "() => document.getElementById('advice-error').textContent.includes('No connection')"
+    )
+    assert page.locator("#advice").is_hidden()
+    page.context.set_offline(False)
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -3,7 +3,7 @@
 // played so far; the answer is the contract or the card, with the reason and every option's
 // value.
 
-import { applyI18n, getLang, languageSelect } from "./i18n.js";
+import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,18 +19,28 @@ async function ask(event) {
     chibred: $("chibred").checked,
     played: $("played").value,
   };
+  const refused = (text) => {
+    $("advice-error").textContent = text;
+    $("advice-error").hidden = false;
+    $("advice").hidden = true; // an earlier answer is not this hand's
+  };
   try {
-    const r = await fetch("/api/advice", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Accept-Language": getLang() },
-      body: JSON.stringify(body),
-    });
-    const answer = await r.json();
+    let r;
+    let answer;
+    try {
+      r = await fetch("/api/advice", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Accept-Language": getLang() },
+        body: JSON.stringify(body),
+      });
+      answer = await r.json();
+    } catch {
+      refused(t("advise_offline")); // the coach thinks on the server
+      return;
+    }
     if (!r.ok) {
-      $("advice-error").textContent = answer.error || String(r.status);
-      $("advice-error").hidden = false;
+      refused(answer.error || String(r.status));
       if (answer.field && $(answer.field)) $(answer.field).focus();
-      $("advice").hidden = true;
       return;
     }
     $("advice-best").textContent = answer.text;
