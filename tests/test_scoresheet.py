@@ -297,6 +297,16 @@ def test_weis_that_reach_the_target_count_before_any_card_points():
         after.add(hand)
 
 
+def test_a_refused_deletion_names_the_hands_as_the_sheet_shows_them():
+    sheet = ScoreSheet(Rules.make(target=300))
+    sheet.add({"contract": "D", "points": 140, "weis": [[100], []]})  # 240 : 17
+    sheet.add({"contract": "D", "points": 0, "weis": [[], [100]]})  # 240 : 274
+    sheet.add({"contract": "D", "points": 100, "first_out": 1})  # 340 : 331, B said first
+    with pytest.raises(InvalidEntry, match="in hand 3 team A reaches the target"):
+        sheet.delete(2)  # without it, A alone reaches the target in the hand now third
+    assert len(sheet.hands) == 3 and sheet.winner == 1
+
+
 # --- JSON ------------------------------------------------------------------------------------
 
 

@@ -256,3 +256,29 @@ def test_hands_entered_after_one_the_sheet_refuses_wait_for_it(
     expect(held.locator("button.rewrite")).to_be_visible()
     page.context.close()
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_deletion_the_sheet_refuses_is_said_once_the_game_is_won(
+    browser: Browser, server: str
+) -> None:
+    """The entry form is hidden once the game is won: a refused deletion is said beside the
+    hands, and nothing changes."""
+    status, view = http_json(server, "/api/sheets", {"name": "Fertig", "rules": {"target": 300}})
+    assert status == 201
+    sheet = (view["id"], view["key"])
+    for hand in (
+        {"contract": "D", "points": 140, "team": 0, "weis": [[100], []]},  # 240 : 17
+        {"contract": "D", "points": 0, "team": 0, "weis": [[], [100]]},  # 240 : 274
+        {"contract": "D", "points": 100, "team": 0, "first_out": 1},  # 340 : 331, B first
+    ):
+        answer = http_json(server, f"/api/sheets/{sheet[0]}/hands?key={sheet[1]}", hand)
+        assert answer[0] == 201, answer
+    page = phone(browser)
+    open_sheet(page, server, sheet)
+    expect(page.locator("#hand-form")).to_be_hidden()
+    page.locator("#hands li.hand-row[data-number='2'] button.delete").click()
+    error = page.locator("#list-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("Spiel 3")  # the hands numbered as the sheet shows them
+    assert len(stored(server, sheet)) == 3
+    page.context.close()

@@ -437,16 +437,19 @@ class Count:
     marks: dict[str, list[int]] = field(default_factory=lambda: {k: [0, 0] for k in STRICHE_KINDS})
 
 
-def count_game(entries: Sequence[HandEntry], rules: Rules) -> Count:
+def count_game(
+    entries: Sequence[HandEntry], rules: Rules, numbers: Sequence[int] | None = None
+) -> Count:
     """Count the hands in order as ``Game`` does; ``InvalidEntry`` if a hand follows the end
-    of the game or a moment the counting order cannot tell is missing."""
+    of the game or a moment the counting order cannot tell is missing. ``numbers``: the
+    hands' numbers as the scorer knows them (by default 1, 2, 3…)."""
     order = list(rules.order)
     order.insert(order.index("tricks") + 1, "match")
     immediate = rules.end_mode == "immediate"
     weis_at = order.index("weis") if order.index("weis") < order.index("tricks") else None
     c = Count()
     totals = [0, 0]
-    for number, entry in enumerate(entries, 1):
+    for number, entry in zip(numbers or range(1, len(entries) + 1), entries, strict=True):
         if c.winner >= 0:
             raise InvalidEntry.said_as("after_end", won=c.decided_in, number=number)
         score = entry.score(rules)
@@ -644,7 +647,10 @@ class ScoreSheet:
     def delete(self, number: int) -> None:
         """Strike hand ``number`` (1-based) from the sheet."""
         i = self._index(number)
-        self._set(self._entries[:i] + self._entries[i + 1 :])
+        kept = self._entries[:i] + self._entries[i + 1 :]
+        shown = [n for n in range(1, len(self._entries) + 1) if n != number]
+        count_game(kept, self.rules, shown)  # refused with the hands' numbers as they stand
+        self._set(kept)
 
     def _index(self, number: object) -> int:
         if (

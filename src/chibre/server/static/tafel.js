@@ -166,8 +166,8 @@ function refusal(e) {
   return REFUSALS[e.status] ? t(REFUSALS[e.status]) : e.message;
 }
 
-function showError(message) {
-  const el = $("#error");
+function showError(message, where = "#error") {
+  const el = $(where);
   el.textContent = message || "";
   el.hidden = !message;
 }
@@ -453,6 +453,7 @@ async function refreshSheet() {
 
 function show(view) {
   sheet = view;
+  showError("", "#list-error");
   $("#home").hidden = true;
   $("#sheet").hidden = false;
   $("#sheet-name").textContent = view.name || `${view.teams[0]} – ${view.teams[1]}`;
@@ -889,8 +890,10 @@ async function deleteHand(which) {
   }
   await loadLocal(sheet.id);
   const result = await syncSheet(direct && direct.write);
-  if (mine === visit && result.refused) showError(refusal(result.refused));
-  if (mine === visit) show(sheet);
+  if (mine !== visit) return;
+  show(sheet);
+  // said beside the list of hands: the entry form is hidden once the game is won
+  showError(result.refused ? refusal(result.refused) : "", "#list-error");
 }
 
 // --- wiring --------------------------------------------------------------------------------
