@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chibre.actions import Thank
+from chibre.cards import parse_cards
 from chibre.errors import ChibreError, IllegalAction
 from chibre.game import Game
 from chibre.hand import Hand, team_of
@@ -305,6 +306,19 @@ def test_a_refused_deletion_names_the_hands_as_the_sheet_shows_them():
     with pytest.raises(InvalidEntry, match="in hand 3 team A reaches the target"):
         sheet.delete(2)  # without it, A alone reaches the target in the hand now third
     assert len(sheet.hands) == 3 and sheet.winner == 1
+
+
+def test_weis_written_out_in_words_and_refused_in_the_scorer_s_language():
+    sheet = ScoreSheet(Rules.preset("schieber-2500"))
+    sheet.add({"contract": "Rosen", "points": 98, "weis": [["Rosen 6 Rosen 7 Rosen 8"], []]})
+    assert sheet.hands[0].weis[0][0].points == 20
+    assert parse_cards("dame de cœur, roi de cœur") == parse_cards("HQ HK")
+    with pytest.raises(InvalidEntry) as refused:
+        sheet.add({"contract": "H", "points": 10, "weis": [["Rosen 6 Rosen 7 Rosen 9"], []]})
+    assert refused.value.said("de").startswith("„Rosen 6 Rosen 7 Rosen 9“: ein Weis sind")
+    with pytest.raises(InvalidEntry) as unread:
+        sheet.add({"contract": "H", "points": 10, "weis": [["Rosen sechs Rosen"], []]})
+    assert "Leerzeichen" in unread.value.said("de") and len(sheet.hands) == 1
 
 
 # --- JSON ------------------------------------------------------------------------------------

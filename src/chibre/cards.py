@@ -260,16 +260,31 @@ def parse_card(text: str, mapping: str = "swisslos") -> int:
     return card(suit, rank)
 
 
+CARD_WORDS = 4
+"""The most words one card is written in (``dame de cœur``, ``Rosen 6``, ``ace of spades``)."""
+
+
 def parse_cards(text: str, mapping: str = "swisslos") -> int:
-    """A set of cards from codes or symbols separated by spaces or commas."""
+    """A set of cards separated by spaces or commas, each a code, a symbol or its name in
+    words (``HA ♥K``, ``Rosen 6 Rosen 7``, ``dame de cœur, roi de cœur``): the fewest words
+    that read as a card make one."""
+    words = list(re.finditer(r"[^\s,]+", text))
     m = 0
-    for match in re.finditer(r"[^\s,]+", text):
-        token = match.group()
-        try:
-            c = parse_card(token, mapping)
-        except NotationError as e:
-            raise NotationError(e.message, text, match.start()) from e
+    i = 0
+    while i < len(words):
+        start = words[i].start()
+        for n in range(1, min(CARD_WORDS, len(words) - i) + 1):
+            token = " ".join(w.group() for w in words[i : i + n])
+            try:
+                c = parse_card(token, mapping)
+                break
+            except NotationError as e:
+                if n == 1:
+                    first = e
+        else:
+            raise NotationError(first.message, text, start) from first
         if m >> c & 1:
-            raise NotationError(f"card {token!r} given twice", text, match.start())
+            raise NotationError(f"card {token!r} given twice", text, start)
         m |= 1 << c
+        i += n
     return m

@@ -77,17 +77,23 @@ class InvalidEntry(IllegalAction, ValueError):
 
     key = ""
     fields: Mapping[str, object] = {}
+    why: IllegalAction | None = None
 
     @classmethod
-    def said_as(cls, key: str, **fields: object) -> InvalidEntry:
-        """The refusal ``sheet.bad.<key>`` of the message catalogue, in English."""
-        refused = cls(text("en", "sheet.bad." + key, **fields))
-        refused.key, refused.fields = key, fields
+    def said_as(cls, key: str, why: IllegalAction | None = None, **fields: object) -> InvalidEntry:
+        """The refusal ``sheet.bad.<key>`` of the message catalogue, in English; ``why``: the
+        engine's refusal it gives as its ``{why}``."""
+        said = {"why": why.said("en")} if why is not None else {}
+        refused = cls(text("en", "sheet.bad." + key, **fields, **said))
+        refused.key, refused.fields, refused.why = key, fields, why
         return refused
 
     def said(self, lang: str) -> str:
         """The message in ``lang`` where the catalogue has it, else in English."""
-        return text(lang, "sheet.bad." + self.key, **self.fields) if self.key else str(self)
+        if not self.key:
+            return str(self)
+        why = {"why": self.why.said(lang)} if self.why is not None else {}
+        return text(lang, "sheet.bad." + self.key, **self.fields, **why)
 
 
 # --- reading what the scorer enters ----------------------------------------------------------
@@ -171,11 +177,11 @@ def parse_weis(item: object, rules: Rules) -> ShownWeis:
         try:
             cards = parse_cards(text, rules.suit_mapping)
         except NotationError as e:
-            raise InvalidEntry(f"cannot read the weis {text!r}: {e}") from e
+            raise InvalidEntry.said_as("weis_unread", text=text) from e
         try:
             w = weis_of(cards, rules)
         except IllegalAction as e:
-            raise InvalidEntry(f"{text!r}: {e}") from e
+            raise InvalidEntry.said_as("weis_not", why=e, text=text) from e
         return ShownWeis(w.points, w.cards, w.kind)
     raise InvalidEntry(f"a weis is its value (20, 50, 100 …) or its cards, not {item!r}")
 
