@@ -79,6 +79,7 @@ def test_offline_the_page_reloads_and_its_hands_reach_the_server_once(
     )
     expect(page.locator("#sync")).to_contain_text("Noch nicht auf dem Server gespeichert: 3")
     expect(hand_rows(page).nth(1).locator(".hand-points")).to_have_text("97 : 60")
+    expect(hand_rows(page).nth(2).locator(".hand-points")).to_have_text("257 : 0")  # a match
     assert stored(server, sheet) == []  # nothing has reached the server yet
 
     page.context.set_offline(False)

@@ -573,9 +573,11 @@ function drawHands(hands) {
     const factor = factorOf(sheet.rules, CONTRACTS.indexOf(hand.contract), hand.double);
     const li = handRow(c.expected, hand.contract, `×${factor}` + (hand.match != null ? ` · ${t("match")}` : ""));
     li.classList.add("pending", "add");
-    const mine = hand.match != null ? HAND_POINTS : hand.points;
-    const a = hand.match != null ? (hand.match ? 0 : mine) : hand.team ? HAND_POINTS - mine : mine;
-    li.querySelector(".hand-points").textContent = `${a} : ${HAND_POINTS - a}`;
+    // the trick points (a match: 257) times the factor; weis and stöck once counted
+    const taken = hand.match != null ? [hand.match ? 0 : 257, hand.match ? 257 : 0] : null;
+    const a = taken ? taken[0] : hand.team ? HAND_POINTS - hand.points : hand.points;
+    const b = taken ? taken[1] : HAND_POINTS - a;
+    li.querySelector(".hand-points").textContent = `${a * factor} : ${b * factor}`;
     li.querySelector(".hand-totals").textContent = "…";
     mark(li, t("tf_unsaved_mark"));
     li.querySelector(".hand-actions").append(
