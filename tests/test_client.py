@@ -6,18 +6,27 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from chibre.actions import Thank
 from chibre.bots import make_player
 from chibre.client import SeatRefused, observation_from_view, play_seat, seat_socket_url
 from chibre.errors import ChibreError
 from chibre.game import Game
 from chibre.notation import record_from_json
-from server_support import create_table, running_server, server_env, start_server, stop_server
+from server_support import (
+    create_table,
+    http_json,
+    running_server,
+    server_env,
+    start_server,
+    stop_server,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = "examples.lowest_card:LowestCard"
@@ -141,3 +150,55 @@ def test_chibre_bot_seats_the_example_bot(tmp_path: Path) -> None:
             cwd=ROOT, env=server_env(), capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         assert bad.returncode == 2 and "cannot load the player 'nosuch:Thing'" in bad.stderr
+
+
+class Unruly:
+    """A bot that answers nothing (``None``), fails, or thinks past the table's time limit on
+    every third decision, by its ``how``."""
+
+    name = "unruly"
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+        self.calls = 0
+
+    def act(self, observation: Any) -> Any:
+        self.calls += 1
+        if self.how == "none":
+            return None
+        if self.how == "raise":
+            raise RuntimeError("a bug in the bot")
+        if self.calls % 3 == 0:
+            time.sleep(1.2)  # the table's clock makes this move meanwhile
+        return next(a for a in observation.legal_actions if not isinstance(a, Thank))
+
+
+@pytest.mark.parametrize("how", ["none", "raise", "slow"])
+def test_a_bot_that_fails_or_is_late_never_forfeits_nor_plays_a_stale_card(
+    tmp_path: Path, how: str
+) -> None:
+    """An answer that is no legal action, or a bot that raises, is replaced by the first
+    legal action (never a thanks, which would give the game away); an answer the table moved
+    past is not sent, so that it is never played in the next trick."""
+    with running_server(tmp_path, "--bot-delay", "0", "--deal-delay", "0") as base:
+        status, answer = http_json(
+            base,
+            "/api/tables",
+            {
+                "seats": ["human", "rule", "rule", "rule"],
+                "options": {"target": 150, "claim": "thank"},
+                "move_limit": 0.5 if how == "slow" else 0,
+            },
+        )
+        assert status == 200, answer
+        link = base + answer["seats"][0]["link"]
+        bot = Unruly(how)
+        result = asyncio.run(asyncio.wait_for(play_seat(link, bot), 120))
+        game, _ = record_of(base, link).replay()
+    assert game.is_over and result.finished and bot.calls > 3
+    thanked = any(isinstance(a, Thank) for s, a in game.record.entries if s == 0)
+    if how == "slow":  # the table's computer, moving for the seat, may rightly thank
+        assert not thanked or game.winner == 0
+    else:
+        assert not thanked
+    assert result.refusals == []  # nothing stale, nothing illegal was sent

@@ -9,7 +9,9 @@ The seat's VIEW is read back into the same ``Observation`` a player is given at 
 thread (a search player may think for seconds without stalling the connection) and its action is
 sent. A dropped connection is opened again with the same token (the seat is kept for the
 server's grace period), with a growing pause between tries; a refused token ends it. An action
-the server refuses is logged and replaced by the first legal action, so the seat never stalls.
+that is not legal, a player that fails, or an action the server refuses is logged and replaced
+by the first legal action (never a thanks), so the seat never stalls; an answer the table moved
+past while the player thought (its time limit) is not sent.
 A foreign player's incidents (``chibre.remote.Incident``: its fallback decided) are told to the
 table (``{"type": "incident"}``), which keeps them in the game's record.
 """
@@ -20,7 +22,7 @@ import argparse
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -28,7 +30,7 @@ from urllib.parse import parse_qs, urlsplit
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from chibre.actions import Action
+from chibre.actions import Action, Thank
 from chibre.bots.player import Player
 from chibre.cards import parse_card
 from chibre.errors import ChibreError
@@ -177,10 +179,13 @@ async def _play_connection(
     on_state: Callable[[dict[str, Any]], None] | None,
 ) -> Rules | None:
     """Answer the states of one connection until the game is over (returns) or it drops
-    (``ConnectionClosed``)."""
+    (``ConnectionClosed``). The player answers the latest state only: an answer the table
+    moved past while the player thought (its move made for it at the time limit) is not
+    sent."""
     acted_at = -1  # the seq of the state last answered: one action per moment
-    async for text in ws:
-        frame = json.loads(text)
+    backlog: list[str] = []
+    while True:
+        frame = json.loads(backlog.pop(0) if backlog else await ws.recv())
         kind = frame.get("type")
         if kind == "error":
             code, message = frame.get("code", ""), frame.get("message", "")
@@ -190,7 +195,8 @@ async def _play_connection(
             log.warning("the server refused an action: %s (%s)", message, code)
             view = result.view
             if code == "illegal" and view.get("to_act") == view.get("seat") and view["legal"]:
-                await _act(ws, action_from_json(view["legal"][0]), result)  # never stall
+                legal = [action_from_json(a) for a in view["legal"]]
+                await _act(ws, first_legal(legal), result)  # never stall
             continue
         if kind != "state":
             continue
@@ -207,10 +213,50 @@ async def _play_connection(
             rules = Rules.from_dict(view["rules"])
         observation = observation_from_view(view, rules)
         acted_at = frame["seq"]
-        action = await asyncio.to_thread(player.act, observation)
+        action = await asyncio.to_thread(_decide, player, observation)
+        backlog += await _arrived(ws)
+        if any(_moved_on(text, acted_at) for text in backlog):
+            log.warning("the table moved on while the player thought: its answer is dropped")
+            continue
         await _report(ws, player, result)
         await _act(ws, action, result)
-    return rules
+
+
+def _decide(player: Player, observation: Observation) -> Action:
+    """The player's action; one that is not among the legal ones, or a player that fails, is
+    replaced by the first legal action (said in the log), so that the seat never stalls."""
+    try:
+        action = player.act(observation)
+    except Exception as e:
+        failed = f"{type(e).__name__}: {e}"
+        log.warning("the player failed (%s): the first legal action instead", failed)
+        return first_legal(observation.legal_actions)
+    if action not in observation.legal_actions:
+        log.warning("the player chose %r, not a legal action: the first legal one instead", action)
+        return first_legal(observation.legal_actions)
+    return action
+
+
+def first_legal(legal: Sequence[Action]) -> Action:
+    """The action a failed decision falls back to: the first legal one that is no thanks (a
+    thanks claims the game, and loses it when wrong)."""
+    return next((a for a in legal if not isinstance(a, Thank)), legal[0])
+
+
+async def _arrived(ws: Any) -> list[str]:
+    """The frames already received and not yet read (none is waited for)."""
+    frames: list[str] = []
+    while True:
+        try:
+            frames.append(await asyncio.wait_for(ws.recv(), 0.001))
+        except TimeoutError:
+            return frames
+
+
+def _moved_on(text: str, seq: int) -> bool:
+    """Whether a frame is a state of the game past the moment ``seq``."""
+    frame = json.loads(text)
+    return frame.get("type") == "state" and bool(frame.get("seq", seq) != seq)
 
 
 async def _report(ws: Any, player: Player, result: SeatResult) -> None:

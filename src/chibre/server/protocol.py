@@ -120,7 +120,9 @@ def action_to_json(action: Action) -> dict[str, Any]:
             "weis": [[card_code(c) for c in cards_of(w)] for w in action.weis],
             "stoeck": action.stoeck,
         }
-    return {"kind": "thank"}
+    if isinstance(action, Thank):
+        return {"kind": "thank"}
+    raise TypeError(f"not an action: {action!r}")
 
 
 def _code(value: str) -> str:
