@@ -26,6 +26,7 @@ from chibre.jass_challenge import (
     JC_RULES,
     BadFrame,
     ChallengeClient,
+    ChallengeResult,
     card_from_jc,
     card_to_jc,
     mode_from_jc,
@@ -989,3 +990,49 @@ def test_a_bot_s_name_is_shown_as_plain_text(tmp_path: Path) -> None:
         url = base.replace("http://", "ws://") + "/jass-challenge"
         teams = asyncio.run(asyncio.wait_for(odd_names(url), 60))
     assert teams == [["d x", "g h"], ["e f", "ok"]]
+
+
+class Wayward:
+    """A bot that fails on every decision (``raise``) or thinks past the limit on every
+    fourth (``slow``)."""
+
+    name = "wayward"
+
+    def __init__(self, how: str) -> None:
+        self.how, self.calls = how, 0
+
+    def act(self, observation: Observation) -> Action:
+        self.calls += 1
+        if self.how == "raise":
+            raise RuntimeError("a bug in the bot")
+        if self.calls % 4 == 0:
+            time.sleep(0.5)  # the server's 0.3 s are past: its fallback answers
+        return observation.legal_actions[0]
+
+
+async def wayward_game(url: str) -> list[ChallengeResult]:
+    players: list[Player] = [Wayward("raise"), make_player("rule", 1), Wayward("slow")]
+    players.append(make_player("rule", 3))
+    clients = [
+        ChallengeClient(p, f"w{i}", "wayward", "SINGLE_GAME", i % 2, games=1)
+        for i, p in enumerate(players)
+    ]
+    results = []
+    for c in clients:  # the creator first, then the others join
+        results.append(asyncio.create_task(play_challenge(url, c)))
+        await asyncio.sleep(0.3)
+    return list(await asyncio.gather(*results))
+
+
+def test_our_client_plays_on_when_its_bot_fails_and_sends_no_late_answer(
+    tmp_path: Path,
+) -> None:
+    """A bot that raises is answered for with a legal move; one that thinks past the
+    server's limit has its late answers dropped, not sent as answers to the next request."""
+    with running_server(tmp_path, "--jass-challenge-limit", "0.3") as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        results = asyncio.run(asyncio.wait_for(wayward_game(url), 240))
+    assert all(r.winner is not None and r.games == 1 for r in results), results
+    raised, slow = results[0], results[2]
+    assert raised.decisions > 9 and raised.bad_messages == []
+    assert slow.bad_messages == [], slow.bad_messages  # no answer came after its moment

@@ -33,9 +33,14 @@ from chibre.errors import ChibreError
 from chibre.hand import Trick
 from chibre.observation import Observation
 from chibre.play import legal_cards, points, trick_winner
+from chibre.player_time import add_time_arguments, check_seconds
 from chibre.rules import Rules
 
 log = logging.getLogger("chibre.jass_challenge")
+
+TIME_PER_MOVE = 0.25
+"""Seconds a decision of our players takes here unless told: the protocol answers within
+0.5 s (a tournament's limit), the network's share included."""
 
 JC_OPTIONS: dict[str, Any] = {
     "weis": False,
@@ -337,7 +342,7 @@ class ChallengeClient:
 
     async def _contract(self) -> Chibre | Choose:
         o = self.view.observation("contract")
-        action = await asyncio.to_thread(self.player.act, o)
+        action = await asyncio.to_thread(_act, self.player, o)
         self.result.decisions += 1
         if isinstance(action, Chibre | Choose) and action in o.legal_actions:
             return action
@@ -347,29 +352,63 @@ class ChallengeClient:
         o = self.view.observation("play")
         plays = [a.card for a in o.legal_actions if isinstance(a, Play)]
         fresh = [c for c in plays if c not in self._rejected] or plays
-        action = await asyncio.to_thread(self.player.act, o)
+        action = await asyncio.to_thread(_act, self.player, o)
         self.result.decisions += 1
         if isinstance(action, Play) and action.card in fresh:
             return action.card
         return fresh[0]
 
 
+def _act(player: Player, observation: Observation) -> Action | None:
+    """The player's action, or ``None`` when it fails (said in the log; the caller's fallback
+    answers)."""
+    try:
+        return player.act(observation)
+    except Exception as e:
+        log.warning("the player failed (%s: %s): a legal answer instead", type(e).__name__, e)
+        return None
+
+
+MOVED_ON = frozenset(
+    {"PLAYED_CARDS", "BROADCAST_TRUMPF", "BROADCAST_STICH", "BROADCAST_GAME_FINISHED"}
+)
+"""Frames that tell the table went on without this client's answer (the server's fallback
+answered at its time limit): an answer to the request before them is not sent."""
+
+
 async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
-    """Connect to a Jass Challenge server and play until it closes the socket."""
+    """Connect to a Jass Challenge server and play until it closes the socket. An answer
+    the server went past while the player thought is dropped, not sent late."""
     import websockets
     from websockets.exceptions import ConnectionClosed
 
     async with websockets.connect(url, max_size=2**20, open_timeout=10) as ws:
+        backlog: list[str] = []
         try:
-            async for text in ws:
-                message = json.loads(text)
-                for out in await client.answer(message.get("type", ""), message.get("data")):
+            while client.games is None or client.result.games < client.games:
+                message = json.loads(backlog.pop(0) if backlog else await ws.recv())
+                kind = message.get("type", "")
+                outs = await client.answer(kind, message.get("data"))
+                if kind in ("REQUEST_TRUMPF", "REQUEST_CARD"):  # a decision: is it still asked?
+                    backlog += await _arrived(ws)
+                    if any(json.loads(t).get("type") in MOVED_ON for t in backlog):
+                        log.warning("the server went on while the player thought: answer dropped")
+                        continue
+                for out in outs:
                     await ws.send(out)
-                if client.games is not None and client.result.games >= client.games:
-                    break
         except ConnectionClosed:
             pass
     return client.result
+
+
+async def _arrived(ws: Any) -> list[str]:
+    """The frames already received and not yet read (none is waited for)."""
+    frames: list[str] = []
+    while True:
+        try:
+            frames.append(await asyncio.wait_for(ws.recv(), 0.001))
+        except TimeoutError:
+            return frames
 
 
 # --- the command -----------------------------------------------------------------------------
@@ -391,20 +430,21 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--tournament", action="store_true", help="a new session is a tournament")
     p.add_argument("--team", type=int, choices=(0, 1), help="the team to join (0 or 1)")
     p.add_argument("--games", type=int, help="leave after this many games (default: when closed)")
+    add_time_arguments(
+        p,
+        f"seconds per decision: the thinking budget of our players that take one (default "
+        f"{TIME_PER_MOVE:g}, within the protocol's 0.5 s)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from websockets.exceptions import InvalidHandshake, InvalidURI
 
-    from chibre.bots import make_player
-
     if not args.url.startswith(("ws://", "wss://")):
         raise ChibreError(f"the server's address is ws://HOST:PORT (or wss://…), not {args.url!r}")
-    try:
-        player = make_player(args.player, args.seed)
-    except ValueError as e:
-        raise ChibreError(str(e)) from None
+    check_seconds(args.time_per_move, args.foreign_limit)
+    player = _player(args, args.seed)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     try:
         results = _play(args, player)
@@ -428,17 +468,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _player(args: argparse.Namespace, seed: int) -> Player:
+    from chibre.arena import build_player
+
+    time = TIME_PER_MOVE if args.time_per_move is None else args.time_per_move
+    try:
+        return build_player(args.player, seed, time, args.foreign_limit)
+    except ValueError as e:
+        raise ChibreError(str(e)) from None
+
+
 def _play(args: argparse.Namespace, player: Player) -> list[ChallengeResult]:
     """The command's games: one client, or a tournament's bot as two clients under one name
     (both seats of a team)."""
-    from chibre.bots import make_player
-
     if not args.tournament:
         client = ChallengeClient(
             player, args.name, args.session, "SINGLE_GAME", args.team, args.games
         )
         return [asyncio.run(play_challenge(args.url, client))]
-    partner = make_player(args.player, args.seed + 1)
+    partner = _player(args, args.seed + 1)
     clients = [
         ChallengeClient(p, args.name, args.session, "TOURNAMENT", args.team, args.games)
         for p in (player, partner)
