@@ -3,6 +3,9 @@ the jass-kit's own reading and writing of it."""
 
 from __future__ import annotations
 
+import http.server
+import threading
+import time
 from random import Random
 
 import pytest
@@ -108,3 +111,38 @@ def test_our_budget_and_the_foreign_limit_are_two_settings() -> None:
         duplicate("rule", "random", deals=1, jobs=1, foreign_limit=0)
     served = players_from(["kit=jasskit-http:http://127.0.0.1:5000/random", "rule"], 0, 0.2, 3.0)
     assert isinstance(served["kit"], JasskitHttpPlayer) and served["kit"].time_limit == 3.0
+
+
+class Trickle(http.server.BaseHTTPRequestHandler):
+    """A service that answers at once, then sends its body a byte every 0.2 s."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = b'{"trump": 0}                    '
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        for i in range(len(body)):
+            self.wfile.write(body[i : i + 1])
+            self.wfile.flush()
+            time.sleep(0.2)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_reply_sent_a_byte_at_a_time_is_late() -> None:
+    """The time limit bounds the whole reply, not each read of it."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        player = JasskitHttpPlayer(f"http://127.0.0.1:{server.server_port}/slow", time_limit=0.5)
+        o = kit_hand_observations(1)[0]
+        start = time.monotonic()
+        action = player.act(o)
+        took = time.monotonic() - start
+    finally:
+        server.shutdown()
+    assert action in o.legal_actions
+    assert [i.kind for i in player.incidents] == ["late"] and took < 2.0, took

@@ -134,9 +134,10 @@ class JasskitHttpPlayer:
             headers={"Content-Type": "application/json"},
             method="POST",
         )
+        deadline = time.monotonic() + self.time_limit
         try:
             with urllib.request.urlopen(request, timeout=self.time_limit) as r:
-                data = r.read(65536)
+                data = _read_by(r, deadline, 65536)
         except urllib.error.HTTPError as e:
             raise _Failure("refused", f"{route} answered {e.code}") from None
         except TimeoutError:
@@ -179,6 +180,24 @@ class JasskitHttpPlayer:
 
             self._fallback = make_player("rule", self.seed)
         return self._fallback.act(o)
+
+
+def _read_by(response: Any, deadline: float, most: int) -> bytes:
+    """A reply's body, at most ``most`` bytes, read by ``deadline`` (``time.monotonic``):
+    ``TimeoutError`` past it — a reply sent a byte at a time is as late as none."""
+    sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
+    data = b""
+    while len(data) < most:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        if sock is not None:
+            sock.settimeout(left)
+        chunk = response.read1(most - len(data))
+        if not chunk:
+            return data
+        data += chunk
+    return data
 
 
 class _Failure(Exception):
