@@ -43,7 +43,8 @@ def test_seat_links_become_socket_urls() -> None:
     assert seat_socket_url("http://h:8000/t/abc?seat=T0K") == "ws://h:8000/ws/abc?token=T0K"
     assert seat_socket_url("https://h/t/abc?seat=T") == "wss://h/ws/abc?token=T"
     assert seat_socket_url("ws://h/ws/abc?token=T") == "ws://h/ws/abc?token=T"
-    for bad in ("h:8000/t/abc", "http://h/t/abc", "http://h/x?seat=T", "ftp://h/t/a?seat=T"):
+    bad_links = ("h:8000/t/abc", "http://h/t/abc", "http://h/x?seat=T", "ftp://h/t/a?seat=T")
+    for bad in (*bad_links, "ws://h/ws/abc?watch=W"):  # a spectator's socket opens no seat
         with pytest.raises(ChibreError):
             seat_socket_url(bad)
 

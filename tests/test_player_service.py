@@ -188,6 +188,14 @@ def test_the_service_refuses_what_the_kit_refuses(ours: str) -> None:
     assert status == 400 and "V0.2" in answer["error"]
     status, _ = post(ours + "/rule/game_info", obs)
     assert status == 200
+    status, answer = post(ours + "/rule/game_info", b"notjson", "application/json")
+    assert status == 400 and "not JSON" in answer["error"]
+    # a hand that cannot be the player's after the tricks told: said, not a failure
+    viewer = obs["playerView"]
+    short = json.loads(json.dumps(obs))
+    short["player"][viewer]["hand"] = short["player"][viewer]["hand"][:-1]
+    status, answer = post(ours + "/rule/action_play_card", short)
+    assert status == 400 and "cards" in answer["error"], answer
     with urllib.request.urlopen(ours + "/rule", timeout=5) as r:
         assert json.loads(r.read()) == "Player rule here"
 

@@ -57,6 +57,8 @@ def seat_socket_url(link: str) -> str:
     server hands out), or a ``ws://host/ws/ID?token=TOKEN`` URL as it is."""
     parts = urlsplit(link)
     if parts.scheme in ("ws", "wss"):
+        if not parse_qs(parts.query).get("token", [""])[0]:
+            raise ChibreError(f"{link!r} opens no seat (a seat's socket is /ws/ID?token=TOKEN)")
         return link
     if parts.scheme not in ("http", "https"):
         raise ChibreError(f"{link!r} is not a seat link (http://HOST/t/ID?seat=TOKEN)")

@@ -334,6 +334,14 @@ def _observation(d: dict[str, Any], rules: Rules) -> Observation:
         raise NotationError(
             f"currentPlayer = {d['currentPlayer']}: seat {seat_to_jasskit(expected)} is to act"
         )
+    if phase in ("contract", "play"):  # the player's hand is what it has not played yet
+        mine = sum(1 for t in tricks for i in range(4) if (t.leader + i) % 4 == seat)
+        mine += sum(1 for i in range(len(trick)) if (leader + i) % 4 == seat)
+        if hand.bit_count() != 9 - mine:
+            raise NotationError(
+                f"the player's hand holds {hand.bit_count()} cards: after {mine} played, 9 - "
+                f"{mine} = {9 - mine}"
+            )
     team_points = [0, 0]
     for done in tricks:
         team_points[done.winner & 1] += done.points

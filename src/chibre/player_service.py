@@ -135,7 +135,10 @@ def create_app(players: dict[str, Player], site: SitePolicy | None = None) -> Fa
     async def game_info(name: Name, request: Request) -> Response:
         if name not in players:
             return error(400, f"player not found: {name!r} (this service has {service.names()})")
-        await request.json()
+        try:
+            await request.json()
+        except ValueError:
+            return error(400, "the body is not JSON")
         return JSONResponse("")
 
     @routes.get("/{name}", summary="Whether the service has this player")
