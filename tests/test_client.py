@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect as ws_connect
 
 from chibre.actions import Thank
 from chibre.bots import make_player
@@ -151,6 +152,18 @@ def test_chibre_bot_seats_the_example_bot(tmp_path: Path) -> None:
             cwd=ROOT, env=server_env(), capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         assert bad.returncode == 2 and "cannot load the player 'nosuch:Thing'" in bad.stderr
+        # the finished game's link, once a rematch was asked for: the rematch is named
+        with ws_connect(seat_socket_url(link)) as ws:
+            ws.send(json.dumps({"type": "rematch"}))
+            frame = json.loads(ws.recv(timeout=10))
+            while not (frame.get("type") == "state" and frame["table"].get("next")):
+                frame = json.loads(ws.recv(timeout=10))
+        again = subprocess.run(
+            [sys.executable, "-m", "chibre.cli", "bot", link, "--quiet"],
+            cwd=ROOT, env=server_env(), capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        rematch = link.replace(answer["table"], frame["table"]["next"])
+        assert again.returncode == 0 and f"its rematch: {rematch}" in again.stdout, again.stdout
 
 
 class Unruly:

@@ -120,10 +120,11 @@ def observation_from_view(view: dict[str, Any], rules: Rules | None = None) -> O
 
 @dataclass
 class SeatResult:
-    """How a seat's game went: the last VIEW, the decisions made, the connections opened and
-    the server's refusals (each ``(code, message)``)."""
+    """How a seat's game went: the last VIEW and table, the decisions made, the connections
+    opened and the server's refusals (each ``(code, message)``)."""
 
     view: dict[str, Any] = field(default_factory=dict)
+    table: dict[str, Any] = field(default_factory=dict)
     decisions: int = 0
     connections: int = 0
     refusals: list[tuple[str, str]] = field(default_factory=list)
@@ -204,6 +205,7 @@ async def _play_connection(
             continue
         view = frame["view"]
         result.view = view
+        result.table = frame.get("table", {})
         if on_state is not None:
             on_state(frame)
         if view["phase"] == "over":
@@ -334,4 +336,9 @@ def run(args: argparse.Namespace) -> int:
         f"({'we won' if v['winner'] == team else 'we lost'}); {result.decisions} decisions, "
         f"{result.connections} connection(s), {len(result.refusals)} refused"
     )
+    rematch = result.table.get("next")
+    if rematch and not result.decisions:  # the game was over before the bot came
+        table = args.link.split("/t/")[1].split("?")[0] if "/t/" in args.link else ""
+        where = args.link.replace(table, rematch, 1) if table else f"table {rematch}"
+        print(f"that game was over already; its rematch: {where}")
     return 0
