@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import subprocess
 import sys
 import time
@@ -216,3 +217,19 @@ def test_a_bot_that_fails_or_is_late_never_forfeits_nor_plays_a_stale_card(
     else:
         assert not thanked
     assert result.refusals == []  # nothing stale, nothing illegal was sent
+
+
+def test_a_seat_open_elsewhere_too_is_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with running_server(tmp_path, "--bot-delay", "0") as base:
+        answer = create_table(base, ["human", "rule", "rule", "rule"], options={"target": 150})
+        link = base + answer["seats"][0]["link"]
+        with (
+            ws_connect(seat_socket_url(link), max_queue=None),  # someone else on the seat
+            caplog.at_level(logging.WARNING, logger="chibre.client"),
+        ):
+            result = asyncio.run(asyncio.wait_for(play_seat(link, make_player("rule")), 60))
+    assert result.finished
+    warned = [r.getMessage() for r in caplog.records if "open elsewhere" in r.getMessage()]
+    assert warned == ["seat 0 is open elsewhere too: two players may answer for it"]

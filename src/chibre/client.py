@@ -129,6 +129,7 @@ class SeatResult:
     connections: int = 0
     refusals: list[tuple[str, str]] = field(default_factory=list)
     reported: int = 0  # the player's incidents told to the table
+    shared: bool = False  # the seat is open elsewhere too
 
     @property
     def finished(self) -> bool:
@@ -206,6 +207,7 @@ async def _play_connection(
         view = frame["view"]
         result.view = view
         result.table = frame.get("table", {})
+        _warn_if_shared(result)
         if on_state is not None:
             on_state(frame)
         if view["phase"] == "over":
@@ -224,6 +226,19 @@ async def _play_connection(
             continue
         await _report(ws, player, result)
         await _act(ws, action, result)
+
+
+def _warn_if_shared(result: SeatResult) -> None:
+    """Say once when the seat is open elsewhere too (another bot on it: the two would answer
+    each other's moments)."""
+    seats = result.table.get("seats") or []
+    seat = result.view.get("seat")
+    shared = (
+        isinstance(seat, int) and 0 <= seat < len(seats) and seats[seat].get("connections", 1) > 1
+    )
+    if shared and not result.shared:
+        log.warning("seat %d is open elsewhere too: two players may answer for it", seat)
+    result.shared = shared
 
 
 def _decide(player: Player, observation: Observation) -> Action:
