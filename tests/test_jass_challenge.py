@@ -1036,3 +1036,30 @@ def test_our_client_plays_on_when_its_bot_fails_and_sends_no_late_answer(
     raised, slow = results[0], results[2]
     assert raised.decisions > 9 and raised.bad_messages == []
     assert slow.bad_messages == [], slow.bad_messages  # no answer came after its moment
+
+
+async def unread_before_the_game(url: str) -> list[str]:
+    bot = Bot(await websockets.connect(url), "early")
+    await bot.recv("REQUEST_PLAYER_NAME")
+    await bot.send("CHOOSE_PLAYER_NAME", bot.name)
+    await bot.recv("REQUEST_SESSION_CHOICE")
+    await bot.send("CHOOSE_SESSION", {"sessionChoice": "CREATE_NEW", "sessionName": "early"})
+    await bot.recv("BROADCAST_SESSION_JOINED")
+    said = []
+    for message in (b"\x00binary", json.dumps({"type": "X", "data": "x" * 5000}), "{not json"):
+        await bot.ws.send(message)
+        said.append(str(await bot.recv("BAD_MESSAGE")))
+    await bot.send("CHOOSE_CARD", {"number": 6, "color": "HEARTS"})
+    said.append(str(await bot.recv("BAD_MESSAGE")))
+    await bot.ws.close()
+    return said
+
+
+def test_a_frame_before_the_game_is_refused_with_its_reason(tmp_path: Path) -> None:
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        said = asyncio.run(asyncio.wait_for(unread_before_the_game(url), 30))
+    assert said[0] == "frames are JSON text"
+    assert said[1].startswith("a message may be at most")
+    assert said[2] == "the message is not JSON"
+    assert said[3] == "no game of yours has started"

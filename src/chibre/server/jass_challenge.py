@@ -688,7 +688,8 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
                 member.bad += 1
                 if member.bad > MAX_BAD:
                     break
-                await ws.send_text(frame("BAD_MESSAGE", "no game of yours has started"))
+                said = data if kind is None else "no game of yours has started"  # unread: why
+                await ws.send_text(frame("BAD_MESSAGE", said))
                 continue
             if kind is None:
                 await bridge.refuse(data)
