@@ -119,6 +119,12 @@ def test_confidence_interval_matches_a_computation_by_hand() -> None:
     )
 
 
+def test_one_deal_has_no_interval() -> None:
+    one = arena.duplicate("rule", "random", deals=1, seed=1, jobs=1)
+    assert one.summary().startswith(f"rule vs random: {one.mean:+.1f} points/hand (one deal")
+    assert "inf" not in one.summary()
+
+
 def test_an_illegal_move_stops_the_arena_naming_player_position_and_action(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

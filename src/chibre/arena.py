@@ -151,9 +151,14 @@ class ArenaResult:
 
     def summary(self) -> str:
         """``rule vs random: +57.3 ± 1.1 points/hand (95% CI), 68.2% of points, 1000 deals``."""
+        spread = (
+            f"± {self.half_width:.1f} points/hand (95% CI)"
+            if math.isfinite(self.half_width)
+            else "points/hand (one deal: no interval)"
+        )
         return (
-            f"{self.a} vs {self.b}: {self.mean:+.1f} ± {self.half_width:.1f} points/hand "
-            f"(95% CI), {self.share:.1f}% of points, {len(self.deals)} deals"
+            f"{self.a} vs {self.b}: {self.mean:+.1f} {spread}, {self.share:.1f}% of points, "
+            f"{len(self.deals)} deals"
         )
 
 
