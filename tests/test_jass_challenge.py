@@ -1032,7 +1032,8 @@ def test_our_client_plays_on_when_its_bot_fails_and_sends_no_late_answer(
     with running_server(tmp_path, "--jass-challenge-limit", "0.3") as base:
         url = base.replace("http://", "ws://") + "/jass-challenge"
         results = asyncio.run(asyncio.wait_for(wayward_game(url), 240))
-    assert all(r.winner is not None and r.games == 1 for r in results), results
+    said = [(r.seat, r.winner, r.games, r.errors, r.bad_messages) for r in results]
+    assert all(r.winner is not None and r.games == 1 for r in results), said
     raised, slow = results[0], results[2]
     assert raised.decisions > 9 and raised.bad_messages == []
     assert slow.bad_messages == [], slow.bad_messages  # no answer came after its moment

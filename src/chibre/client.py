@@ -268,7 +268,7 @@ async def _arrived(ws: Any) -> list[str]:
     while True:
         try:
             frames.append(await asyncio.wait_for(ws.recv(), 0.001))
-        except TimeoutError:
+        except (TimeoutError, ConnectionClosed):  # the socket's end is met by the next read
             return frames
 
 

@@ -403,11 +403,13 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
 
 async def _arrived(ws: Any) -> list[str]:
     """The frames already received and not yet read (none is waited for)."""
+    from websockets.exceptions import ConnectionClosed
+
     frames: list[str] = []
     while True:
         try:
             frames.append(await asyncio.wait_for(ws.recv(), 0.001))
-        except TimeoutError:
+        except (TimeoutError, ConnectionClosed):  # the socket's end is met by the next read
             return frames
 
 
