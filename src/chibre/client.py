@@ -220,7 +220,7 @@ async def _play_connection(
         observation = observation_from_view(view, rules)
         acted_at = frame["seq"]
         action = await asyncio.to_thread(_decide, player, observation)
-        backlog += await _arrived(ws)
+        backlog += await arrived(ws)
         if any(_moved_on(text, acted_at) for text in backlog):
             log.warning("the table moved on while the player thought: its answer is dropped")
             continue
@@ -262,7 +262,7 @@ def first_legal(legal: Sequence[Action]) -> Action:
     return next((a for a in legal if not isinstance(a, Thank)), legal[0])
 
 
-async def _arrived(ws: Any) -> list[str]:
+async def arrived(ws: Any) -> list[str]:
     """The frames already received and not yet read (none is waited for)."""
     frames: list[str] = []
     while True:

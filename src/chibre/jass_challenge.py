@@ -382,6 +382,8 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
     import websockets
     from websockets.exceptions import ConnectionClosed
 
+    from chibre.client import arrived
+
     async with websockets.connect(url, max_size=2**20, open_timeout=10) as ws:
         backlog: list[str] = []
         try:
@@ -390,7 +392,7 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
                 kind = message.get("type", "")
                 outs = await client.answer(kind, message.get("data"))
                 if kind in ("REQUEST_TRUMPF", "REQUEST_CARD"):  # a decision: is it still asked?
-                    backlog += await _arrived(ws)
+                    backlog += await arrived(ws)
                     if any(json.loads(t).get("type") in MOVED_ON for t in backlog):
                         log.warning("the server went on while the player thought: answer dropped")
                         continue
@@ -399,18 +401,6 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
         except ConnectionClosed:
             pass
     return client.result
-
-
-async def _arrived(ws: Any) -> list[str]:
-    """The frames already received and not yet read (none is waited for)."""
-    from websockets.exceptions import ConnectionClosed
-
-    frames: list[str] = []
-    while True:
-        try:
-            frames.append(await asyncio.wait_for(ws.recv(), 0.001))
-        except (TimeoutError, ConnectionClosed):  # the socket's end is met by the next read
-            return frames
 
 
 # --- the command -----------------------------------------------------------------------------
