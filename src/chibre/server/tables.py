@@ -129,11 +129,11 @@ MAX_INCIDENTS = 250
 MAX_DETAIL = 200
 """Characters kept of an incident's sentence."""
 REACTION_GAP = 1.5
+"""Seconds between two quick reactions of one seat."""
 RENAMES = 5
 RENAME_WINDOW = 10.0
 """A seat gives itself at most ``RENAMES`` new names in ``RENAME_WINDOW`` seconds (a typo
 put right at once is one of them; a flood is refused)."""
-"""Seconds between two quick reactions of one seat."""
 MAX_REPLIES = 32
 """Replies (errors, pongs) a connection may have waiting; one more closes it."""
 
