@@ -157,8 +157,8 @@ def test_sigkill_in_the_middle_of_a_hand_loses_nothing(tmp_path: Path) -> None:
     assert sum(1 for seat, _ in entries_after[len(entries_before) :] if seat in (1, 3)) >= 1
 
 
-async def finish_quickly(base: str) -> dict[str, Any]:
-    t = create_table(base, ["human", "random", "random", "random"], options={"target": 100})
+async def finish_quickly(base: str, target: int = 100) -> dict[str, Any]:
+    t = create_table(base, ["human", "random", "random", "random"], options={"target": target})
     rng = Random(10)
     async with websockets.connect(ws_url(base, t["seats"][0]["link"])) as ws:
         acted = -1
@@ -215,7 +215,7 @@ def test_a_review_is_kept_across_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "chibre.sqlite"
     process, base = start_server(db)
     try:
-        t = asyncio.run(finish_quickly(base))
+        t = asyncio.run(finish_quickly(base, target=300))  # two hands at least: seat 0 decides
         token = t["seats"][0]["link"].partition("=")[2]
         path = f"/api/tables/{t['table']}/review?token={token}&lang=de"
         before = reviewed(base, path)
