@@ -186,10 +186,25 @@ async def _play_connection(
     (``ConnectionClosed``). The player answers the latest state only: an answer the table
     moved past while the player thought (its move made for it at the time limit) is not
     sent."""
+    inbox = Inbox(ws)
+    try:
+        return await _answer(ws, inbox, player, result, rules, on_state)
+    finally:
+        inbox.close()
+
+
+async def _answer(
+    ws: Any,
+    inbox: Inbox,
+    player: Player,
+    result: SeatResult,
+    rules: Rules | None,
+    on_state: Callable[[dict[str, Any]], None] | None,
+) -> Rules | None:
     acted_at = -1  # the seq of the state last answered: one action per moment
     backlog: list[str] = []
     while True:
-        frame = json.loads(backlog.pop(0) if backlog else await ws.recv())
+        frame = json.loads(backlog.pop(0) if backlog else await inbox.next())
         kind = frame.get("type")
         if kind == "error":
             code, message = frame.get("code", ""), frame.get("message", "")
@@ -220,7 +235,7 @@ async def _play_connection(
         observation = observation_from_view(view, rules)
         acted_at = frame["seq"]
         action = await asyncio.to_thread(_decide, player, observation)
-        backlog += await arrived(ws)
+        backlog += inbox.waiting()
         if any(_moved_on(text, acted_at) for text in backlog):
             log.warning("the table moved on while the player thought: its answer is dropped")
             continue
@@ -262,14 +277,45 @@ def first_legal(legal: Sequence[Action]) -> Action:
     return next((a for a in legal if not isinstance(a, Thank)), legal[0])
 
 
-async def arrived(ws: Any) -> list[str]:
-    """The frames already received and not yet read (none is waited for)."""
-    frames: list[str] = []
-    while True:
+class Inbox:
+    """A socket's frames as they arrive, read by a task of its own — also while the player
+    thinks — so that what came meanwhile is looked at (``waiting``) before an answer is sent."""
+
+    def __init__(self, ws: Any) -> None:
+        self._frames: asyncio.Queue[str | None] = asyncio.Queue()
+        self._end: ConnectionClosed | None = None
+        self._task = asyncio.get_running_loop().create_task(self._read(ws))
+
+    async def _read(self, ws: Any) -> None:
         try:
-            frames.append(await asyncio.wait_for(ws.recv(), 0.001))
-        except (TimeoutError, ConnectionClosed):  # the socket's end is met by the next read
-            return frames
+            async for text in ws:
+                self._frames.put_nowait(text)
+        except ConnectionClosed as e:
+            self._end = e
+        finally:
+            self._frames.put_nowait(None)  # the end, after every frame
+
+    async def next(self) -> str:
+        """The next frame; ``ConnectionClosed`` once the socket closed and all were read."""
+        text = await self._frames.get()
+        if text is None:
+            self._frames.put_nowait(None)
+            raise self._end or ConnectionClosed(None, None)
+        return text
+
+    def waiting(self) -> list[str]:
+        """The frames that arrived and were not read yet (read now)."""
+        frames: list[str] = []
+        while not self._frames.empty():
+            text = self._frames.get_nowait()
+            if text is None:
+                self._frames.put_nowait(None)
+                break
+            frames.append(text)
+        return frames
+
+    def close(self) -> None:
+        self._task.cancel()
 
 
 def _moved_on(text: str, seq: int) -> bool:

@@ -382,17 +382,18 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
     import websockets
     from websockets.exceptions import ConnectionClosed
 
-    from chibre.client import arrived
+    from chibre.client import Inbox
 
     async with websockets.connect(url, max_size=2**20, open_timeout=10) as ws:
         backlog: list[str] = []
+        inbox = Inbox(ws)
         try:
             while client.games is None or client.result.games < client.games:
-                message = json.loads(backlog.pop(0) if backlog else await ws.recv())
+                message = json.loads(backlog.pop(0) if backlog else await inbox.next())
                 kind = message.get("type", "")
                 outs = await client.answer(kind, message.get("data"))
                 if kind in ("REQUEST_TRUMPF", "REQUEST_CARD"):  # a decision: is it still asked?
-                    backlog += await arrived(ws)
+                    backlog += inbox.waiting()
                     if any(json.loads(t).get("type") in MOVED_ON for t in backlog):
                         log.warning("the server went on while the player thought: answer dropped")
                         continue
@@ -400,6 +401,8 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
                     await ws.send(out)
         except ConnectionClosed:
             pass
+        finally:
+            inbox.close()
     return client.result
 
 
