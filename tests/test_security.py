@@ -31,6 +31,7 @@ from chibre.server.security import (
     HostName,
     InvalidSiteName,
     Origin,
+    RefusedHostLog,
     SiteGuard,
     SitePolicy,
     allowed_host,
@@ -407,6 +408,50 @@ def test_a_refused_handshake_is_closed_where_the_server_has_no_http_answer() -> 
     assert reached == []
     asyncio.run(guard(scope(host="127.0.0.1:8000", origin="http://127.0.0.1:8000"), receive, send))
     assert reached == ["/ws/abc"]
+
+
+def test_refused_hosts_are_logged_a_line_a_minute(caplog: pytest.LogCaptureFixture) -> None:
+    """A flood of requests by a wrong ``Host`` writes one line, then one a minute that counts
+    the refusals since; each request is still refused."""
+    now = [1000.0]
+    guard = SiteGuard(
+        table_app_never_reached, SitePolicy.for_server(), RefusedHostLog(60, lambda: now[0])
+    )
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/evil\nline",
+        "headers": [(b"host", b"evil.example:8000")],
+    }
+
+    async def flood() -> None:
+        for _ in range(100):
+            await guard(scope, receive, send)
+            now[0] += 0.5
+        now[0] += 60
+        await guard(scope, receive, send)
+
+    with caplog.at_level("WARNING", logger="chibre.server"):
+        asyncio.run(flood())
+    statuses = [m["status"] for m in sent if m["type"] == "http.response.start"]
+    assert statuses == [400] * 101
+    lines = [r.getMessage() for r in caplog.records if r.name == "chibre.server"]
+    assert len(lines) == 2, lines
+    assert "evil.example" in lines[0] and "more refused" not in lines[0]
+    assert "'/evil\\nline'" in lines[0]  # the path as a quoted string: one line in the log
+    assert "(99 more refused since the last line)" in lines[1]
+
+
+async def table_app_never_reached(scope: Any, receive: Any, send: Any) -> None:
+    raise AssertionError("a refused request reached the table")
 
 
 @contextmanager

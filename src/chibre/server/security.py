@@ -32,7 +32,8 @@ import ipaddress
 import json
 import logging
 import socket
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -312,13 +313,50 @@ def _with_security(path: str, headers: list[tuple[bytes, bytes]]) -> list[tuple[
     return [*headers, *added]
 
 
+REFUSED_HOSTS_LOGGED_EVERY = 60.0
+"""Seconds between two lines of the log about refused ``Host`` headers."""
+
+
+class RefusedHostLog:
+    """The log's lines about refused ``Host`` headers: the first at once, then at most one
+    every ``every`` seconds, which counts the refusals left unsaid since the last — so that a
+    flood of requests by a wrong name cannot fill the log, and a proxy set up wrong is still
+    seen."""
+
+    def __init__(
+        self,
+        every: float = REFUSED_HOSTS_LOGGED_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.every = every
+        self.clock = clock
+        self.said_at: float | None = None
+        self.unsaid = 0
+
+    def refused(self, kind: str, path: str, why: str) -> None:
+        now = self.clock()
+        if self.said_at is not None and now - self.said_at < self.every:
+            self.unsaid += 1
+            return
+        since = f" ({self.unsaid} more refused since the last line)" if self.unsaid else ""
+        log.warning("refused %s %r: %s%s", kind, path, why, since)
+        self.said_at = now
+        self.unsaid = 0
+
+
 class SiteGuard:
     """ASGI middleware: refuses what ``policy`` does not allow, and adds the security
     headers to every HTTP answer (see the module's description)."""
 
-    def __init__(self, app: ASGIApp, policy: SitePolicy | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        policy: SitePolicy | None = None,
+        refused_hosts: RefusedHostLog | None = None,
+    ) -> None:
         self.app = app
         self.policy = policy or SitePolicy()
+        self.refused_hosts = refused_hosts or RefusedHostLog()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -327,7 +365,7 @@ class SiteGuard:
         headers = _headers(scope)
         refusal = self.policy.host_refusal(headers.get("host"))
         if refusal is not None:
-            log.warning("refused %s %s: %s", scope["type"], scope.get("path"), refusal[1])
+            self.refused_hosts.refused(scope["type"], scope.get("path", ""), refusal[1])
         origin = headers.get("origin")
         checks_origin = scope["type"] == "websocket" or scope["method"] in UNSAFE_METHODS
         if refusal is None and origin is not None and checks_origin:
