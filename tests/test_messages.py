@@ -47,6 +47,12 @@ def test_every_key_exists_in_every_language_with_the_same_placeholders() -> None
             assert placeholders(text) == placeholders(english[key]), f"{lang} {key}"
 
 
+def test_the_terminal_names_the_teams_as_the_table_does() -> None:
+    for lang in i18n.LANGS:
+        texts = i18n.catalogue(lang)
+        assert texts["term.teams"].split("|") == [texts["we"].lower(), texts["they"].lower()]
+
+
 def test_every_key_a_page_uses_is_in_the_catalogue() -> None:
     used: set[str] = set()
     for name in PAGE_FILES:
