@@ -671,3 +671,80 @@ def test_a_tournament_table_offers_no_rematch(tmp_path: Path) -> None:
         assert summary["finished"] and summary["tournament"]["link"]
         with opened(db) as c:  # no other game was opened: the friendly table and this one
             assert c.execute("SELECT COUNT(*) FROM game_tables").fetchone() == (2,)
+
+
+def refuse_writes_to(db: Path, table: str) -> None:
+    """From now on SQLite refuses every new row of ``table``, as a full disk would."""
+    with sqlite3.connect(db) as c:
+        c.execute(
+            f"CREATE TRIGGER refused_{table} BEFORE INSERT ON {table} "
+            "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END"
+        )
+
+
+def allow_writes_to(db: Path, table: str) -> None:
+    with sqlite3.connect(db) as c:
+        c.execute(f"DROP TRIGGER refused_{table}")
+
+
+def test_a_table_is_stored_with_its_link_or_not_at_all(tmp_path: Path) -> None:
+    """A round's table whose link cannot be stored is not kept either (it would be a table
+    no round knows, played on every start); the tournament opens it once it can."""
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, "--bot-delay", "0.05", db=db) as base:
+        t = create(base, options=SHORT, rounds=1, real_tables=1)
+        for n in range(8):
+            enter(base, t, f"Bot {n + 1}", kind="rule")
+        refuse_writes_to(db, "tournament_tables")
+        status, answer = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        assert status == 503, answer
+        with sqlite3.connect(db) as c:
+            assert c.execute("SELECT COUNT(*) FROM table_terms").fetchone() == (0,)
+            assert c.execute("SELECT COUNT(*) FROM score_sheets").fetchone() == (0,)
+        allow_writes_to(db, "tournament_tables")
+        end = time.monotonic() + 30
+        while not all(table["kind"] for table in state(base, t)["rounds"][0]["tables"]):
+            assert time.monotonic() < end, state(base, t)["rounds"]
+            time.sleep(0.3)
+        tables = state(base, t)["rounds"][0]["tables"]
+        assert [table["kind"] for table in tables] == ["cards", "online"]
+        with sqlite3.connect(db) as c:
+            stored = c.execute("SELECT table_id FROM table_terms").fetchall()
+            sheets = c.execute("SELECT id FROM score_sheets").fetchall()
+            links = c.execute("SELECT kind, ref FROM tournament_tables ORDER BY number").fetchall()
+        assert links == [("cards", sheets[0][0]), ("online", stored[0][0])]
+
+
+def test_a_correction_is_kept_with_its_line_in_the_log_or_not_at_all(tmp_path: Path) -> None:
+    db = tmp_path / "chibre.sqlite"
+    with running_server(tmp_path, db=db) as base:
+        t = create(base, options=SHORT, rounds=1, real_tables=1)
+        for n in range(4):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        link = state(base, t)["rounds"][0]["tables"][0]["sheet"]
+        sheet_id, key = link.removeprefix("/tafel#").split(".", 1)
+        hand = {"contract": 0, "chooser": 0, "points": 100, "team": 0}
+        status, _ = http_json(base, f"/api/sheets/{sheet_id}/hands?key={key}", hand)
+        assert status == 201
+        end = time.monotonic() + 30
+        while not state(base, t)["audit"]:  # the tournament has seen the scorer's hand
+            assert time.monotonic() < end
+            time.sleep(0.3)
+        correction = {"round": 1, "table": 1, "hand": 1, "points": 30, "reason": "miscounted"}
+        refuse_writes_to(db, "tournament_audit")
+        status, answer = http_json(
+            base, f"/api/tournaments/{t['id']}/corrections?key={t['key']}", correction
+        )
+        assert status == 503, answer
+        status, sheet = http_json(base, f"/api/sheets/{sheet_id}?key={key}")
+        assert status == 200 and sheet["hands"][0]["points"] == 100
+        allow_writes_to(db, "tournament_audit")
+        status, answer = http_json(
+            base, f"/api/tournaments/{t['id']}/corrections?key={t['key']}", correction
+        )
+        assert status == 200, answer
+        time.sleep(2.5)  # ticks that would log the change again as the scorer's
+        audit = state(base, t)["audit"]
+        assert [(a["who"], a["hands"]) for a in audit] == [("scorer", [1]), ("organiser", [1])]
+        assert audit[1]["before"]["points"] == 100 and audit[1]["after"]["points"] == 30

@@ -74,7 +74,7 @@ from chibre.server import migrations
 from chibre.server.http import STATIC, bounded_route, error, page
 from chibre.server.models import HandRequest, SheetImport, SheetRename, SheetRequest
 from chibre.server.quota import per_minute
-from chibre.server.store import StoreUnavailable
+from chibre.server.store import Statement, StoreUnavailable
 from chibre.tafel import MAX_SLATE_POINTS, jasstafel_svg, tafel_svg
 
 log = logging.getLogger("chibre.server")
@@ -172,20 +172,35 @@ class SheetStore:
         writes = stored if isinstance(stored, dict) else {}
         return sheet, writes
 
-    def create(self, sheet: ScoreSheet, chosen: SheetKey | None = None) -> SheetKey:
+    def create(
+        self,
+        sheet: ScoreSheet,
+        chosen: SheetKey | None = None,
+        also: Callable[[SheetKey], Iterable[Statement]] | None = None,
+    ) -> SheetKey:
         """Store a new sheet; returns its id and key (``chosen``: those the page chose,
-        ``SheetTaken`` when another sheet has that id)."""
+        ``SheetTaken`` when another sheet has that id; ``also``: rows about it kept in the
+        same transaction, a tournament's link to it)."""
         opened = chosen or SheetKey(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
         now = time.time()
         with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                db.execute(
-                    "INSERT INTO score_sheets (id, key, name, created, updated, sheet) "
-                    "VALUES (?,?,?,?,?,?)",
-                    (opened.id, opened.key, sheet.name, now, now, sheet.to_json()),
-                )
-            except sqlite3.IntegrityError as e:
-                raise SheetTaken(f"there is already a score sheet {opened.id!r}") from e
+                try:
+                    db.execute(
+                        "INSERT INTO score_sheets (id, key, name, created, updated, sheet) "
+                        "VALUES (?,?,?,?,?,?)",
+                        (opened.id, opened.key, sheet.name, now, now, sheet.to_json()),
+                    )
+                except sqlite3.IntegrityError as e:
+                    raise SheetTaken(f"there is already a score sheet {opened.id!r}") from e
+                for sql, params in also(opened) if also is not None else ():
+                    db.execute(sql, params)
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
         return opened
 
     def load(self, sheet_id: str, key: str | None) -> ScoreSheet:
@@ -193,15 +208,20 @@ class SheetStore:
             return self._open(db, sheet_id, key)
 
     def change(
-        self, sheet_id: str, key: str | None, edit: Callable[[ScoreSheet], object]
+        self,
+        sheet_id: str,
+        key: str | None,
+        edit: Callable[[ScoreSheet], object],
+        also: Callable[[ScoreSheet], Iterable[Statement]] | None = None,
     ) -> ScoreSheet:
         """Apply ``edit`` to the stored sheet and keep the result; if ``edit`` raises,
-        nothing is written."""
+        nothing is written. ``also``: rows about the change kept in the same transaction
+        (a tournament's audit log), given the sheet changed."""
 
         def unnumbered(sheet: ScoreSheet) -> None:
             edit(sheet)
 
-        return self.write(sheet_id, key, None, unnumbered).sheet
+        return self.write(sheet_id, key, None, unnumbered, also).sheet
 
     def write(
         self,
@@ -209,6 +229,7 @@ class SheetStore:
         key: str | None,
         write: str | None,
         edit: Callable[[ScoreSheet], int | None],
+        also: Callable[[ScoreSheet], Iterable[Statement]] | None = None,
     ) -> Written:
         """Apply ``edit`` (which returns the hand it wrote) to the stored sheet and keep the
         result with the change's id ``write``; a change whose id the sheet has already taken
@@ -232,6 +253,8 @@ class SheetStore:
                     "UPDATE score_sheets SET name = ?, updated = ?, sheet = ? WHERE id = ?",
                     (sheet.name, time.time(), json.dumps(stored, ensure_ascii=False), sheet_id),
                 )
+                for sql, params in also(sheet) if also is not None else ():
+                    db.execute(sql, params)
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,6 +180,10 @@ def _seats_key(seats: tuple[int, ...]) -> str:
     return "".join(str(s) for s in sorted(seats))
 
 
+Statement = tuple[str, tuple[object, ...]]
+"""One SQL statement and its parameters, to be run in a transaction with others."""
+
+
 class Store:
     """The SQLite file of the server (``chibre serve --db PATH``)."""
 
@@ -206,7 +210,7 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
-    def _transaction(self, statements: Iterable[tuple[str, tuple[object, ...]]]) -> None:
+    def _transaction(self, statements: Iterable[Statement]) -> None:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -218,8 +222,11 @@ class Store:
             raise
         db.execute("COMMIT")
 
-    def create(self, table: StoredTable) -> None:
-        """Store a new table with the entries it already has (its first deal)."""
+    def create(
+        self, table: StoredTable, also: Callable[[str], Iterable[Statement]] | None = None
+    ) -> None:
+        """Store a new table with the entries it already has (its first deal); ``also``:
+        rows about it kept in the same transaction (a tournament's link to it), given its id."""
         seats = json.dumps([s.to_json() for s in table.seats], ensure_ascii=False)
         row = (
             "INSERT INTO game_tables (id, created, preset, rules, seats, watch, finished) "
@@ -260,6 +267,8 @@ class Store:
                     (table.id, t.hands, t.grace, t.move, int(t.shared)),
                 )
             )
+        if also is not None:
+            rows.extend(also(table.id))
         try:
             self._transaction(rows)
         except sqlite3.Error as e:
@@ -267,7 +276,7 @@ class Store:
 
     def _entry_rows(
         self, table_id: str, start: int, entries: Iterable[tuple[int, Deal | Action]]
-    ) -> Iterator[tuple[str, tuple[object, ...]]]:
+    ) -> Iterator[Statement]:
         for n, (seat, entry) in enumerate(entries, start):
             yield (
                 "INSERT INTO game_entries (table_id, n, seat, entry) VALUES (?, ?, ?, ?)",

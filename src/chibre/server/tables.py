@@ -25,7 +25,7 @@ import secrets
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from random import SystemRandom
 from typing import Any
@@ -56,6 +56,7 @@ from chibre.server.quota import Quota
 from chibre.server.store import (
     SeatIncident,
     SeatInfo,
+    Statement,
     Store,
     StoredTable,
     StoreUnavailable,
@@ -967,10 +968,11 @@ class Tables:
         request: TableRequest,
         deals: DealSource | None = None,
         terms: TableTerms | None = None,
+        also: Callable[[str], Iterable[Statement]] | None = None,
     ) -> Table:
         """A new table from ``POST /api/tables``; ``InvalidTable`` (nothing stored) if the
         request is not right. ``deals``: its committed deals, ``terms``: its Passe and time
-        limits (a tournament's table)."""
+        limits, ``also``: rows stored with it (a tournament's table and its link)."""
         stored = table_request(request)
         stored.hints = request.hints and deals is None  # a tournament's table: never
         stored.move_limit = (
@@ -980,7 +982,7 @@ class Tables:
             deals = DealSource(new_seed())
         stored.deals = deals
         stored.terms = terms
-        return self._open(stored)
+        return self._open(stored, also)
 
     def rematch(self, table: Table, address: str = "?") -> Table:
         """The next game of a finished table: the same rules, seats, names, tokens and
@@ -1012,8 +1014,10 @@ class Tables:
                 new._start_grace(s)
         return new
 
-    def _open(self, stored: StoredTable) -> Table:
-        """Deal the first hand of a new table, store it, and let it play."""
+    def _open(
+        self, stored: StoredTable, also: Callable[[str], Iterable[Statement]] | None = None
+    ) -> Table:
+        """Deal the first hand of a new table, store it (with ``also``), and let it play."""
         if self.playing >= self.settings.max_open_tables:
             raise TooManyTables(
                 f"the server has {self.settings.max_open_tables} tables in play, as many as it "
@@ -1026,7 +1030,7 @@ class Tables:
         else:
             game.apply(deals.next_deal(game))
         stored.entries = list(game.record.entries)
-        self.store.create(stored)
+        self.store.create(stored, also)
         table = Table(stored, self.store, self.settings, self.thinkers)
         table.rematch = self.rematch
         table.about = self.about

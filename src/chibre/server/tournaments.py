@@ -69,8 +69,8 @@ from chibre.server.models import (
     TournamentRequest,
 )
 from chibre.server.quota import per_minute
-from chibre.server.sheets import SheetStore
-from chibre.server.store import StoreUnavailable, TableTerms
+from chibre.server.sheets import SheetKey, SheetStore
+from chibre.server.store import Statement, StoreUnavailable, TableTerms
 from chibre.server.tables import Table, Tables, TooManyTables
 from chibre.tournament import COMPUTER, TournamentError
 from chibre.tournament.duplicate import TablePlay, check_rules, compare, is_turned
@@ -195,6 +195,11 @@ class Tournament:
         return None
 
 
+def hands_seen(sheet: ScoreSheet) -> str:
+    """A real-card table's hands as the tournament last saw them (``Link.seen``)."""
+    return json.dumps([h.to_dict() for h in sheet.hands], ensure_ascii=False)
+
+
 class TournamentStore:
     """The tournaments' rows in the server's SQLite file (``migrations`` version 4)."""
 
@@ -263,13 +268,16 @@ class TournamentStore:
                 (tid, number, time.time(), draw),
             )
 
-    def link(self, tid: str, number: int, table: int, link: Link) -> None:
-        with self._db() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO tournament_tables (tournament_id, round, number, kind, "
-                "ref, key, seen) VALUES (?,?,?,?,?,?,?)",
-                (tid, number, table, link.kind, link.ref, link.key, link.seen),
-            )
+    @staticmethod
+    def link_row(tid: str, number: int, table: int, link: Link) -> Statement:
+        """The row that links table ``table`` of round ``number`` to what is played there:
+        stored in the transaction that stores that table or sheet (a server stopped between
+        the two would leave a table no round knows, and open another)."""
+        return (
+            "INSERT INTO tournament_tables (tournament_id, round, number, kind, ref, key, seen) "
+            "VALUES (?,?,?,?,?,?,?)",
+            (tid, number, table, link.kind, link.ref, link.key, link.seen),
+        )
 
     def flag(self, tid: str, number: int, table: int, seat: int, entry: str) -> None:
         with self._db() as db:
@@ -289,19 +297,28 @@ class TournamentStore:
     def audit(self, tid: str, who: str, what: dict[str, Any], seen: tuple[int, int, str]) -> None:
         """Log a change of a sheet, and the sheet as now seen, in one transaction."""
         with self._db() as db:
-            n = db.execute(
-                "SELECT COALESCE(MAX(n), 0) + 1 FROM tournament_audit WHERE tournament_id = ?",
-                (tid,),
-            ).fetchone()[0]
-            db.execute(
-                "INSERT INTO tournament_audit (tournament_id, n, at, who, what) VALUES (?,?,?,?,?)",
-                (tid, n, time.time(), who, json.dumps(what, ensure_ascii=False)),
-            )
-            db.execute(
+            for sql, params in self.audit_rows(tid, who, what, seen):
+                db.execute(sql, params)
+
+    @staticmethod
+    def audit_rows(
+        tid: str, who: str, what: dict[str, Any], seen: tuple[int, int, str]
+    ) -> list[Statement]:
+        """The rows of :meth:`audit`, for a transaction that also changes the sheet (an
+        organiser's correction is never kept without its line in the log)."""
+        return [
+            (
+                "INSERT INTO tournament_audit (tournament_id, n, at, who, what) "
+                "SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ? FROM tournament_audit "
+                "WHERE tournament_id = ?",
+                (tid, time.time(), who, json.dumps(what, ensure_ascii=False), tid),
+            ),
+            (
                 "UPDATE tournament_tables SET seen = ? WHERE tournament_id = ? AND round = ? "
                 "AND number = ?",
                 (seen[2], tid, seen[0], seen[1]),
-            )
+            ),
+        ]
 
     def table_of(self, table_id: str) -> tuple[str, int, int] | None:
         """The tournament, round and table number of an online table, or ``None``."""
@@ -425,13 +442,16 @@ class Tournaments:
                 log.exception("the tournaments could not be looked at")
 
     def tick(self) -> None:
-        """Flag replaced players, log the sheets' changes, open the next round when due."""
+        """Open the tables a round still lacks (one could not be stored), flag replaced
+        players, log the sheets' changes, open the next round when due."""
         for tid in self.store.ids():
             if tid in self._finished:
                 continue
             t = self.store.load(tid)
             if t is None or not t.rounds:
                 continue
+            with suppress(ChibreError):
+                self._open_missing(t)
             played = self.played(t)
             current = [p for p in played if p.round == len(t.rounds)]
             if len(t.rounds) == t.request.rounds and all(p.done for p in current):
@@ -520,7 +540,7 @@ class Tournaments:
     def _cards(self, t: Tournament, p: Played) -> None:
         assert p.link is not None
         sheet = self.sheets.load(p.link.ref, p.link.key)
-        hands = json.dumps([h.to_dict() for h in sheet.hands], ensure_ascii=False)
+        hands = hands_seen(sheet)
         if hands != p.link.seen:  # a scorer wrote, corrected or struck a hand
             before = json.loads(p.link.seen) if p.link.seen else []
             after = json.loads(hands)
@@ -724,11 +744,10 @@ class Tournaments:
         for number, tables in enumerate(t.rounds, 1):
             for draw in tables:
                 if (number, draw.number) not in t.links:
-                    link = self._open(t, number, draw)
-                    self.store.link(t.id, number, draw.number, link)
-                    t.links[number, draw.number] = link
+                    t.links[number, draw.number] = self._open(t, number, draw)
 
     def _open(self, t: Tournament, number: int, draw: TableDraw) -> Link:
+        """Open table ``draw`` of round ``number``, stored with its link."""
         occupants = [t.occupant(s) for s in draw.seats]
         names = [name for name, _ in occupants]
         if draw.number <= t.request.real_tables:
@@ -736,8 +755,14 @@ class Tournaments:
             rules = game_rules(t.rules, t.request.hands)
             name = f"{t.name} — {number}/{draw.number}"
             sheet = ScoreSheet(rules, (), name, teams, t.request.hands)
-            opened = self.sheets.create(sheet)
-            return Link(CARDS, opened.id, opened.key, "[]")
+
+            def sheet_link(opened: SheetKey) -> list[Statement]:
+                return [self.store.link_row(t.id, number, draw.number, cards(opened))]
+
+            def cards(opened: SheetKey) -> Link:
+                return Link(CARDS, opened.id, opened.key, "[]")
+
+            return cards(self.sheets.create(sheet, also=sheet_link))
         request = TableRequest(
             preset=t.request.preset,
             options=RulesOptions.model_validate(t.request.options.model_dump()),
@@ -748,8 +773,12 @@ class Tournaments:
             deals = DealSource(t.round_seed(number), is_turned(draw.number))
         else:
             deals = DealSource(new_seed())
+
+        def table_link(table_id: str) -> list[Statement]:
+            return [self.store.link_row(t.id, number, draw.number, Link(ONLINE, table_id))]
+
         try:
-            table = self.tables.create(request, deals, t.terms)
+            table = self.tables.create(request, deals, t.terms, also=table_link)
         except (InvalidTable, TooManyTables) as e:
             raise TournamentError(f"table {draw.number} could not be opened: {e}") from e
         table.play_on()
@@ -777,19 +806,22 @@ class Tournaments:
                 kept = {k: v for k, v in before.items() if v is not None}
                 sheet.replace(request.hand, {**kept, "points": request.points, "match": None})
 
-        sheet = self.sheets.change(link.ref, link.key, edit)
-        hands = json.dumps([h.to_dict() for h in sheet.hands], ensure_ascii=False)
-        what = {
-            "round": request.round,
-            "table": request.table,
-            "hands": [request.hand],
-            "before": before,
-            "after": sheet.hands[request.hand - 1].to_dict(),
-            "reason": request.reason,
-            "totals": list(sheet.totals),
-        }
-        self.store.audit(t.id, "organiser", what, (request.round, request.table, hands))
-        link.seen = hands
+        what: dict[str, Any] = {}
+
+        def logged(sheet: ScoreSheet) -> list[Statement]:
+            what.update(
+                round=request.round,
+                table=request.table,
+                hands=[request.hand],
+                before=before,
+                after=sheet.hands[request.hand - 1].to_dict(),
+                reason=request.reason,
+                totals=list(sheet.totals),
+            )
+            seen = (request.round, request.table, hands_seen(sheet))
+            return self.store.audit_rows(t.id, "organiser", what, seen)
+
+        link.seen = hands_seen(self.sheets.change(link.ref, link.key, edit, also=logged))
         return what
 
     # --- what the pages are sent -------------------------------------------------------------
