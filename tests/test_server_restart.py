@@ -7,6 +7,7 @@ import asyncio
 import json
 import signal
 import sqlite3
+import subprocess
 import time
 import urllib.request
 from pathlib import Path
@@ -17,7 +18,15 @@ import websockets
 from websockets.sync.client import connect as ws_connect
 
 from chibre.notation import parse_record
-from server_support import create_table, http_json, start_server, stop_server, ws_url
+from server_support import (
+    create_table,
+    http_json,
+    server_command,
+    server_env,
+    start_server,
+    stop_server,
+    ws_url,
+)
 
 Frame = dict[str, Any]
 TIMEOUT = 10
@@ -503,3 +512,29 @@ def alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
+    """Two servers on one file would each play its tables and refuse each other's moves: the
+    second is refused, the first plays on, and a server killed leaves the file to the next."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        table = create_table(base, ["human", "rule", "rule", "rule"])
+        token = table["seats"][0]["link"].partition("=")[2]
+        summary = f"/api/tables/{table['table']}?token={token}"
+        second = subprocess.run(
+            server_command(0, db), env=server_env(), capture_output=True, text=True, timeout=60
+        )
+        assert second.returncode == 1
+        assert f"another chibre serve is using {db}" in second.stderr
+        assert "the table is at" not in second.stdout
+        status, _ = http_json(base, summary)
+        assert status == 200
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        process, base = start_server(db)
+        status, _ = http_json(base, summary)
+        assert status == 200
+    finally:
+        stop_server(process)

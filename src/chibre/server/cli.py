@@ -7,8 +7,10 @@
 
 Everything is kept in one SQLite file, by default ``$XDG_DATA_HOME/chibre/chibre.sqlite``
 (``~/.local/share/chibre/chibre.sqlite``); unfinished games go on when the server restarts.
-The file is checked first (``chibre.server.recovery``): a damaged one is saved as far as it can
-be, and what was lost is said; one from which nothing can be read is refused (exit status 2).
+One server at a time uses a file: a second one started on it is refused (exit status 1,
+``PATH.lock`` holds the claim until the first stops, however it stops). The file is checked
+first (``chibre.server.recovery``): a damaged one is saved as far as it can be, and what was
+lost is said; one from which nothing can be read is refused (exit status 2).
 ``--port 0`` takes a free port; the address printed names the port in use. The server
 answers only to the hosts and origins ``chibre.server.security`` allows: ``--allowed-host`` and
 ``--allowed-origin`` add to them (README.md, "Hosting").
@@ -25,6 +27,8 @@ import threading
 import webbrowser
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock, Timeout
 
 from chibre.server.guard import Door, guarded_protocol
 from chibre.server.security import InvalidSiteName, SitePolicy, allowed_host, allowed_origin
@@ -204,12 +208,31 @@ def may_open_browser() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    db = Path(args.db or default_db())
+    claim = FileLock(f"{db}.lock", timeout=0)
+    try:  # two servers on one file would each play its tables, and refuse the other's moves
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
+        claim.acquire()
+    except Timeout:
+        print(
+            f"chibre serve: another chibre serve is using {db}: stop it, or give this one "
+            "another --db",
+            file=sys.stderr,
+        )
+        return 1
+    except OSError as e:  # a folder that cannot be written: no other server writes there either
+        print(f"chibre serve: {db} is not claimed for this server alone: {e}", file=sys.stderr)
+        return _serve(args, db)
+    with claim:
+        return _serve(args, db)
+
+
+def _serve(args: argparse.Namespace, db: Path) -> int:
     import uvicorn
 
     from chibre.server.app import create_app
     from chibre.server.recovery import StoreRefused, prepare_once
 
-    db = args.db or default_db()
     settings = Settings(
         bot_delay=args.bot_delay,
         deal_delay=args.deal_delay,
