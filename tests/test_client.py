@@ -215,9 +215,11 @@ def test_a_bot_that_fails_or_is_late_never_forfeits_nor_plays_a_stale_card(
     thanked = any(isinstance(a, Thank) for s, a in game.record.entries if s == 0)
     if how == "slow":  # the table's computer, moving for the seat, may rightly thank
         assert not thanked or game.winner == 0
+        # an answer sent before the computer's move reached the client is refused, not played
+        assert {code for code, _ in result.refusals} <= {"moved_on"}
     else:
         assert not thanked
-    assert result.refusals == []  # nothing stale, nothing illegal was sent
+        assert result.refusals == []  # nothing stale, nothing illegal was sent
 
 
 def test_a_seat_open_elsewhere_too_is_said(

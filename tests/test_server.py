@@ -356,6 +356,11 @@ async def refused_messages(base: str, db: Path) -> None:
     await refused(chooser, b'{"type": "ping"}', "malformed", "binary")
     await refused(chooser, json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large", "4096")
     await refused(chooser, {"type": "shuffle"}, "unknown_type", "shuffle")
+    # a move chosen on an earlier state than the table's (it moved on since)
+    chibre = {"kind": "chibre"}
+    await refused(chooser, {"type": "act", "action": chibre, "seq": stored - 1}, "moved_on")
+    await refused(chooser, {"type": "act", "action": chibre, "seq": stored + 1}, "moved_on")
+    await refused(chooser, {"type": "act", "action": chibre, "seq": -1}, "malformed", "seq")
     # what the table's rules forbid, in the socket's language (romand: no thanks; the table
     # declares the weis)
     await chooser.send({"type": "language", "lang": "de"})
@@ -373,8 +378,9 @@ async def refused_messages(base: str, db: Path) -> None:
     assert fresh.state is not None and watcher.state is not None
     assert fresh.state["seq"] == stored and fresh.view == watcher.view
 
-    # a legal chibre goes through; the partner may not chibre back; a card not held is refused
-    await chooser.act({"kind": "chibre"})
+    # a legal chibre goes through (on the state it was chosen on); the partner may not chibre
+    # back; a card not held is refused
+    await chooser.send({"type": "act", "action": chibre, "seq": stored})
     await partner.until(lambda f: f["type"] == "state" and f["seq"] == stored + 1)
     assert partner.state is not None
     assert partner.state["events"] == [{"type": "Chibred", "seat": chooser.seat}]

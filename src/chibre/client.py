@@ -215,7 +215,7 @@ async def _answer(
             view = result.view
             if code == "illegal" and view.get("to_act") == view.get("seat") and view["legal"]:
                 legal = [action_from_json(a) for a in view["legal"]]
-                await _act(ws, first_legal(legal), result)  # never stall
+                await _act(ws, first_legal(legal), result, acted_at)  # never stall
             continue
         if kind != "state":
             continue
@@ -240,7 +240,7 @@ async def _answer(
             log.warning("the table moved on while the player thought: its answer is dropped")
             continue
         await _report(ws, player, result)
-        await _act(ws, action, result)
+        await _act(ws, action, result, acted_at)
 
 
 def _warn_if_shared(result: SeatResult) -> None:
@@ -339,9 +339,10 @@ async def _report(ws: Any, player: Player, result: SeatResult) -> None:
     result.reported = len(incidents)
 
 
-async def _act(ws: Any, action: Action, result: SeatResult) -> None:
+async def _act(ws: Any, action: Action, result: SeatResult, seq: int) -> None:
+    """Send an action chosen on the state ``seq`` (refused ``moved_on`` past it)."""
     result.decisions += 1
-    await ws.send(json.dumps({"type": "act", "action": action_to_json(action)}))
+    await ws.send(json.dumps({"type": "act", "action": action_to_json(action), "seq": seq}))
 
 
 __all__ = [

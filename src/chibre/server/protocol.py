@@ -33,6 +33,7 @@ CODES: dict[str, int] = {card_code(c): c for c in range(36)}
 ERROR_CODES = (
     "bad_token",
     "not_your_turn",
+    "moved_on",
     "illegal",
     "malformed",
     "too_large",
@@ -203,10 +204,12 @@ ActionMessage = Annotated[
 
 
 class Act(_Message):
-    """``{"type": "act", "action": ACTION}``: a seat's move."""
+    """``{"type": "act", "action": ACTION, "seq": 17}``: a seat's move; ``seq`` (optional):
+    that of the state it was chosen on — refused ``moved_on`` if the table has moved since."""
 
     type: Literal["act"]
     action: ActionMessage
+    seq: Annotated[int, Field(ge=0)] | None = None
 
 
 class Ping(_Message):

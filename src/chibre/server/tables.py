@@ -510,6 +510,8 @@ class Table:
             elif isinstance(message, Rematch):
                 self.start_rematch(conn.address)
             else:
+                if message.seq is not None and message.seq != self.seq:
+                    raise refusal("moved_on")
                 self.act(conn.seat, message.action.action())
         except ProtocolError as e:
             conn.reply(e.frame(conn.lang))

@@ -301,7 +301,7 @@ function illegalText(reason) {
  * page's language), or the page says whose turn it is. */
 function refusedCard(view, code) {
   if (view.phase === "play" && view.to_act === mySeat()) {
-    send({ type: "act", action: { kind: "play", card: code, weis: [], stoeck: false } });
+    sendAct({ kind: "play", card: code, weis: [], stoeck: false });
   } else if (view.phase === "play" && view.to_act >= 0) {
     refuse(t("turn_of", { name: seatName(view.to_act) }));
   }
@@ -395,8 +395,14 @@ function send(message) {
   return true;
 }
 
+/** A move chosen on the state shown: refused (``moved_on``) if the table has moved since —
+ * the computer made it when the time per move ran out, say. */
+function sendAct(action) {
+  return send({ type: "act", action, seq: app.msg.seq });
+}
+
 function act(action) {
-  if (app.pending || !send({ type: "act", action })) return;
+  if (app.pending || !sendAct(action)) return;
   app.pending = true;
   endHold();
   render();
