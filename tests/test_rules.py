@@ -376,3 +376,12 @@ def test_first_chooser_card_must_be_a_card():
         Rules.make(first_chooser_card=True)
     with pytest.raises(InvalidRules, match="first_chooser_card"):
         Rules.make(first_chooser_card="Schellen Zwölf")
+
+
+def test_pique_double_asked_of_a_preset_brings_its_grid_and_target():
+    r = Rules.preset("schieber-2500", pique_double="always")
+    assert (r.multipliers, r.target, r.deck) == ("pique_double", 1500, "swiss")
+    r = Rules.preset("jasvel", pique_double="choice", target=2000)
+    assert (r.multipliers, r.target) == ("pique_double", 2000)
+    with pytest.raises(InvalidRules, match="replaces the multiplier grid"):
+        Rules.preset("jasvel", pique_double="always", multipliers="current")

@@ -943,3 +943,50 @@ def test_fair_deals_asked_for_in_the_lobby_show_their_commitment(
     page.locator("#deals-box[data-answered='true']").wait_for(state="attached")
     assert page.locator("#deals-box").is_hidden()
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_lobby_keeps_the_options_it_shows_to_what_the_rules_allow(
+    browser: Browser, server: str
+) -> None:
+    """Pique double comes with its grid and its 1500 and goes with them, a thanks with the
+    immediate end; a target out of range is refused in the page's language, nothing made;
+    the table made plays the rules the form showed."""
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    page.select_option("#preset", "jasvel")
+    assert page.input_value("#target") == "2500"
+    page.select_option("#pique_double", "always")
+    assert page.input_value("#multipliers") == "pique_double"
+    assert page.input_value("#target") == "1500"
+    page.select_option("#pique_double", "off")
+    assert page.input_value("#multipliers") == "current"
+    assert page.input_value("#target") == "2500"
+    page.select_option("#multipliers", "pique_double")
+    assert page.input_value("#pique_double") == "always"
+    assert page.input_value("#end_mode") == "end_of_hand"
+    page.select_option("#claim", "thank")
+    assert page.input_value("#end_mode") == "immediate"
+    page.select_option("#end_mode", "end_of_hand")
+    assert page.input_value("#claim") == "auto"
+    page.select_option("#lang-select", "de")
+    page.fill("#target", "0")
+    page.click("#create")
+    error = page.locator("#create-error")
+    expect(error).to_have_text("Fehler: das Ziel ist eine ganze Punktzahl von 1 bis 10'000")
+    assert page.locator("#invites").is_hidden()
+    page.fill("#target", "1500")
+    page.click("#create")
+    page.locator("#invites").wait_for()
+    link = page.locator("#go-table").get_attribute("href")
+    assert link is not None
+    table_id, token = link.split("/t/")[1].split("?seat=")
+    with urllib.request.urlopen(f"{server}/api/tables/{table_id}?token={token}") as r:
+        rules = json.loads(r.read())["rules"]
+    assert (rules["pique_double"], rules["multipliers"], rules["target"]) == (
+        "always",
+        "pique_double",
+        1500,
+    )
+    assert (rules["end_mode"], rules["claim"]) == ("end_of_hand", "auto")
+    assert not page.errors  # type: ignore[attr-defined]

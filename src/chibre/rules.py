@@ -246,10 +246,16 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **options: Any) -> Rules:
-        """A named preset of RULES.md §11, with any option changed."""
+        """A named preset of RULES.md §11, with any option changed. Pique double asked for
+        brings its grid and target (RULES.md §2, §7) unless ``options`` name others: the
+        preset's own give way."""
         if name not in PRESETS:
             raise InvalidRules(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
-        return cls.make(**{**PRESETS[name], **options})
+        base = dict(PRESETS[name])
+        if options.get("pique_double", "off") != "off":
+            base.pop("multipliers", None)
+            base.pop("target", None)
+        return cls.make(**{**base, **options})
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

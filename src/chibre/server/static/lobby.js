@@ -10,6 +10,8 @@ const $ = (id) => document.getElementById(id);
 const SEAT_LABELS = ["seat_you", "seat_right", "seat_partner", "seat_left"];
 const GRIDS = ["none", "current", "published", "ascending", "french", "pique_double"];
 const MOVE_LIMITS = ["0", "20", "30", "60", "120"]; // seconds a player has for a move
+const MAX_TARGET = 10000;
+const PIQUE_DOUBLE_TARGET = 1500; // pique double brings its grid and plays to 1500 (RULES.md §2, §7)
 const FIELDS = [
   "target", "deck", "multipliers", "pique_double", "end_mode", "end_order", "claim",
   "weis", "stoeck", "auto_weis", "auto_stoeck",
@@ -121,6 +123,35 @@ function showPreset(name) {
   }
 }
 
+/** The preset's own value of a field, as the form shows it. */
+function presetValue(f) {
+  const v = (presets[$("preset").value] || {})[f];
+  return f === "multipliers" && Array.isArray(v) ? "none" : String(v);
+}
+
+/** Keep the form to what the rules allow together, visibly: pique double comes with its grid
+ * and its target of 1500 (and goes with them), a thanks needs the immediate end. */
+function keepConsistent(changed) {
+  const pd = $("pique_double");
+  const grid = $("multipliers");
+  if (changed === "multipliers") {
+    if (grid.value === "pique_double" && pd.value === "off") pd.value = "always";
+    else if (grid.value !== "pique_double" && pd.value !== "off") pd.value = "off";
+  }
+  if (changed === "pique_double" || changed === "multipliers") {
+    const on = pd.value !== "off";
+    if (on) {
+      grid.value = "pique_double";
+      if ($("target").value === presetValue("target")) $("target").value = String(PIQUE_DOUBLE_TARGET);
+    } else {
+      if (grid.value === "pique_double") grid.value = presetValue("multipliers");
+      if ($("target").value === String(PIQUE_DOUBLE_TARGET)) $("target").value = presetValue("target");
+    }
+  }
+  if (changed === "claim" && $("claim").value === "thank") $("end_mode").value = "immediate";
+  if (changed === "end_mode" && $("end_mode").value !== "immediate") $("claim").value = "auto";
+}
+
 /** The options that differ from the preset, then the JSON editor's options over them. */
 function chosenOptions() {
   const rules = presets[$("preset").value] || {};
@@ -131,9 +162,9 @@ function chosenOptions() {
     if (f === "target") v = Number.parseInt(String(v), 10);
     if (JSON.stringify(v) !== JSON.stringify(rules[f])) options[f] = v;
   }
-  // pique double brings its own grid: only send a grid the player picked on purpose
-  if (options.pique_double && options.pique_double !== "off" && options.multipliers !== "pique_double") {
-    delete options.multipliers;
+  const target = options.target ?? 1;
+  if (!Number.isInteger(target) || target < 1 || target > MAX_TARGET) {
+    throw new Error(t("target_range", { max: formatNumber(MAX_TARGET) }));
   }
   const text = $("options-json").value.trim();
   if (text && text !== "{}") {
@@ -294,6 +325,9 @@ async function main() {
   $("preset").value = p.default in presets ? p.default : Object.keys(presets)[0];
   showPreset($("preset").value);
   $("preset").addEventListener("change", () => showPreset($("preset").value));
+  for (const f of ["pique_double", "multipliers", "claim", "end_mode"]) {
+    $(f).addEventListener("change", () => keepConsistent(f));
+  }
   $("quick-level").value = defaultLevel();
   for (let s = 1; s < 4; s++) {
     $(`seat${s}`).value = defaultLevel();
