@@ -538,3 +538,37 @@ def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
         assert status == 200
     finally:
         stop_server(process)
+
+
+def test_a_player_s_clock_runs_on_while_the_table_changes_elsewhere(tmp_path: Path) -> None:
+    """A friend who leaves and is taken over by the computer, or comes back, gives the player
+    who is thinking no more time: their move's deadline stays where it was."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db, "--bot-delay", "0", "--deal-delay", "0.05", "--grace", "0.5")
+    try:
+        body = {"seats": ["human", "rule", "human", "rule"], "move_limit": 20}
+        status, t = http_json(base, "/api/tables", body)
+        assert status == 200, t
+        with ws_connect(ws_url(base, t["seats"][0]["link"]), max_queue=None) as ws:
+            with ws_connect(ws_url(base, t["seats"][2]["link"]), max_queue=None) as friend:
+                frame = json.loads(ws.recv(timeout=TIMEOUT))
+                end = time.monotonic() + 60
+                while not (frame.get("type") == "state" and frame["view"]["to_act"] == 0):
+                    assert time.monotonic() < end, frame
+                    if frame.get("type") == "state" and frame["view"]["to_act"] == 2:
+                        legal = json.loads(friend.recv(timeout=TIMEOUT))
+                        while legal.get("type") != "state" or legal["seq"] != frame["seq"]:
+                            legal = json.loads(friend.recv(timeout=TIMEOUT))
+                        act = {"type": "act", "action": legal["view"]["legal"][0]}
+                        friend.send(json.dumps(act))
+                    frame = json.loads(ws.recv(timeout=TIMEOUT))
+                deadline = frame["table"]["move_until"]
+                seq = frame["seq"]
+                assert isinstance(deadline, float)
+            # the friend has gone: after the grace the computer takes the seat over
+            while not (frame.get("type") == "state" and frame["table"]["seats"][2]["bot"]):
+                frame = json.loads(ws.recv(timeout=TIMEOUT))
+            assert frame["seq"] == seq and frame["view"]["to_act"] == 0
+            assert frame["table"]["move_until"] == deadline
+    finally:
+        stop_server(process)

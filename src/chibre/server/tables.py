@@ -261,6 +261,7 @@ class Table:
         self.views = ViewCache(self.game)
         self._table_json: str | None = None
         self._pending: asyncio.Handle | None = None  # the next deal or computer move
+        self._clock: int | None = None  # the seq whose move the move limit is timing
         self._thinking = False
         self._deadline: asyncio.TimerHandle | None = None  # the time limit of a search player
         self.active = time.time()
@@ -683,27 +684,46 @@ class Table:
     # --- the table's own moves -----------------------------------------------------------
 
     def schedule(self) -> None:
-        """Plan the next deal or computer move, if the game waits for one."""
+        """Plan the next deal or computer move, if the game waits for one. A player's clock
+        for the move they are thinking about runs on: a change elsewhere at the table (a
+        seat taken over, a friend back) gives them no more time."""
+        game = self.game
+        to_act = game.current_player
+        seq = self.seq
+        if self._pending is not None and self._clock == seq and self._timed(to_act):
+            return
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
+        self._clock = None
         if self.move_until is not None:
             self.move_until = None
             self._table_json = None
-        game = self.game
-        to_act = game.current_player
         if to_act is None or self.unattended:
             return  # over, or nobody to see it: it goes on when a spectator comes
         loop = asyncio.get_running_loop()
-        seq = self.seq
         if to_act == CHANCE:
             self._pending = loop.call_later(self.settings.deal_delay, self._due, seq)
         elif self.seats[to_act].bot and not self._thinking:
             self._pending = loop.call_later(self.settings.bot_delay, self._due, seq)
-        elif self.move_limit > 0 and not self._thinking and self._clocked(to_act):
+        elif self._timed(to_act):
             self._pending = loop.call_later(self.move_limit, self._too_long, seq)
+            self._clock = seq
             self.move_until = time.time() + self.move_limit
             self._table_json = None
+
+    def _timed(self, to_act: int | None) -> bool:
+        """Whether the move limit times the move of ``to_act`` now (a human's, see
+        :meth:`_clocked`)."""
+        return (
+            to_act is not None
+            and to_act != CHANCE
+            and not self.unattended
+            and not self.seats[to_act].bot
+            and self.move_limit > 0
+            and not self._thinking
+            and self._clocked(to_act)
+        )
 
     def _clocked(self, seat: int) -> bool:
         """Whether the move limit runs for ``seat``'s move: at a tournament's table always (a
