@@ -10,7 +10,7 @@ from random import Random
 import numpy as np
 import pytest
 
-from chibre.actions import Deal, Play
+from chibre.actions import Choose, Deal, Play
 from chibre.bots import make_player
 from chibre.bots.sampling import sample_deals
 from chibre.cards import card_symbol, cards_of, parse_card, parse_cards
@@ -300,12 +300,49 @@ def test_stoeck_and_weis_left_undeclared_are_the_coach_s_to_point_out() -> None:
             assert a.reason.fields["cards"] == shown[a.seat]
             line = assessment_line(a, "en")
             assert all(card_symbol(c) in line for c in cards_of(shown[a.seat])), line
-            assert "lost" not in line and "up to" in line, line
+            assert "would have been the best" in line, line
     assert not [
         a
         for a in review_record(record, [0, 1, 2, 3], QUICK).assessments
         if a.kind in ("weis", "stoeck")
     ]
+
+
+def quiet_first_trick(hands: str) -> GameRecord:
+    """A hand of ``rule`` players in Obenabe named by seat 1, seat 0 (last to play to the
+    first trick) keeping its weis to itself."""
+    rules = Rules(auto_weis=False, auto_stoeck=False, first_chooser="right_of_dealer")
+    game = Game(rules)
+    game.apply(Deal(tuple(parse_cards(h) for h in hands.split(" / ")), 0))
+    game.apply(Choose(4), 1)
+    players = [make_player("rule", s) for s in range(4)]
+    while game.hand is not None and not game.hand.is_over:
+        seat = game.current_player
+        assert seat is not None
+        action = players[seat].act(game.observation(seat))
+        if seat == 0 and isinstance(action, Play):
+            action = Play(action.card)
+        game.apply(action, seat)
+    return game.record
+
+
+def test_a_weis_that_could_not_have_counted_is_no_mistake() -> None:
+    """Seat 0's 20 (♥6 ♥7 ♥8) left undeclared: nothing lost against the opponent's 100 (their
+    weis wins the comparison either way, RULES.md §5); 20 lost where nobody else had one."""
+    against_100 = quiet_first_trick(
+        "H6 H7 H8 D6 D8 C6 C8 SJ SK / S6 S7 S8 S9 S10 DA DK CA HA / "
+        "D7 D9 DQ H9 HJ HK C10 CQ SQ / D10 DJ H10 HQ C7 C9 CJ CK SA"
+    )
+    game, _ = against_100.replay()
+    assert sum(w.points for w in game.hands[0].declared[1]) == 100
+    review = review_record(against_100, [0], QUICK)
+    assert [a for a in review.assessments if a.kind == "weis"] == []
+    alone = quiet_first_trick(
+        "H6 H7 H8 D6 D8 C6 C8 SJ SK / S6 S8 S10 SQ DA DK CA HA D7 / "
+        "S7 S9 D9 DQ H9 HJ HK C10 CQ / D10 DJ H10 HQ C7 C9 CJ CK SA"
+    )
+    (missed,) = [a for a in review_record(alone, [0], QUICK).assessments if a.kind == "weis"]
+    assert missed.loss == 20 and missed.verdict is Verdict.BLUNDER
 
 
 def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:

@@ -1,10 +1,10 @@
 """Weis and stöck the seat could have declared and did not (tables that let the players
 declare: ``auto_weis`` or ``auto_stoeck`` off).
 
-What a seat could declare depends on its own cards and the contract only, so it is judged
-from them: stöck left undeclared lose their 20, always credited; a weis left undeclared loses
-at most its points — what it is worth when its team wins the comparison —, and is judged by
-that.
+What a seat could declare depends on its own cards and the contract only: stöck left
+undeclared lose their 20, always credited; a weis left undeclared loses what the team would
+have written with it — its points when the team's best weis then wins the comparison with the
+other team's as they were declared (RULES.md §5), nothing when it could not have won.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from chibre.actions import Deal, Play
 from chibre.game import GameRecord
-from chibre.weis import STOECK_CARDS, STOECK_POINTS, best_weis
+from chibre.hand import Hand, team_of
+from chibre.weis import STOECK_CARDS, STOECK_POINTS, Weis, best_weis, weis_key
 
 STOECK = "stoeck"
 WEIS = "weis"
@@ -68,14 +69,13 @@ def missed_declarations(record: GameRecord, seats: Iterable[int]) -> list[Missed
             dealt = hand.dealt[seat]
             if not rules.auto_weis and rules.weis and seat in first:
                 best = best_weis(dealt, rules, hand.contract)
-                could = sum(w.points for w in best)
-                did = sum(w.points for w in hand.declared[seat])
-                if could > did:
+                lost = _weis_written(hand, seat, best) - _weis_written(hand, seat, None)
+                if lost > 0:
                     left = 0
                     for w in best:
                         if w not in hand.declared[seat]:
                             left |= w.cards
-                    out.append(Missed(seat, WEIS, could - did, h, first[seat], left))
+                    out.append(Missed(seat, WEIS, lost, h, first[seat], left))
             sc = STOECK_CARDS[hand.contract] if hand.contract < 4 else 0
             if not rules.auto_stoeck and rules.stoeck and sc and dealt & sc == sc:
                 entries = [cards.get(seat * 100 + c) for c in range(36) if sc >> c & 1]
@@ -84,3 +84,22 @@ def missed_declarations(record: GameRecord, seats: Iterable[int]) -> list[Missed
                     due = max(e or 0 for e in entries)
                     out.append(Missed(seat, STOECK, STOECK_POINTS, h, due, sc))
     return out
+
+
+def _weis_written(hand: Hand, seat: int, instead: tuple[Weis, ...] | None) -> int:
+    """The weis points the team of ``seat`` writes in ``hand``, had ``seat`` declared
+    ``instead`` (``None``: as it did); the other seats' weis as they were declared."""
+    best_seat, best_key = -1, None
+    declared = list(hand.declared)
+    compared = [ws[: hand.compared[s]] for s, ws in enumerate(declared)]
+    if instead is not None:
+        declared[seat] = compared[seat] = instead
+    for s in range(4):
+        for w in compared[s]:
+            key = weis_key(w, hand.contract, (s - hand.chooser) & 3, hand.rules)
+            if best_key is None or key > best_key:
+                best_seat, best_key = s, key
+    team = team_of(seat)
+    if best_seat < 0 or team_of(best_seat) != team:
+        return 0
+    return sum(w.points for s in (team, team + 2) for w in declared[s])
