@@ -15,8 +15,14 @@ from chibre.bots import make_player
 from chibre.bots.sampling import sample_deals
 from chibre.cards import card_symbol, cards_of, parse_card, parse_cards
 from chibre.coach import Budget, Verdict, assess, decisions, grade, review_record
-from chibre.coach.reasons import Reason
-from chibre.coach.report import action_text, assessment_line, html_report, text_report
+from chibre.coach.reasons import Reason, card_reason, partner_signal
+from chibre.coach.report import (
+    action_text,
+    assessment_line,
+    html_report,
+    reason_text,
+    text_report,
+)
 from chibre.coach.review import Assessment, assessment_from_json, assessment_to_json
 from chibre.coach.value import Valuation, paired_loss, sure_match
 from chibre.coach.verdict import BLUNDER, INACCURACY, MISTAKE
@@ -31,7 +37,9 @@ from coach_positions import (
     OBVIOUS_CHIBRE,
     SCHMIEREN,
     TRUMP_PULL,
+    deal_with,
 )
+from coach_positions import record as position_record
 
 QUICK = Budget(samples=16, contract_samples=12)
 
@@ -414,3 +422,50 @@ def test_an_assessment_is_kept_whole() -> None:
     kept = json.loads(json.dumps([assessment_to_json(a) for a in assessed]))
     assert [assessment_from_json(d) for d in kept] == list(assessed)
     assert any(a.hindsight for a in assessed) and any(a.kind == "contract" for a in assessed)
+
+
+def observation_after(deal: str, actions: str, seat: int) -> Observation:
+    """What ``seat`` sees once ``actions`` are played on ``deal`` (seat 0 chooses)."""
+    game, _ = position_record(deal, actions).replay()
+    return game.observation(seat)
+
+
+SIGNAL_DEAL = deal_with(
+    3, {0: "SA S6 HA HK", 1: "SK S7", 2: "DA DK DQ DJ D10 D9 D8 D7 D6", 3: "S8 S9"}
+)
+
+
+def test_points_on_our_own_trick_are_a_schmier_not_a_signal() -> None:
+    schmier = observation_after(SIGNAL_DEAL, "=O SA S7 DT S8", 0)
+    assert partner_signal(schmier) == -1
+    signal = observation_after(SIGNAL_DEAL, "=O S6 SK DT S8", 0)  # on the opponents' trick
+    assert partner_signal(signal) == 0
+
+
+def valued(o: Observation, cards: str, means: list[float]) -> Valuation:
+    """Two or more cards valued by one deal each way (enough for a reason)."""
+    options = tuple(Play(parse_card(c)) for c in cards.split())
+    return Valuation(options, np.array([means]), np.array([1.0]), (), exact=True)
+
+
+def test_a_trump_led_when_nobody_else_holds_one_is_no_trump_pull() -> None:
+    deal = deal_with(3, {0: "HJ H9 HA HK SA", 1: "H6 H7", 2: "H8 H10", 3: "HQ S6 S7 S8"})
+    pulled = "=H HJ H6 H8 HQ H9 H7 HT S6"  # seat 0 leads again, the other trumps all out
+    o = observation_after(deal, pulled, 0)
+    assert o.seat == 0 and not o.trick and len(o.tricks) == 2
+    reason = card_reason(o, valued(o, "HA SA", [40.0, 30.0]), 0, 1)
+    assert reason.key != "trump_pull"
+    early = observation_after(deal, "=H HJ H6 H8 HQ", 0)  # ♥7 and ♥10 are still out
+    assert card_reason(early, valued(early, "H9 SA", [40.0, 30.0]), 0, 1).key == "trump_pull"
+
+
+def test_not_overtaking_the_partner_is_said_as_such() -> None:
+    """The partner's ♥K holds the trick; seat 0's ♥9 keeps ♥A, which would overtake it."""
+    deal = deal_with(3, {0: "S6 HA H9", 1: "S7", 2: "SA HK", 3: "S8 H6"})
+    o = observation_after(deal, "=O S6 S7 SA S8 HK H6", 0)
+    assert o.trick == (parse_card("HK"), parse_card("H6"))
+    reason = card_reason(o, valued(o, "H9 HA", [40.0, 30.0]), 0, 1)
+    assert reason.key == "keep_partner"
+    assert reason_text(reason, "en") == (
+        "your partner holds the trick: play nine of hearts, keep ace of hearts"
+    )

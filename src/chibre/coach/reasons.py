@@ -5,16 +5,17 @@ with (cards, a suit, a contract, points). The rules are those a Jass teacher wou
 from the trick and the solved deals:
 
 - **match** — on a good share of the deals the better card keeps our match (or stops theirs);
-- at the lead: the **trump pull** (a trump led once the bourg is gone or ours), the **Bock**
+- at the lead: the **trump pull** (a trump led once the bourg is gone or ours, while another
+  hand may still hold a trump), the **Bock**
   (the highest card left of a suit, cashed), the **partner's signal** (the suit the partner
   showed with a high discard);
 - following: **schmieren** (points on the partner's trick), **ducking** (letting the trick go
-  rather than taking it), taking the trick;
+  rather than taking it; not overtaking the partner who holds it), taking the trick;
 - late in the hand, **keeping the last trick** (the card taken was the one to keep for it);
 - else the points the better card takes more on average.
 
-For the contract: the **obvious chibre** (no contract worth naming), the contract that makes
-**match**, the **pique double**, or the contract and its value.
+For the contract: the **chibre** (the partner's choice worth more than any contract of ours),
+the contract that makes **match**, the **pique double**, or the contract and its value.
 """
 
 from __future__ import annotations
@@ -77,16 +78,29 @@ def _partner_holds(o: Observation) -> bool:
 
 def partner_signal(o: Observation) -> int:
     """The suit the partner showed this hand: its first discard of a card worth points on a
-    suit it could not follow (-1 if none)."""
+    suit it could not follow, on a trick the opponents held (-1 if none; points given to
+    our own trick are a schmier, not a signal)."""
     partner = o.seat ^ 2
     for t in o.tricks:
         led = t.cards[0] // 9
         for i, c in enumerate(t.cards):
             if (t.leader + i) & 3 != partner or i == 0:
                 continue
-            if c // 9 != led and c // 9 != o.contract and CARD_POINTS[o.contract][c] >= 10:
+            ours = (t.leader + trick_winner(t.cards[:i], o.contract)) & 3 == o.seat
+            if (
+                c // 9 != led
+                and c // 9 != o.contract
+                and CARD_POINTS[o.contract][c] >= 10
+                and not ours
+            ):
                 return c // 9
     return -1
+
+
+def _trumps_out(o: Observation) -> bool:
+    """Whether a trump is still in another hand (neither played nor ours)."""
+    k = o.contract
+    return k < 4 and SUIT_MASKS[k] & ~(_played(o) | o.hand) != 0
 
 
 def _share(mask: np.ndarray, v: Valuation) -> float:
@@ -108,7 +122,7 @@ def card_reason(o: Observation, v: Valuation, best: int, taken: int) -> Reason:
         if _share(theirs, v) >= MATCH_SHARE:
             return Reason("match_against", {"card": card})
     if not o.trick:
-        if k < 4 and card // 9 == k and (BOURG[k] & (_played(o) | o.hand)):
+        if k < 4 and card // 9 == k and (BOURG[k] & (_played(o) | o.hand)) and _trumps_out(o):
             return Reason("trump_pull", {"card": card})
         if (k >= 4 or card // 9 != k) and is_bock(o, card):
             return Reason("bock", {"card": card})
@@ -124,7 +138,8 @@ def card_reason(o: Observation, v: Valuation, best: int, taken: int) -> Reason:
         ):
             return Reason("schmieren", {"card": card})
         if best != taken and _wins_now(o, other) and not _wins_now(o, card):
-            return Reason("duck", {"card": card, "other": other})
+            key = "keep_partner" if _partner_holds(o) else "duck"
+            return Reason(key, {"card": card, "other": other})
         if best != taken and _wins_now(o, card) and not _wins_now(o, other):
             return Reason("take", {"card": card})
     tricks_left = 9 - len(o.tricks)
