@@ -19,6 +19,7 @@ from chibre.coach.reasons import Reason, card_reason, partner_signal
 from chibre.coach.report import (
     action_text,
     assessment_line,
+    card_text,
     html_report,
     reason_text,
     text_report,
@@ -469,3 +470,13 @@ def test_not_overtaking_the_partner_is_said_as_such() -> None:
     assert reason_text(reason, "en") == (
         "your partner holds the trick: play nine of hearts, keep ace of hearts"
     )
+
+
+def test_the_open_cards_column_separates_the_swiss_cards_names() -> None:
+    a = only(BOCK, 1)[-1]
+    cards = (parse_card("SA"), parse_card("SK"))
+    two = dataclasses.replace(a, hindsight=cards)
+    ace, king = (card_text(c, "de", "swiss") for c in cards)
+    assert " " in ace  # a name of words: "Schilten Ass"
+    assert f"{ace}, {king}" in assessment_line(two, "de", "swiss")
+    assert "♠A ♠K" in assessment_line(two, "en")

@@ -4,6 +4,7 @@ terminal, as a standalone HTML page, in French, German or English (the message c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 from chibre.actions import Action, Chibre, Choose, Play
@@ -54,6 +55,12 @@ def _with_article(name: str) -> str:
     return ("la " if rank == "dame" else "le ") + name
 
 
+def cards_text(cards: Iterable[int], lang: str, deck: str = "french") -> str:
+    """Cards in a line: the Swiss deck's names are words, so a comma between them."""
+    between = ", " if deck == "swiss" else " "
+    return between.join(card_text(c, lang, deck) for c in cards)
+
+
 def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
     """The reason's line in ``lang``."""
     fields: dict[str, str] = {}
@@ -61,9 +68,8 @@ def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
         if name in ("card", "other"):
             said = card_name(int(value), lang, deck)
             fields[name] = _with_article(said) if lang == "fr" else said
-        elif name == "cards":  # the Swiss deck's names are words: a comma between cards
-            between = ", " if deck == "swiss" else " "
-            fields[name] = between.join(card_text(c, lang, deck) for c in cards_of(int(value)))
+        elif name == "cards":
+            fields[name] = cards_text(cards_of(int(value)), lang, deck)
         elif name == "suit":
             fields[name] = suit_name(int(value), lang, deck)
         elif name == "contract":
@@ -93,7 +99,7 @@ def assessment_line(a: Assessment, lang: str, deck: str = "french") -> str:
         line += f"{text(lang, 'coach.best')} {best}{colon(lang)} "
     line += reason_text(a.reason, lang, deck)
     if a.hindsight is not None:
-        cards = " ".join(card_text(c, lang, deck) for c in a.hindsight)
+        cards = cards_text(a.hindsight, lang, deck)
         line += " | " + text(lang, "coach.hindsight", cards=cards)
     return line
 
@@ -142,7 +148,7 @@ def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
             f"<td>{number_text(a.loss, lang)} ± {number_text(a.error, lang)}</td>"
             f"<td>{escape(action_text(a.best, lang, deck))}</td>"
             f"<td>{escape(reason_text(a.reason, lang, deck))}</td>"
-            f"<td>{escape(' '.join(card_text(c, lang, deck) for c in a.hindsight or ()))}</td></tr>"
+            f"<td>{escape(cards_text(a.hindsight or (), lang, deck))}</td></tr>"
         )
     summary = "".join(
         "<li>"
