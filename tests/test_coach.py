@@ -10,7 +10,7 @@ from random import Random
 import numpy as np
 import pytest
 
-from chibre.actions import Choose, Deal, Play
+from chibre.actions import Choose, Deal, Play, Thank
 from chibre.bots import make_player
 from chibre.bots.sampling import sample_deals
 from chibre.cards import card_symbol, cards_of, parse_card, parse_cards
@@ -480,3 +480,33 @@ def test_the_open_cards_column_separates_the_swiss_cards_names() -> None:
     assert " " in ace  # a name of words: "Schilten Ass"
     assert f"{ace}, {king}" in assessment_line(two, "de", "swiss")
     assert "♠A ♠K" in assessment_line(two, "en")
+
+
+def test_a_thanks_that_lost_the_game_is_the_review_s_to_point_out() -> None:
+    rules = Rules.make(claim="thank", target=300)
+    game = Game(rules)
+    game.deal(Random(7))
+    players = [make_player("rule", s) for s in range(4)]
+    while game.hand is not None and len(game.hand.tricks) < 2:  # two tricks, then thanks
+        seat = game.current_player
+        assert seat is not None
+        game.apply(players[seat].act(game.observation(seat)), seat)
+    thanker = game.current_player
+    assert thanker is not None
+    had = game.totals[thanker & 1]
+    game.apply(Thank(), thanker)
+    assert game.is_over and game.winner != thanker & 1
+    review = review_record(game.record, [thanker], QUICK)
+    (thanks,) = [a for a in review.assessments if a.kind == "thank"]
+    assert thanks.seat == thanker and thanks.verdict is Verdict.BLUNDER
+    assert thanks.loss == 300 - had  # what the team lacked
+    line = assessment_line(thanks, "en")
+    assert line == (
+        f"thanks ?? — too early to thank: your team had {had} of the 300 needed, and the game "
+        "went to the other team"
+    )
+    assert assessment_from_json(assessment_to_json(thanks)) == thanks
+    (summary,) = review.summaries
+    assert thanks in summary.biggest
+    others = review_record(game.record, [thanker ^ 1], QUICK)
+    assert not [a for a in others.assessments if a.kind == "thank"]

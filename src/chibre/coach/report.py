@@ -82,7 +82,7 @@ def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
 def assessment_head(a: Assessment, lang: str, deck: str = "french") -> str:
     """What was done, its verdict and the points lost: ``♥J ?! lost 4.3 ± 1.5`` (a missed
     declaration's points are in its reason)."""
-    if a.kind in ("weis", "stoeck"):
+    if a.kind in ("weis", "stoeck", "thank"):
         return f"{text(lang, 'coach.kind.' + a.kind)} {a.verdict.value}"
     head = f"{action_text(a.taken, lang, deck)} {a.verdict.value}"
     if a.verdict is Verdict.GOOD:
@@ -95,7 +95,7 @@ def assessment_line(a: Assessment, lang: str, deck: str = "french") -> str:
     """``♥J ?! lost 4.3 ± 1.5 — best ♥8: ducking: …`` (the open cards after ``|``)."""
     line = assessment_head(a, lang, deck) + " — "
     best = action_text(a.best, lang, deck)
-    if best != action_text(a.taken, lang, deck) and a.kind not in ("weis", "stoeck"):
+    if best != action_text(a.taken, lang, deck) and a.kind not in ("weis", "stoeck", "thank"):
         line += f"{text(lang, 'coach.best')} {best}{colon(lang)} "
     line += reason_text(a.reason, lang, deck)
     if a.hindsight is not None:

@@ -21,7 +21,8 @@ from chibre.coach.declarations import Missed, missed_declarations
 from chibre.coach.reasons import Reason, card_reason, contract_reason, declaration_reason
 from chibre.coach.value import Budget, hindsight, paired_loss, value_cards, value_contract
 from chibre.coach.verdict import Verdict, grade
-from chibre.game import GameRecord
+from chibre.events import Thanked
+from chibre.game import Game, GameRecord
 from chibre.notation import format_action, parse_action
 from chibre.rules import CONTRACT_NAMES
 
@@ -176,6 +177,43 @@ def _declared(m: Missed, taken: Action | Deal) -> Assessment:
     )  # fmt: skip
 
 
+THANK = "thank"
+
+
+def wrong_thanks(record: GameRecord, seats: Iterable[int]) -> list[Assessment]:
+    """The thanks of ``seats`` that lost the game (the team had not reached the target):
+    each a blunder, its loss the points the team still lacked."""
+    wanted = set(seats)
+    game = Game(record.rules)
+    out: list[Assessment] = []
+    for i, (seat, action) in enumerate(record.entries):
+        totals = game.totals
+        if isinstance(action, Deal):
+            game.apply(action)
+            continue
+        for e in game.apply(action, seat):
+            if isinstance(e, Thanked) and not e.correct and e.seat in wanted:
+                had, target = totals[e.seat & 1], record.rules.target
+                reason = Reason("thank_wrong", {"points": had, "target": target})
+                out.append(
+                    Assessment(
+                        seat=e.seat,
+                        kind=THANK,
+                        hand_index=len(game.hands) - 1,
+                        entry=i,
+                        taken=action,
+                        best=action,
+                        options=(),
+                        loss=float(target - had),
+                        error=0.0,
+                        verdict=Verdict.BLUNDER,
+                        reason=reason,
+                        exact=True,
+                    )
+                )
+    return out
+
+
 @dataclass(frozen=True)
 class Summary:
     """A player's game in figures: decisions assessed, hands played, points lost per hand,
@@ -252,6 +290,7 @@ def compile_review(
     out = list(assessed)
     taken_at = dict(enumerate(a for _, a in record.entries))
     out.extend(_declared(m, taken_at[m.entry]) for m in missed_declarations(record, chosen))
+    out.extend(wrong_thanks(record, chosen))
     out.sort(key=lambda a: (a.entry, a.kind))
     hands = sum(1 for _, a in record.entries if isinstance(a, Deal))
     summaries = tuple(summarise(s, out, hands) for s in chosen)
