@@ -6,9 +6,9 @@ from the trick and the solved deals:
 
 - **match** — on a good share of the deals the better card keeps our match (or stops theirs);
 - at the lead: the **trump pull** (a trump led once the bourg is gone or ours, while another
-  hand may still hold a trump), the **Bock**
-  (the highest card left of a suit, cashed), the **partner's signal** (the suit the partner
-  showed with a high discard);
+  hand may still hold a trump), the **Bock** (the highest card left of a suit, cashed), the
+  **partner's signal** (the suit the partner showed with a high discard on the opponents'
+  trick);
 - following: **schmieren** (points on the partner's trick), **ducking** (letting the trick go
   rather than taking it; not overtaking the partner who holds it), taking the trick;
 - late in the hand, **keeping the last trick** (the card taken was the one to keep for it);
