@@ -456,6 +456,31 @@ def test_bubbles_speak_beside_their_seat_and_the_tafel_enlarges(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_finished_game_s_replay_asks_for_its_review_without_an_error(
+    browser: Browser, server: str
+) -> None:
+    """The replay asks whether the game was reviewed: "not yet" is an answer, not a failed
+    request in the console, and "Review this game" is offered."""
+    made = create_table(server, options={"claim": "thank"})
+    page = new_page(browser)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    with page.expect_response(lambda r: "/review?" in r.url) as asked:
+        page.click("#over-replay")
+    assert asked.value.status == 200
+    assert asked.value.json() == {"status": "none"}
+    expect(page.locator("#rp-review-btn")).to_be_visible()
+    assert console == [] and failed == [], (console, failed)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def invite_friend(browser: Browser, server: str, **options: object) -> tuple[Page, Page, str]:
     """A table of the host (seat 0) with a friend opposite (seat 2) and two computers; both
     pages at the table. Returns (host, friend, the friend's invitation)."""

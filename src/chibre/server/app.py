@@ -288,8 +288,8 @@ async def get_review(
     record, seats = found
     job = request.app.state.coaching.find(id, record, seats)
     said = i18n.best_language(lang or request.headers.get("accept-language"))
-    if job is None:
-        return error(404, i18n.text(said, "coach.not_started"))
+    if job is None:  # not asked for yet: no error, the page offers to start it
+        return JSONResponse({"status": "none"})
     return JSONResponse(job.view(said, deck))
 
 

@@ -577,13 +577,8 @@ async function startReview() {
  * its end; none yet leaves "Review this game" to press. */
 async function loadReview() {
   const ask = ++app.reviewAsk;
-  const r = await fetch(reviewUrl(), { headers: { "Accept-Language": getLang() } });
-  if (r.status === 404 && ask === app.reviewAsk) {
-    $("rp-review-btn").hidden = false;
-    return;
-  }
   $("rp-review-btn").hidden = true;
-  await followReview(ask, r);
+  await followReview(ask, await fetch(reviewUrl(), { headers: { "Accept-Language": getLang() } }));
 }
 
 /** Follow one request for the review; a later one (another language, another deck, the
@@ -601,6 +596,10 @@ async function followReview(ask, r) {
     if (body.status === "done") {
       app.replay.setProgress(t("coach.done"));
       app.replay.setReview(body.review);
+      return;
+    }
+    if (body.status === "none") {
+      $("rp-review-btn").hidden = false; // not asked for yet
       return;
     }
     if (body.status === "failed") {
