@@ -213,6 +213,32 @@ def test_the_seats_plates_hold_their_names_on_a_phone(browser: Browser, server: 
         page.context.close()
 
 
+def test_a_spectator_knows_an_unnamed_computer_by_its_level(browser: Browser, server: str) -> None:
+    """As the lobby's placeholder says: a computer seat without a name is its level (numbered
+    when two share it) for a spectator; a player still sees where it sits."""
+    made = create_table(
+        server, seats=["human", "random", "rule", "rule"], names=["Anna", None, None, None]
+    )
+    watcher = new_page(browser)
+    watcher.goto(server + made["watch"])
+    watcher.locator("#table[data-spectator='true']").wait_for()
+    names = [watcher.locator(f"#seat-{p} .name") for p in ("bottom", "right", "top", "left")]
+    for name, said in zip(
+        names, ["Anna", "random", "rule-based (3)", "rule-based (4)"], strict=True
+    ):
+        expect(name).to_have_text(said)
+    expect(watcher.locator("#score .team")).to_have_text(
+        ["Anna & rule-based (3)", "random & rule-based (4)"]
+    )
+    assert watcher.locator(".chip-bot").count() == 0  # the level is said once
+    player = new_page(browser)
+    player.goto(server + made["seats"][0]["link"])
+    player.locator("#hand .card").first.wait_for()
+    expect(player.locator(".seat .name")).to_have_text(["Partner", "Left", "Right", "Anna (You)"])
+    expect(player.locator(".seat .chip-bot")).to_have_text(["rule-based", "rule-based", "random"])
+    assert not watcher.errors and not player.errors  # type: ignore[attr-defined]
+
+
 def test_the_phone_s_top_bar_is_one_row_and_the_settings_hold_deck_and_language(
     browser: Browser, server: str
 ) -> None:

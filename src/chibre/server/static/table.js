@@ -229,13 +229,25 @@ function mySeat() {
 }
 
 function seatName(seat) {
-  const s = app.msg?.table?.seats?.[seat];
+  const seats = app.msg?.table?.seats || [];
+  const s = seats[seat];
   const me = mySeat();
   if (seat === me) return s && s.name ? `${s.name} (${t("you")})` : t("you");
   if (s && s.name && s.name !== s.kind) return s.name;
-  // a computer seat without a name of its own: say where it sits
-  if (me === null) return t("seat_n", { n: seat + 1 });
-  return t(["you", "right", "partner", "left"][(seat - me + 4) % 4]);
+  // a seat without a name of its own: a player is told where it sits
+  if (me !== null) return t(["you", "right", "partner", "left"][(seat - me + 4) % 4]);
+  if (!levelNamed(seat)) return t("seat_n", { n: seat + 1 });
+  // a spectator: a computer by its level, as the lobby's placeholder says (numbered when two
+  // seats would have the same name)
+  const level = t(`level_${s.kind}`);
+  const twin = seats.some((other, i) => i !== seat && other.kind === s.kind && levelNamed(i));
+  return twin ? `${level} (${seat + 1})` : level;
+}
+
+/** Whether a spectator knows this seat by its level: a computer without a name of its own. */
+function levelNamed(seat) {
+  const s = app.msg?.table?.seats?.[seat];
+  return mySeat() === null && Boolean(s) && s.kind !== "human" && (!s.name || s.name === s.kind);
 }
 
 function teamLabel(team) {
@@ -829,7 +841,7 @@ function drawSeat(seat, view, info) {
   plate.append(name);
   if (info) {
     if (info.kind !== "human") {
-      plate.append(el("span", "chip chip-bot", t(`level_${info.kind}`)));
+      if (!levelNamed(seat)) plate.append(el("span", "chip chip-bot", t(`level_${info.kind}`)));
     } else if (info.bot) {
       plate.append(el("span", "chip chip-bot", t("computer_plays")));
     } else {
