@@ -213,6 +213,45 @@ def test_the_seats_plates_hold_their_names_on_a_phone(browser: Browser, server: 
         page.context.close()
 
 
+SIDE_CHIPS = """() => [...document.querySelectorAll('.seat .chip')].flatMap((c) => {
+    const r = c.getBoundingClientRect();
+    const p = c.closest('.plate').getBoundingClientRect();
+    const inside = r.left >= 0 && r.right <= innerWidth && r.left >= p.left - 0.5
+        && r.right <= p.right + 0.5 && c.scrollWidth <= c.clientWidth;
+    return inside ? [] : [`${c.closest('.seat').id}: ${c.textContent}`];
+})"""
+
+
+def test_the_side_seats_badges_stay_whole_on_a_phone(browser: Browser, server: str) -> None:
+    """On a phone the side seats' badges (a friend's countdown, a computer's level) stay on the
+    screen and on their plate, wrapped rather than cut, in every language."""
+    status, made = http_json(
+        server,
+        "/api/tables",
+        {"seats": ["human", "rule", "rule", "human"], "names": [None, None, None, "Ursula"],
+         "move_limit": 120},
+    )  # fmt: skip
+    assert status == 200, made
+    friend = new_page(browser)  # at the table, on the left: counted down on their move
+    friend.goto(server + made["seats"][3]["link"])
+    page = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    countdown = page.locator("#seat-left .chip-countdown")
+    play_until(page, "document.querySelector('#seat-left .chip-countdown')")
+    expect(countdown).to_contain_text("ordinateur dans")
+    expect(page.locator("#seat-right .chip-bot")).to_have_text("à règles fixes")
+    for lang in ("fr", "de", "en"):
+        page.click("#settings-btn")
+        page.select_option("#set-lang", lang)
+        page.keyboard.press("Escape")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(countdown).to_have_count(1)
+        page.screenshot(path=artifacts() / f"side-badges-phone-{lang}.png")
+        assert page.evaluate(SIDE_CHIPS) == [], lang
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_a_spectator_knows_an_unnamed_computer_by_its_level(browser: Browser, server: str) -> None:
     """As the lobby's placeholder says: a computer seat without a name is its level (numbered
     when two share it) for a spectator; a player still sees where it sits."""
