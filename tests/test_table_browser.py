@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from browser_support import (
     artifacts,
     new_page,
+    record_frames,
     record_sent,
     table,
     take_turn,
@@ -249,6 +250,57 @@ def test_the_side_seats_badges_stay_whole_on_a_phone(browser: Browser, server: s
         expect(countdown).to_have_count(1)
         page.screenshot(path=artifacts() / f"side-badges-phone-{lang}.png")
         assert page.evaluate(SIDE_CHIPS) == [], lang
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+FRENCH_CONTRACTS = [
+    "Atout carreau",
+    "Atout cœur",
+    "Atout pique",
+    "Atout trèfle",
+    "Obenabe",
+    "Undenufe",
+]
+COVERED = """() => {
+    const over = (a, b) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const tally = [...document.querySelectorAll('.tally')].map((e) => e.getBoundingClientRect());
+    return [...document.querySelectorAll('.seat .plate, .backs, #hand .card, #trick .slot')]
+        .filter((e) => tally.some((r) => over(r, e.getBoundingClientRect())))
+        .map((e) => e.className);
+}"""
+
+
+def test_a_phone_keeps_the_contract_and_the_totals_in_view(browser: Browser, server: str) -> None:
+    """On a phone the side panel lies below the felt: the contract with its multiplier and both
+    teams' totals stay on the screen, in the felt's corners, clear of the plates and cards."""
+    made = create_table(server, options={"multipliers": "current"})
+    page = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    page.add_init_script("localStorage.setItem('chibre.deck', 'french')")
+    frames = record_frames(page)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    # this player's move in the play of the second hand: the table waits for it, nothing changes
+    play_until(
+        page, "t.dataset.myTurn === 'true' && t.dataset.phase === 'play' && t.dataset.history >= 1"
+    )
+    view = [f for f in frames if f["type"] == "state"][-1]["view"]
+    contract, score = page.locator("#tally-contract"), page.locator("#tally-score")
+    said = [*FRENCH_CONTRACTS[view["contract"]].split(), f"×{view['factor']}"]
+    assert contract.inner_text().split() == said
+    assert [score.locator(f"[data-team='{t}']").inner_text().split() for t in (0, 1)] == [
+        ["Nous", str(view["totals"][0])],
+        ["Eux", str(view["totals"][1])],
+    ]
+    assert page.evaluate("scrollY") == 0
+    for box in (contract.bounding_box(), score.bounding_box()):
+        assert box is not None and box["x"] >= 0 and box["y"] >= 0, box
+        assert box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844, box
+    assert page.evaluate(COVERED) == []
+    page.screenshot(path=artifacts() / "tally-phone.png")
+    page.set_viewport_size({"width": 1280, "height": 800})  # beside the side panel: not twice
+    expect(contract).to_be_hidden()
+    expect(score).to_be_hidden()
     assert not page.errors  # type: ignore[attr-defined]
 
 

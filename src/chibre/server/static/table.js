@@ -807,6 +807,7 @@ function render() {
   drawControls(view, myTurn);
   drawHand(view, myTurn);
   drawSide(view);
+  drawTally(view);
   // a summary held until "continue": the button takes the focus that the hand's cards, gone
   // now, would otherwise leave on nothing
   const active = document.activeElement;
@@ -1189,6 +1190,33 @@ function drawHand(view, myTurn) {
   // the card played leaves the hand: the keyboard stays on the card now in its place
   const cards = box.querySelectorAll("button.card");
   (box.querySelector(`[data-card="${focused}"]`) || cards[Math.min(focusedAt, cards.length) - 1])?.focus();
+}
+
+/** The contract with its multiplier, and both totals, in the felt's top corners: on a phone,
+ * where the side panel lies below the felt, they stay in view (as in the Swiss apps). */
+function drawTally(view) {
+  const contract = $("tally-contract");
+  contract.hidden = view.contract < 0;
+  contract.replaceChildren();
+  if (view.contract >= 0) {
+    const name = contractName(view.contract, app.deck, mapping());
+    contract.append(contractIcon(view.contract, app.deck, mapping()), el("span", "", name));
+    if (view.factor > 1 || (view.rules || {}).multipliers !== "none") {
+      contract.append(el("span", "factor", t("factor", { n: view.factor })));
+    }
+  }
+  const score = $("tally-score");
+  score.hidden = false;
+  score.replaceChildren(
+    ...teamOrder().map((team) => {
+      const row = el("div", "tally-team");
+      row.dataset.team = String(team);
+      const label = el("span", "team", teamLabel(team));
+      label.title = label.textContent; // a spectator's teams: cut short
+      row.append(label, el("span", "total", String(view.totals[team])));
+      return row;
+    }),
+  );
 }
 
 function drawSide(view) {
