@@ -1132,3 +1132,22 @@ def test_the_lobby_keeps_the_options_it_shows_to_what_the_rules_allow(
     )
     assert (rules["end_mode"], rules["claim"]) == ("end_of_hand", "auto")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, server: str) -> None:
+    """Once the weis are compared, the hand's line names the team that writes them — the team
+    whose weis cards are shown on its plates (RULES.md §5)."""
+    made = create_table(server)
+    page = new_page(browser)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    written = "document.querySelector('#hand-info .weis-line')?.textContent.includes('written by')"
+    play_until(page, written, turns=400)
+    line = page.locator("#hand-info .weis-line").first.inner_text()
+    team = line.rsplit("written by ", 1)[1]
+    assert team in ("Us", "Them"), line
+    ours, theirs = ("#seat-bottom", "#seat-top"), ("#seat-left", "#seat-right")
+    writers, others = (ours, theirs) if team == "Us" else (theirs, ours)
+    assert any(page.locator(f"{p} .shown-weis").count() for p in writers)
+    assert not any(page.locator(f"{p} .shown-weis").count() for p in others)
+    assert not page.errors  # type: ignore[attr-defined]

@@ -1267,6 +1267,8 @@ function drawSide(view) {
     info.append(line);
     const weis = [];
     for (let s = 0; s < 4; s++) if (view.announced?.[s] > 0) weis.push(`${seatName(s)} ${view.announced[s]}`);
+    // once compared (RULES.md §5), who writes them: the best weis' team, every weis of it
+    if (view.weis_team >= 0) weis.push(t("weis_written_by", { team: teamLabel(view.weis_team) }));
     if (weis.length) info.append(el("div", "weis-line", `${t("weis")}: ${weis.join(" · ")}`));
     if (view.stoeck_seat >= 0) {
       info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
