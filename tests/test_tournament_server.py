@@ -748,3 +748,22 @@ def test_a_correction_is_kept_with_its_line_in_the_log_or_not_at_all(tmp_path: P
         audit = state(base, t)["audit"]
         assert [(a["who"], a["hands"]) for a in audit] == [("scorer", [1]), ("organiser", [1])]
         assert audit[1]["before"]["points"] == 100 and audit[1]["after"]["points"] == 30
+
+
+def test_nobody_plays_a_computer_s_cards_at_a_real_card_table(tmp_path: Path) -> None:
+    """The real-card tables go to tables of four people where the round has them; a table
+    drawn with a computer seat (a bye's) is played online, whatever its number."""
+    with running_server(tmp_path) as base:
+        for players, real in ((5, 1), (9, 1), (10, 1), (10, 2), (13, 2)):
+            t = create(base, options=SHORT, rounds=2, real_tables=real)
+            for n in range(players):
+                assert enter(base, t, f"P{n + 1}")[0] == 201
+            status, _ = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+            assert status == 201
+            tables = state(base, t)["rounds"][0]["tables"]
+            assert [table["table"] for table in tables] == list(range(1, len(tables) + 1))
+            people = [not any(s["computer"] for s in table["seats"]) for table in tables]
+            cards = [table["kind"] == "cards" for table in tables]
+            assert not any(c and not p for c, p in zip(cards, people, strict=True)), tables
+            assert sum(cards) == min(real, sum(people)), (players, real, people, cards)
+            assert not any(cards[real:])  # the tables the organiser set out for real cards

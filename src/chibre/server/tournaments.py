@@ -46,7 +46,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 from typing import Annotated, Any
@@ -174,6 +174,29 @@ class Tournament:
             if e.id == entry_id:
                 return e
         raise TournamentError(f"there is no entry {entry_id!r}")
+
+    def plays_cards(self, draw: TableDraw) -> bool:
+        """Whether table ``draw`` is played with real cards: one of the first
+        ``real_tables``, with four people at it (nobody can play a computer's cards there:
+        a table drawn with one plays online)."""
+        return draw.number <= self.request.real_tables and all(
+            self.occupant(s)[1] == HUMAN for s in draw.seats
+        )
+
+    def with_people_at_cards(self, tables: list[TableDraw]) -> list[TableDraw]:
+        """The round's tables renumbered so that the real-card tables go to tables of four
+        people where the draw has them (a computer seat, a bye's, is then played online)."""
+        order = list(tables)
+        real = self.request.real_tables
+        people = [
+            i for i, d in enumerate(order) if all(self.occupant(s)[1] == HUMAN for s in d.seats)
+        ]
+        spare = [i for i in people if i >= real]  # tables of four people past the real ones
+        for slot in range(min(real, len(order))):
+            if slot not in people and spare:
+                j = spare.pop(0)
+                order[slot], order[j] = order[j], order[slot]
+        return [replace(d, number=n) for n, d in enumerate(order, 1)]
 
     def occupant(self, seat_id: str) -> tuple[str, str]:
         """A seat's occupant: (name, kind) — a member of an entry, or the computer."""
@@ -735,6 +758,7 @@ class Tournaments:
             raise TournamentError(
                 "a duplicate round needs at least two tables: enter more players or teams"
             )
+        tables = t.with_people_at_cards(tables)
         self.store.add_round(t.id, number, tables)
         t.rounds.append(tables)
         self._open_missing(t)
@@ -750,7 +774,7 @@ class Tournaments:
         """Open table ``draw`` of round ``number``, stored with its link."""
         occupants = [t.occupant(s) for s in draw.seats]
         names = [name for name, _ in occupants]
-        if draw.number <= t.request.real_tables:
+        if t.plays_cards(draw):
             teams = [" & ".join(names[i] for i in (team, team + 2)) for team in (0, 1)]
             rules = game_rules(t.rules, t.request.hands)
             name = f"{t.name} — {number}/{draw.number}"
