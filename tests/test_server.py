@@ -359,7 +359,9 @@ async def refused_messages(base: str, db: Path) -> None:
     # a move chosen on an earlier state than the table's (it moved on since)
     chibre = {"kind": "chibre"}
     await refused(chooser, {"type": "act", "action": chibre, "seq": stored - 1}, "moved_on")
-    await refused(chooser, {"type": "act", "action": chibre, "seq": stored + 1}, "moved_on")
+    await refused(
+        chooser, {"type": "act", "action": chibre, "seq": stored + 1}, "malformed", "ahead"
+    )
     await refused(chooser, {"type": "act", "action": chibre, "seq": -1}, "malformed", "seq")
     # what the table's rules forbid, in the socket's language (romand: no thanks; the table
     # declares the weis)
@@ -403,6 +405,24 @@ async def refused_messages(base: str, db: Path) -> None:
 
 def test_refused_messages_get_an_error_and_change_nothing(server: tuple[str, Path]) -> None:
     asyncio.run(refused_messages(*server))
+
+
+async def thanks_on_an_earlier_state(base: str) -> None:
+    t = create_table(base, ["human", "rule", "rule", "rule"], options={"claim": "thank"})
+    me = await Client.open(base, t["seats"][0]["link"], 0)
+    first = await me.until(lambda f: f["type"] == "state")
+    if first["view"]["to_act"] == 0:  # the table waits for this seat: it moves, then thanks
+        await me.act(next(a for a in first["view"]["legal"] if a["kind"] != "thank"))
+    await me.until(lambda f: f["type"] == "state" and f["seq"] > first["seq"])  # moved on
+    await me.send({"type": "act", "action": {"kind": "thank"}, "seq": first["seq"]})
+    over = await me.until(lambda f: f["type"] == "error" or f["view"]["phase"] == "over")
+    assert over["type"] == "state", over  # a thanks keeps its meaning: judged, not refused
+    assert {"type": "Thanked", "seat": 0, "correct": False} in over["events"]
+    await me.close()
+
+
+def test_a_thanks_is_never_refused_for_an_earlier_state(server: tuple[str, Path]) -> None:
+    asyncio.run(thanks_on_an_earlier_state(server[0]))
 
 
 async def bad_tokens(base: str) -> None:

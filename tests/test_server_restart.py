@@ -542,8 +542,8 @@ def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_player_s_clock_runs_on_while_the_table_changes_elsewhere(tmp_path: Path) -> None:
-    """A friend who leaves and is taken over by the computer, or comes back, gives the player
-    who is thinking no more time: their move's deadline stays where it was."""
+    """A friend who leaves and is taken over by the computer, or the player's page opened
+    again, gives the player who is thinking no more time: the move's deadline stays."""
     db = tmp_path / "chibre.sqlite"
     process, base = start_server(db, "--bot-delay", "0", "--deal-delay", "0.05", "--grace", "0.5")
     try:
@@ -571,5 +571,11 @@ def test_a_player_s_clock_runs_on_while_the_table_changes_elsewhere(tmp_path: Pa
                 frame = json.loads(ws.recv(timeout=TIMEOUT))
             assert frame["seq"] == seq and frame["view"]["to_act"] == 0
             assert frame["table"]["move_until"] == deadline
+            # the page opened again (a reload): the same deadline, no new time
+            with ws_connect(ws_url(base, t["seats"][0]["link"]), max_queue=None) as again:
+                frame = json.loads(again.recv(timeout=TIMEOUT))
+                while frame.get("type") != "state":
+                    frame = json.loads(again.recv(timeout=TIMEOUT))
+                assert frame["seq"] == seq and frame["table"]["move_until"] == deadline
     finally:
         stop_server(process)

@@ -261,7 +261,7 @@ class Table:
         self.views = ViewCache(self.game)
         self._table_json: str | None = None
         self._pending: asyncio.Handle | None = None  # the next deal or computer move
-        self._clock: int | None = None  # the seq whose move the move limit is timing
+        self._clock: tuple[int, float] | None = None  # the move timed: its seq, its deadline
         self._thinking = False
         self._deadline: asyncio.TimerHandle | None = None  # the time limit of a search player
         self.active = time.time()
@@ -511,14 +511,25 @@ class Table:
             elif isinstance(message, Rematch):
                 self.start_rematch(conn.address)
             else:
-                if message.seq is not None and message.seq != self.seq:
-                    raise refusal("moved_on")
-                self.act(conn.seat, message.action.action())
+                action = message.action.action()
+                self._check_moment(action, message.seq)
+                self.act(conn.seat, action)
         except ProtocolError as e:
             conn.reply(e.frame(conn.lang))
         except StoreUnavailable:
             log.exception("table %s: a move of seat %s could not be stored", self.id, conn.seat)
             conn.reply(refusal("unavailable").frame(conn.lang))
+
+    def _check_moment(self, action: Action, seq: int | None) -> None:
+        """A move chosen on the state ``seq`` (when the client says it): ``moved_on`` once
+        the table has moved past it. A thanks or a declaration keeps its meaning, and the
+        engine checks its moment itself."""
+        if seq is None or isinstance(action, Thank | Declare):
+            return
+        if seq > self.seq:
+            raise ProtocolError("malformed", f"seq {seq} is ahead of the table's ({self.seq})")
+        if seq < self.seq:
+            raise refusal("moved_on")
 
     def rename(self, seat: int, name: str) -> None:
         """A player names their seat: kept in the store, shown to everyone; ``bad_name`` for
@@ -684,18 +695,15 @@ class Table:
     # --- the table's own moves -----------------------------------------------------------
 
     def schedule(self) -> None:
-        """Plan the next deal or computer move, if the game waits for one. A player's clock
-        for the move they are thinking about runs on: a change elsewhere at the table (a
-        seat taken over, a friend back) gives them no more time."""
+        """Plan the next deal or computer move, if the game waits for one. A player's move
+        keeps its deadline: a change elsewhere at the table (a seat taken over, a friend
+        back) or the page opened again gives no more time."""
         game = self.game
         to_act = game.current_player
         seq = self.seq
-        if self._pending is not None and self._clock == seq and self._timed(to_act):
-            return
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        self._clock = None
         if self.move_until is not None:
             self.move_until = None
             self._table_json = None
@@ -706,24 +714,13 @@ class Table:
             self._pending = loop.call_later(self.settings.deal_delay, self._due, seq)
         elif self.seats[to_act].bot and not self._thinking:
             self._pending = loop.call_later(self.settings.bot_delay, self._due, seq)
-        elif self._timed(to_act):
-            self._pending = loop.call_later(self.move_limit, self._too_long, seq)
-            self._clock = seq
-            self.move_until = time.time() + self.move_limit
+        elif self.move_limit > 0 and not self._thinking and self._clocked(to_act):
+            clock = self._clock
+            until = clock[1] if clock and clock[0] == seq else time.time() + self.move_limit
+            self._clock = (seq, until)
+            self._pending = loop.call_later(max(0.0, until - time.time()), self._too_long, seq)
+            self.move_until = until
             self._table_json = None
-
-    def _timed(self, to_act: int | None) -> bool:
-        """Whether the move limit times the move of ``to_act`` now (a human's, see
-        :meth:`_clocked`)."""
-        return (
-            to_act is not None
-            and to_act != CHANCE
-            and not self.unattended
-            and not self.seats[to_act].bot
-            and self.move_limit > 0
-            and not self._thinking
-            and self._clocked(to_act)
-        )
 
     def _clocked(self, seat: int) -> bool:
         """Whether the move limit runs for ``seat``'s move: at a tournament's table always (a
@@ -777,6 +774,8 @@ class Table:
                     self.settings.think_limit, self._too_slow, seat, future
                 )
                 future.add_done_callback(lambda f: self._thought(seq, seat, f))
+        else:  # its player came back before the computer's move: their clock, if any
+            self.schedule()
 
     def _too_slow(self, seat: Seat, future: asyncio.Future[Action]) -> None:
         """A search player is past its time limit: its answer will be ignored, a simpler
