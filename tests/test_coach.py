@@ -317,10 +317,15 @@ def test_stoeck_and_weis_left_undeclared_are_the_coach_s_to_point_out() -> None:
     ]
 
 
-def quiet_first_trick(hands: str) -> GameRecord:
+def quiet_first_trick(hands: str, multipliers: str = "none") -> GameRecord:
     """A hand of ``rule`` players in Obenabe named by seat 1, seat 0 (last to play to the
     first trick) keeping its weis to itself."""
-    rules = Rules(auto_weis=False, auto_stoeck=False, first_chooser="right_of_dealer")
+    rules = Rules(
+        auto_weis=False,
+        auto_stoeck=False,
+        first_chooser="right_of_dealer",
+        multipliers=multipliers,
+    )
     game = Game(rules)
     game.apply(Deal(tuple(parse_cards(h) for h in hands.split(" / ")), 0))
     game.apply(Choose(4), 1)
@@ -352,6 +357,14 @@ def test_a_weis_that_could_not_have_counted_is_no_mistake() -> None:
     )
     (missed,) = [a for a in review_record(alone, [0], QUICK).assessments if a.kind == "weis"]
     assert missed.loss == 20 and missed.verdict is Verdict.BLUNDER
+    assert missed.reason.fields == {"points": 20, "cards": parse_cards("H6 H7 H8")}
+    tripled = quiet_first_trick(  # Obenabe ×3: the weis are written three times over
+        "H6 H7 H8 D6 D8 C6 C8 SJ SK / S6 S8 S10 SQ DA DK CA HA D7 / "
+        "S7 S9 D9 DQ H9 HJ HK C10 CQ / D10 DJ H10 HQ C7 C9 CJ CK SA",
+        multipliers="current",
+    )
+    (missed,) = [a for a in review_record(tripled, [0], QUICK).assessments if a.kind == "weis"]
+    assert missed.loss == 20 * Rules(multipliers="current").factor(4)
 
 
 def test_advice_depends_on_the_player_s_cards_and_the_play_only() -> None:
@@ -507,6 +520,9 @@ def test_a_thanks_that_lost_the_game_is_the_review_s_to_point_out() -> None:
     )
     assert assessment_from_json(assessment_to_json(thanks)) == thanks
     (summary,) = review.summaries
-    assert thanks in summary.biggest
+    assert summary.biggest[0] == thanks  # before any card: it lost the game
+    assert summary.lost == sum(a.loss for a in review.assessments if a.kind != "thank")
+    assert "<td></td>" in html_report(review, "de")  # no better option named for a thanks
+    assert "Bedanken ??" in text_report(review, "de")
     others = review_record(game.record, [thanker ^ 1], QUICK)
     assert not [a for a in others.assessments if a.kind == "thank"]

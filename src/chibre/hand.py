@@ -43,8 +43,8 @@ from chibre.weis import (
     Weis,
     best_weis,
     check_declaration,
-    weis_key,
     weis_of,
+    weis_winner,
 )
 
 BLOCKS = ("stoeck", "weis", "tricks", "match")
@@ -695,12 +695,8 @@ class Hand:
         steps: dict[str, tuple[int, int, int]] = {"tricks": (trick_team, 2, trick_points)}
         if stoeck_pending:
             steps["stoeck"] = (team_of(stoeck_seat), 0, STOECK_POINTS)
-        best_seat, best_key = -1, None
-        for seat in range(4):
-            for w in self.declared[seat][: self.compared[seat]]:  # further weis do not compare
-                key = weis_key(w, self.contract, (seat - self.chooser) & 3, self.rules)
-                if best_key is None or key > best_key:
-                    best_seat, best_key = seat, key
+        compared = [self.declared[s][: self.compared[s]] for s in range(4)]  # not further weis
+        best_seat = weis_winner(compared, self.contract, self.chooser, self.rules)
         if best_seat >= 0:
             team = team_of(best_seat)
             self.weis_team = team

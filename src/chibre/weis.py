@@ -213,6 +213,21 @@ def weis_key(w: Weis, contract: int, position: int, rules: Rules) -> tuple[int, 
     return (w.points, w.length, rank, in_trump, -position)
 
 
+def weis_winner(
+    compared: Sequence[Sequence[Weis]], contract: int, leader: int, rules: Rules
+) -> int:
+    """The seat whose weis wins the comparison (RULES.md §5), -1 when nobody has one:
+    ``compared[s]`` the weis of seat ``s`` that compare (those of its announcement),
+    ``leader`` the seat that led the first trick."""
+    best_seat, best_key = -1, None
+    for seat in range(4):
+        for w in compared[seat]:
+            key = weis_key(w, contract, (seat - leader) & 3, rules)
+            if best_key is None or key > best_key:
+                best_seat, best_key = seat, key
+    return best_seat
+
+
 STOECK_CARDS = tuple(
     SUIT_MASKS[k] & (RANK_MASKS[6] | RANK_MASKS[7]) if k < 4 else 0 for k in range(6)
 )

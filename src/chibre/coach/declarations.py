@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from chibre.actions import Deal, Play
 from chibre.game import GameRecord
 from chibre.hand import Hand, team_of
-from chibre.weis import STOECK_CARDS, STOECK_POINTS, Weis, best_weis, weis_key
+from chibre.weis import STOECK_CARDS, STOECK_POINTS, Weis, best_weis, weis_winner
 
 STOECK = "stoeck"
 WEIS = "weis"
@@ -70,10 +70,11 @@ def missed_declarations(record: GameRecord, seats: Iterable[int]) -> list[Missed
             if not rules.auto_weis and rules.weis and seat in first:
                 best = best_weis(dealt, rules, hand.contract)
                 lost = _weis_written(hand, seat, best) - _weis_written(hand, seat, None)
-                if lost > 0:
+                if lost > 0:  # the weis its announcement left out (a later one does not compare)
+                    announced = hand.declared[seat][: hand.compared[seat]]
                     left = 0
                     for w in best:
-                        if w not in hand.declared[seat]:
+                        if w not in announced:
                             left |= w.cards
                     out.append(Missed(seat, WEIS, lost, h, first[seat], left))
             sc = STOECK_CARDS[hand.contract] if hand.contract < 4 else 0
@@ -82,24 +83,20 @@ def missed_declarations(record: GameRecord, seats: Iterable[int]) -> list[Missed
                 declared = hand.stoeck_declared and hand.stoeck_seat == seat
                 if all(e is not None for e in entries) and not declared:
                     due = max(e or 0 for e in entries)
-                    out.append(Missed(seat, STOECK, STOECK_POINTS, h, due, sc))
+                    out.append(Missed(seat, STOECK, STOECK_POINTS * hand.factor, h, due, sc))
     return out
 
 
 def _weis_written(hand: Hand, seat: int, instead: tuple[Weis, ...] | None) -> int:
-    """The weis points the team of ``seat`` writes in ``hand``, had ``seat`` declared
-    ``instead`` (``None``: as it did); the other seats' weis as they were declared."""
-    best_seat, best_key = -1, None
+    """The weis points the team of ``seat`` writes in ``hand`` (after the multiplier), had
+    ``seat`` announced ``instead`` at the first trick (``None``: as it did); the other
+    seats' weis as they were declared."""
     declared = list(hand.declared)
     compared = [ws[: hand.compared[s]] for s, ws in enumerate(declared)]
     if instead is not None:
         declared[seat] = compared[seat] = instead
-    for s in range(4):
-        for w in compared[s]:
-            key = weis_key(w, hand.contract, (s - hand.chooser) & 3, hand.rules)
-            if best_key is None or key > best_key:
-                best_seat, best_key = s, key
+    best = weis_winner(compared, hand.contract, hand.chooser, hand.rules)
     team = team_of(seat)
-    if best_seat < 0 or team_of(best_seat) != team:
+    if best < 0 or team_of(best) != team:
         return 0
-    return sum(w.points for s in (team, team + 2) for w in declared[s])
+    return hand.factor * sum(w.points for s in (team, team + 2) for w in declared[s])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from chibre.actions import Action, Chibre, Choose, Play
+from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.cards import card_name, card_symbol, cards_of, suit_name
 from chibre.coach.reasons import Reason
 from chibre.coach.review import Assessment, Review
@@ -44,6 +44,8 @@ def action_text(action: Action, lang: str, deck: str = "french") -> str:
         return contract_text(action.contract, lang, action.double, deck)
     if isinstance(action, Chibre):
         return text(lang, "coach.chibre")
+    if isinstance(action, Thank):
+        return text(lang, "coach.kind.thank")
     return type(action).__name__
 
 
@@ -146,7 +148,7 @@ def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
             f'<tr class="{css}"><td>{a.hand_index + 1}</td><td>{a.seat}</td>'
             f"<td>{escape(action_text(a.taken, lang, deck))}</td><td>{escape(a.verdict.value)}</td>"
             f"<td>{number_text(a.loss, lang)} ± {number_text(a.error, lang)}</td>"
-            f"<td>{escape(action_text(a.best, lang, deck))}</td>"
+            f"<td>{escape(action_text(a.best, lang, deck) if a.best != a.taken else '')}</td>"
             f"<td>{escape(reason_text(a.reason, lang, deck))}</td>"
             f"<td>{escape(cards_text(a.hindsight or (), lang, deck))}</td></tr>"
         )

@@ -182,7 +182,8 @@ THANK = "thank"
 
 def wrong_thanks(record: GameRecord, seats: Iterable[int]) -> list[Assessment]:
     """The thanks of ``seats`` that lost the game (the team had not reached the target):
-    each a blunder, its loss the points the team still lacked."""
+    each a blunder, its loss the points the team still lacked (kept out of the points lost
+    per hand)."""
     wanted = set(seats)
     game = Game(record.rules)
     out: list[Assessment] = []
@@ -245,14 +246,15 @@ def summarise(seat: int, assessments: Iterable[Assessment], hands: int) -> Summa
     """The summary of ``seat`` over ``hands`` hands."""
     mine = [a for a in assessments if a.seat == seat]
     good = sum(1 for a in mine if a.verdict is Verdict.GOOD)
-    mistakes = sorted(
-        (a for a in mine if a.verdict is not Verdict.GOOD), key=lambda a: (-a.loss, a.entry)
+    mistakes = sorted(  # a thanks that lost the game first: nothing costs more
+        (a for a in mine if a.verdict is not Verdict.GOOD),
+        key=lambda a: (a.kind != THANK, -a.loss, a.entry),
     )
     return Summary(
         seat=seat,
         decisions=len(mine),
         hands=hands,
-        lost=sum(a.loss for a in mine),
+        lost=sum(a.loss for a in mine if a.kind != THANK),  # points of hands, not of the game
         accuracy=good / len(mine) if mine else 1.0,
         biggest=tuple(mistakes[:BIGGEST]),
     )
