@@ -1141,13 +1141,26 @@ def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, serv
     page = new_page(browser)
     page.goto(server + made["seats"][0]["link"])
     page.locator("#hand .card").first.wait_for()
-    written = "document.querySelector('#hand-info .weis-line')?.textContent.includes('written by')"
+    written = (
+        "/ · (ours|theirs)$/.test(document.querySelector('#hand-info .weis-line')?.textContent)"
+    )
     play_until(page, written, turns=400)
     line = page.locator("#hand-info .weis-line").first.inner_text()
-    team = line.rsplit("written by ", 1)[1]
-    assert team in ("Us", "Them"), line
+    team = line.rsplit(" · ", 1)[1]
     ours, theirs = ("#seat-bottom", "#seat-top"), ("#seat-left", "#seat-right")
-    writers, others = (ours, theirs) if team == "Us" else (theirs, ours)
+    writers, others = (ours, theirs) if team == "ours" else (theirs, ours)
     assert any(page.locator(f"{p} .shown-weis").count() for p in writers)
     assert not any(page.locator(f"{p} .shown-weis").count() for p in others)
+    # a spectator, who sits in no team, reads the team by its names
+    wait_my_turn_or(page, "false")  # the hand waits for seat 0: the same hand for both
+    watcher = new_page(browser)
+    watcher.goto(server + made["watch"])
+    said = watcher.locator("#hand-info .weis-line", has_text="written by")
+    expect(said).to_have_count(1)
+    seats = (0, 2) if team == "ours" else (1, 3)
+    names = [
+        watcher.locator(f"#seat-{p} .name").first.inner_text()
+        for p in ("bottom", "right", "top", "left")
+    ]
+    assert said.inner_text().endswith(f"written by {names[seats[0]]} & {names[seats[1]]}")
     assert not page.errors  # type: ignore[attr-defined]

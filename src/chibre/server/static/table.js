@@ -250,6 +250,13 @@ function levelNamed(seat) {
   return mySeat() === null && Boolean(s) && s.kind !== "human" && (!s.name || s.name === s.kind);
 }
 
+/** Who writes the hand's weis: ours or theirs for a player, the team's names for others. */
+function weisWriters(team) {
+  const me = mySeat();
+  if (me === null) return t("weis_written_by", { team: teamLabel(team) });
+  return t(team === (me & 1) ? "weis_ours" : "weis_theirs");
+}
+
 function teamLabel(team) {
   const me = mySeat();
   if (me !== null) return team === (me & 1) ? t("we") : t("they");
@@ -1268,7 +1275,7 @@ function drawSide(view) {
     const weis = [];
     for (let s = 0; s < 4; s++) if (view.announced?.[s] > 0) weis.push(`${seatName(s)} ${view.announced[s]}`);
     // once compared (RULES.md §5), who writes them: the best weis' team, every weis of it
-    if (view.weis_team >= 0) weis.push(t("weis_written_by", { team: teamLabel(view.weis_team) }));
+    if (view.weis_team >= 0) weis.push(weisWriters(view.weis_team));
     if (weis.length) info.append(el("div", "weis-line", `${t("weis")}: ${weis.join(" · ")}`));
     if (view.stoeck_seat >= 0) {
       info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
