@@ -552,16 +552,19 @@ def test_a_player_s_clock_runs_on_while_the_table_changes_elsewhere(tmp_path: Pa
         assert status == 200, t
         with ws_connect(ws_url(base, t["seats"][0]["link"]), max_queue=None) as ws:
             with ws_connect(ws_url(base, t["seats"][2]["link"]), max_queue=None) as friend:
-                frame = json.loads(ws.recv(timeout=TIMEOUT))
+                seen = json.loads(friend.recv(timeout=TIMEOUT))  # the friend plays its turns
+                acted = -1
                 end = time.monotonic() + 60
-                while not (frame.get("type") == "state" and frame["view"]["to_act"] == 0):
-                    assert time.monotonic() < end, frame
-                    if frame.get("type") == "state" and frame["view"]["to_act"] == 2:
-                        legal = json.loads(friend.recv(timeout=TIMEOUT))
-                        while legal.get("type") != "state" or legal["seq"] != frame["seq"]:
-                            legal = json.loads(friend.recv(timeout=TIMEOUT))
-                        act = {"type": "act", "action": legal["view"]["legal"][0]}
-                        friend.send(json.dumps(act))
+                while not (seen.get("type") == "state" and seen["view"]["to_act"] == 0):
+                    assert time.monotonic() < end, seen
+                    if seen.get("type") == "state" and seen["view"]["to_act"] == 2:
+                        if seen["seq"] != acted:
+                            acted = seen["seq"]
+                            act = {"type": "act", "action": seen["view"]["legal"][0]}
+                            friend.send(json.dumps(act))
+                    seen = json.loads(friend.recv(timeout=TIMEOUT))
+                frame = json.loads(ws.recv(timeout=TIMEOUT))  # the player's own view of it
+                while frame.get("type") != "state" or frame["seq"] != seen["seq"]:
                     frame = json.loads(ws.recv(timeout=TIMEOUT))
                 deadline = frame["table"]["move_until"]
                 seq = frame["seq"]
