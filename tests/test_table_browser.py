@@ -1096,6 +1096,18 @@ def test_the_lobby_keeps_the_options_it_shows_to_what_the_rules_allow(
     page = new_page(browser)
     page.goto(server + "/")
     page.locator("#preset option").first.wait_for(state="attached")
+    # the pique double preset without pique double: the rules' own grid and target
+    page.select_option("#preset", "pique-double")
+    assert (page.input_value("#multipliers"), page.input_value("#target")) == (
+        "pique_double",
+        "1500",
+    )
+    page.select_option("#pique_double", "off")
+    assert (page.input_value("#multipliers"), page.input_value("#target")) == ("none", "1000")
+    made = table_rules(page, server, "multipliers", "target", "pique_double")
+    assert made == ("none", 1000, "off")
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
     page.select_option("#preset", "jasvel")
     assert page.input_value("#target") == "2500"
     page.select_option("#pique_double", "always")
@@ -1118,6 +1130,14 @@ def test_the_lobby_keeps_the_options_it_shows_to_what_the_rules_allow(
     expect(error).to_have_text("Fehler: das Ziel ist eine ganze Punktzahl von 1 bis 10'000")
     assert page.locator("#invites").is_hidden()
     page.fill("#target", "1500")
+    made = table_rules(page, server, "pique_double", "multipliers", "target", "end_mode", "claim")
+    assert made == ("always", "pique_double", 1500, "end_of_hand", "auto")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def table_rules(page: Page, server: str, *names: str) -> tuple[object, ...]:
+    """Create the lobby's table as the form stands; its rules ``names`` as the server made
+    them."""
     page.click("#create")
     page.locator("#invites").wait_for()
     link = page.locator("#go-table").get_attribute("href")
@@ -1125,13 +1145,7 @@ def test_the_lobby_keeps_the_options_it_shows_to_what_the_rules_allow(
     table_id, token = link.split("/t/")[1].split("?seat=")
     with urllib.request.urlopen(f"{server}/api/tables/{table_id}?token={token}") as r:
         rules = json.loads(r.read())["rules"]
-    assert (rules["pique_double"], rules["multipliers"], rules["target"]) == (
-        "always",
-        "pique_double",
-        1500,
-    )
-    assert (rules["end_mode"], rules["claim"]) == ("end_of_hand", "auto")
-    assert not page.errors  # type: ignore[attr-defined]
+    return tuple(rules[n] for n in names)
 
 
 def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, server: str) -> None:

@@ -18,6 +18,7 @@ const FIELDS = [
 ];
 
 let presets = {};
+let defaults = {}; // every option's default (the rules without a preset)
 let players = ["rule"];
 
 function fillSelect(select, items, labels, titles) {
@@ -123,9 +124,11 @@ function showPreset(name) {
   }
 }
 
-/** The preset's own value of a field, as the form shows it. */
-function presetValue(f) {
-  const v = (presets[$("preset").value] || {})[f];
+/** A field's value without pique double, as the form shows it: the preset's own, or the
+ * rules' default where the preset itself plays pique double (its grid and 1500 come with it). */
+function valueWithoutPique(f) {
+  const rules = presets[$("preset").value] || {};
+  const v = rules.pique_double && rules.pique_double !== "off" ? defaults[f] : rules[f];
   return f === "multipliers" && Array.isArray(v) ? "none" : String(v);
 }
 
@@ -142,10 +145,10 @@ function keepConsistent(changed) {
     const on = pd.value !== "off";
     if (on) {
       grid.value = "pique_double";
-      if ($("target").value === presetValue("target")) $("target").value = String(PIQUE_DOUBLE_TARGET);
+      if ($("target").value === valueWithoutPique("target")) $("target").value = String(PIQUE_DOUBLE_TARGET);
     } else {
-      if (grid.value === "pique_double") grid.value = presetValue("multipliers");
-      if ($("target").value === String(PIQUE_DOUBLE_TARGET)) $("target").value = presetValue("target");
+      if (grid.value === "pique_double") grid.value = valueWithoutPique("multipliers");
+      if ($("target").value === String(PIQUE_DOUBLE_TARGET)) $("target").value = valueWithoutPique("target");
     }
   }
   if (changed === "claim" && $("claim").value === "thank") $("end_mode").value = "immediate";
@@ -161,6 +164,11 @@ function chosenOptions() {
     let v = el.type === "checkbox" ? el.checked : el.value;
     if (f === "target") v = Number.parseInt(String(v), 10);
     if (JSON.stringify(v) !== JSON.stringify(rules[f])) options[f] = v;
+  }
+  if ("pique_double" in options) {
+    // pique double switched on or off brings or takes its grid and target: say them as shown
+    options.multipliers = $("multipliers").value;
+    options.target = Number.parseInt($("target").value, 10);
   }
   const target = options.target ?? 1;
   if (!Number.isInteger(target) || target < 1 || target > MAX_TARGET) {
@@ -316,6 +324,7 @@ async function main() {
     fetch("/api/players").then((r) => r.json()),
   ]);
   presets = p.presets || {};
+  defaults = p.options || {};
   loadHistory().catch(() => {
     /* the history is a convenience */
   });
