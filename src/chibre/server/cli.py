@@ -208,7 +208,7 @@ def may_open_browser() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    db = Path(args.db or default_db())
+    db = Path(args.db or default_db()).resolve()  # one claim per file, by whatever path
     claim = FileLock(f"{db}.lock", timeout=0)
     try:  # two servers on one file would each play its tables, and refuse the other's moves
         Path(db).parent.mkdir(parents=True, exist_ok=True)
@@ -220,7 +220,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    except OSError as e:  # a folder that cannot be written: no other server writes there either
+    except (OSError, NotImplementedError) as e:  # a folder that cannot be written (no other
+        # server writes there either), a file system without locks
         print(f"chibre serve: {db} is not claimed for this server alone: {e}", file=sys.stderr)
         return _serve(args, db)
     with claim:
