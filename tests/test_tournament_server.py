@@ -694,7 +694,7 @@ def test_a_table_is_stored_with_its_link_or_not_at_all(tmp_path: Path) -> None:
     with running_server(tmp_path, "--bot-delay", "0.05", db=db) as base:
         t = create(base, options=SHORT, rounds=1, real_tables=1)
         for n in range(8):
-            enter(base, t, f"Bot {n + 1}", kind="rule")
+            assert enter(base, t, f"P{n + 1}")[0] == 201
         refuse_writes_to(db, "tournament_tables")
         status, answer = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
         assert status == 503, answer
@@ -713,6 +713,8 @@ def test_a_table_is_stored_with_its_link_or_not_at_all(tmp_path: Path) -> None:
             sheets = c.execute("SELECT id FROM score_sheets").fetchall()
             links = c.execute("SELECT kind, ref FROM tournament_tables ORDER BY number").fetchall()
         assert links == [("cards", sheets[0][0]), ("online", stored[0][0])]
+    said = db.with_suffix(".log").read_text()
+    assert said.count("table 1 of round 1 is not open yet") == 1, said  # once, not every look
 
 
 def test_a_correction_is_kept_with_its_line_in_the_log_or_not_at_all(tmp_path: Path) -> None:

@@ -439,6 +439,7 @@ class Tournaments:
             table.about = self.about
         self._task: asyncio.Task[None] | None = None
         self._finished: set[str] = set()
+        self._unopened: set[tuple[str, int, int]] = set()  # said in the log already
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -761,14 +762,31 @@ class Tournaments:
         tables = t.with_people_at_cards(tables)
         self.store.add_round(t.id, number, tables)
         t.rounds.append(tables)
-        self._open_missing(t)
+        try:
+            self._open_missing(t)
+        except TournamentError as e:
+            raise TournamentError(
+                f"round {number} is drawn, but {e}: it opens by itself as soon as it can"
+            ) from e
         return tables
 
     def _open_missing(self, t: Tournament) -> None:
+        """Open the tables the rounds drawn still lack (tried again every look: a table the
+        server could not open, full or its file refusing, is said once in the log)."""
         for number, tables in enumerate(t.rounds, 1):
             for draw in tables:
                 if (number, draw.number) not in t.links:
-                    t.links[number, draw.number] = self._open(t, number, draw)
+                    try:
+                        t.links[number, draw.number] = self._open(t, number, draw)
+                    except ChibreError as e:
+                        if (t.id, number, draw.number) not in self._unopened:
+                            self._unopened.add((t.id, number, draw.number))
+                            log.warning(
+                                "tournament %s: table %d of round %d is not open yet (%s); "
+                                "it is tried again every second",
+                                t.id, draw.number, number, e,
+                            )  # fmt: skip
+                        raise
 
     def _open(self, t: Tournament, number: int, draw: TableDraw) -> Link:
         """Open table ``draw`` of round ``number``, stored with its link."""
