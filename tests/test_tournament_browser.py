@@ -454,3 +454,43 @@ def test_a_late_answer_to_an_older_poll_is_not_drawn_over_a_newer_state(
     expect(page.locator("#entries")).to_contain_text("Beat")
     page.unroute_all(behavior="ignoreErrors")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def entered(base: str, t: dict[str, Any], *names: str, kind: str = "human") -> None:
+    """``names`` entered by the organiser."""
+    for name in names:
+        body = {"name": name, "kind": kind}
+        status, _ = http_json(base, f"/api/tournaments/{t['id']}/entries?key={t['key']}", body)
+        assert status == 201
+
+
+def test_withdrawing_or_removing_an_entrant_is_confirmed_first(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """ "Retirer" and "Supprimer" ask first, in the page's language: the organiser's tap on the
+    wrong line changes nothing until confirmed."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    entered(base, t, "Aline", "Beat")
+    page = new_page(browser, locale="fr-CH")
+    page.goto(base + t["organiser"])
+    aline = page.locator("#entries li", has_text="Aline")
+    dialog = page.locator("#confirm-dialog")
+    aline.get_by_role("button", name="Retirer").click()
+    expect(dialog).to_be_visible()
+    expect(page.locator("#confirm-text")).to_contain_text("Retirer Aline")
+    page.screenshot(path=str(artifacts() / "tournament-confirm.png"))
+    dialog.get_by_role("button", name="Annuler").click()
+    expect(dialog).to_be_hidden()
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    assert [e["status"] for e in state["entries"]] == ["present", "present"]
+    aline.get_by_role("button", name="Retirer").click()
+    dialog.get_by_role("button", name="Retirer").click()
+    expect(aline).to_contain_text("retiré")
+    page.locator("#entries li", has_text="Beat").get_by_role("button", name="Supprimer").click()
+    expect(page.locator("#confirm-text")).to_contain_text("Supprimer l'inscription de Beat")
+    dialog.get_by_role("button", name="Supprimer").click()
+    expect(page.locator("#entries li")).to_have_count(1)
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    assert [(e["name"], e["status"]) for e in state["entries"]] == [("Aline", "withdrawn")]
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -113,16 +113,28 @@ function entryItem(state, entry) {
   if (entry.since > 1) notes.push(t("tour_late", { n: entry.since }));
   const li = el("li", { "data-entry": entry.id }, who + kind + (notes.length ? ` (${notes.join(", ")})` : ""));
   if (state.role === "organiser") {
-    const act = (label, path, method) => {
+    const act = (label, path, method, asked) => {
       const b = el("button", { class: "btn btn-small", type: "button" }, t(label));
-      b.addEventListener("click", () => change(b, `/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method));
+      const send = () => change(b, `/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method);
+      b.addEventListener("click", () => (asked ? confirmFirst(label, t(asked, { name: who }), send) : send()));
       return b;
     };
     if (entry.status === "withdrawn") li.append(act("tour_return", "/return"));
-    else li.append(act("tour_withdraw", "/withdraw"));
-    li.append(act("tour_remove", "", "DELETE"));
+    else li.append(act("tour_withdraw", "/withdraw", undefined, "tour_confirm_withdraw"));
+    li.append(act("tour_remove", "", "DELETE", "tour_confirm_remove"));
   }
   return li;
+}
+
+let confirmed = null; // what the confirmation's "yes" does
+
+/** Ask before ``then()``: the dialog names the change (``label``) and says what it does. */
+function confirmFirst(label, text, then) {
+  $("confirm-title").textContent = t(label);
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = t(label);
+  confirmed = then;
+  $("confirm-dialog").showModal();
 }
 
 /** The organiser's change sent by ``button`` (once, however often pressed), then the new state. */
@@ -275,6 +287,12 @@ function wire() {
     change($("next-round"), `/api/tournaments/${id}/rounds?${query}`, "POST", {}),
   );
   $("print").addEventListener("click", () => window.print());
+  $("confirm-yes").addEventListener("click", () => {
+    $("confirm-dialog").close();
+    const then = confirmed;
+    confirmed = null;
+    if (then) then();
+  });
   const add = $("add-form");
   add.kind.replaceChildren(el("option", { value: "human" }, t("tour_human")));
   api("/api/players").then(({ players }) =>
