@@ -494,3 +494,35 @@ def test_withdrawing_or_removing_an_entrant_is_confirmed_first(
     state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
     assert [(e["name"], e["status"]) for e in state["entries"]] == [("Aline", "withdrawn")]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_standings_say_what_breaks_ties_and_mark_who_withdrew(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Mêlée", "rounds": 2})[1]
+    entered(base, t, "Aline", "Beat")
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    beat = next(e["id"] for e in state["entries"] if e["name"] == "Beat")
+    path = f"/api/tournaments/{t['id']}/entries/{beat}/withdraw?key={t['key']}"
+    assert http_json(base, path, {})[0] == 200
+    page = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    page.goto(base + t["join"])
+    rows = page.locator("#standings tr[data-entrant]")
+    expect(rows.filter(has_text="Beat").locator("td").nth(1)).to_have_text("Beat (retiré)")
+    expect(rows.filter(has_text="Aline").locator("td").nth(1)).to_have_text("Aline")
+    ties = page.locator("#ties")
+    expect(ties).to_contain_text("la différence de points (points faits moins points encaissés)")
+    expect(ties).not_to_contain_text("Buchholz")
+    page.locator("#standings-box").screenshot(path=artifacts() / "tournament-ties-phone.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+    swiss = http_json(base, "/api/tournaments", {"name": "Suisse", "format": "swiss"})[1]
+    page = new_page(browser)
+    page.goto(base + swiss["organiser"])
+    expect(page.locator("#ties")).to_have_text(
+        "Ties are broken by the Buchholz (the sum of the scores of the opponents met), then "
+        "the points difference (points made minus points conceded); entrants equal on all of "
+        "it share a rank."
+    )
+    assert page.errors == []  # type: ignore[attr-defined]

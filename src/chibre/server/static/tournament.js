@@ -176,12 +176,22 @@ function standingsTable(state) {
   const head = ["tour_rank", "tour_player", "tour_score", "tour_points", "tour_diff", "tour_won", "tour_games"];
   if (swiss) head.push("tour_buchholz");
   const rows = state.standings.map((s) => {
-    const cells = [s.rank, s.name, s.score, s.points, s.difference, s.won, s.games];
+    const out = s.status === "withdrawn";
+    const name = out ? `${s.name} (${t("tour_withdrawn")})` : s.name;
+    const cells = [s.rank, name, s.score, s.points, s.difference, s.won, s.games];
     if (swiss) cells.push(s.buchholz);
     const you = state.you && state.you.entry === s.entrant;
-    return el("tr", { class: you ? "me" : "", "data-entrant": s.entrant }, ...cells.map((c) => el("td", {}, String(c))));
+    const mark = [you ? "me" : "", out ? "out" : ""].join(" ").trim();
+    return el("tr", { class: mark, "data-entrant": s.entrant }, ...cells.map((c) => el("td", {}, String(c))));
   });
   return [el("tr", {}, ...head.map((h) => el("th", {}, t(h)))), ...rows];
+}
+
+/** What breaks ties, in order: the format's tie-breaks, as chibre.tournament.plan ranks them. */
+function ties(state) {
+  const order = state.format === "swiss" ? ["buchholz", "difference"] : ["difference"];
+  const named = order.map((k) => t(`tour_tie_${k}`)).reduce((a, b) => t("tour_tie_then", { a, b }));
+  return t("tour_ties", { order: named });
 }
 
 /** How every table plays, and the time limits, in one line. */
@@ -228,6 +238,7 @@ function render(state) {
   $("standings-title").textContent = t(state.finished ? "tour_final" : "tour_standings");
   $("live-note").hidden = state.finished;
   $("standings").replaceChildren(...standingsTable(state));
+  $("ties").textContent = ties(state);
   $("exports").hidden = !organiser;
   const real = state.rounds.some((r) => r.tables.some((table) => table.kind === "cards"));
   $("correct-form").hidden = !organiser || !real;
