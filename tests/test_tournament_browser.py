@@ -526,3 +526,64 @@ def test_the_standings_say_what_breaks_ties_and_mark_who_withdrew(
         "it share a rank."
     )
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def finished_evening(base: str) -> dict[str, Any]:
+    """A two-round evening of one hand a round, over: Aline, who never opens her seat (the
+    computer plays it after a second), and three computer entrants."""
+    body = {"name": "Genève", "rounds": 2, "hands": 1, "grace": 1, "auto": True}
+    t: dict[str, Any] = http_json(base, "/api/tournaments", body)[1]
+    entered(base, t, "Aline")
+    entered(base, t, "Robot 1", "Robot 2", "Robot 3", kind="rule")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    end = time.monotonic() + 120
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    while not state["finished"]:  # asked again until the second round is over
+        assert time.monotonic() < end, f"the evening did not end: {state['rounds']}"
+        time.sleep(0.2)
+        state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    t["state"] = state
+    return t
+
+
+def test_the_printout_has_a_readable_title_and_the_standings_first(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """On paper the title is dark, the standings come before the draws, and the organiser may
+    print only the standings or only the draw of the current round."""
+    base = served["base"]
+    t = finished_evening(base)
+    page = new_page(browser, locale="fr-CH")
+    page.goto(base + t["organiser"])
+    expect(page.locator(".round")).to_have_count(2)
+    page.evaluate(  # what each print would print, and no print dialog
+        """() => {
+            window.printed = [];
+            window.print = () => printed.push(document.body.dataset.print || "all");
+        }"""
+    )
+    top = "(e) => e.getBoundingClientRect().top"
+
+    page.locator("#print").click()
+    page.emulate_media(media="print")
+    assert page.locator("#title").evaluate("(e) => getComputedStyle(e).color") == "rgb(0, 0, 0)"
+    assert page.locator("#standings-box").evaluate(top) < page.locator("#rounds").evaluate(top)
+    page.screenshot(path=str(artifacts() / "tournament-print.png"), full_page=True)
+
+    page.emulate_media(media="screen")
+    page.evaluate("() => dispatchEvent(new Event('afterprint'))")
+    page.get_by_role("button", name="Imprimer le classement").click()
+    page.emulate_media(media="print")
+    expect(page.locator("#standings-box")).to_be_visible()
+    expect(page.locator("#rounds")).to_be_hidden()
+
+    page.emulate_media(media="screen")
+    page.evaluate("() => dispatchEvent(new Event('afterprint'))")
+    expect(page.locator("#rounds")).to_be_visible()
+    page.get_by_role("button", name="Imprimer le tirage du tour").click()
+    page.emulate_media(media="print")
+    expect(page.locator("#standings-box")).to_be_hidden()
+    expect(page.locator(".round[data-round='2']")).to_be_visible()
+    expect(page.locator(".round[data-round='1']")).to_be_hidden()
+    assert page.evaluate("() => printed") == ["all", "standings", "round"]
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -229,7 +229,7 @@ function render(state) {
   $("entries").replaceChildren(...state.entries.map((e) => entryItem(state, e)));
   $("rounds").replaceChildren(
     ...state.rounds.map((r) =>
-      el("div", { class: "round panel-box", "data-round": String(r.round) },
+      el("div", { class: `round panel-box${r.round === state.current ? " current" : ""}`, "data-round": String(r.round) },
         el("h3", {}, t("tour_round", { n: r.round })),
         el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table))),
       ),
@@ -239,6 +239,7 @@ function render(state) {
   $("live-note").hidden = state.finished;
   $("standings").replaceChildren(...standingsTable(state));
   $("ties").textContent = ties(state);
+  $("print-round").hidden = !state.rounds.length;
   $("exports").hidden = !organiser;
   const real = state.rounds.some((r) => r.tables.some((table) => table.kind === "cards"));
   $("correct-form").hidden = !organiser || !real;
@@ -297,7 +298,16 @@ function wire() {
   $("next-round").addEventListener("click", () =>
     change($("next-round"), `/api/tournaments/${id}/rounds?${query}`, "POST", {}),
   );
-  $("print").addEventListener("click", () => window.print());
+  // the whole page, or only the standings, or only the current round's draw (tournament.css)
+  const print = (only) => {
+    if (only) document.body.dataset.print = only;
+    else delete document.body.dataset.print;
+    window.print();
+  };
+  $("print").addEventListener("click", () => print());
+  $("print-standings").addEventListener("click", () => print("standings"));
+  $("print-round").addEventListener("click", () => print("round"));
+  window.addEventListener("afterprint", () => delete document.body.dataset.print);
   $("confirm-yes").addEventListener("click", () => {
     $("confirm-dialog").close();
     const then = confirmed;
