@@ -13,6 +13,7 @@ from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
@@ -586,4 +587,42 @@ def test_the_printout_has_a_readable_title_and_the_standings_first(
     expect(page.locator(".round[data-round='2']")).to_be_visible()
     expect(page.locator(".round[data-round='1']")).to_be_hidden()
     assert page.evaluate("() => printed") == ["all", "standings", "round"]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_organiser_has_every_player_s_own_link_to_hand_over(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """A player the organiser enters (or one who lost their page) gets their own link from the
+    organiser's page: copied, or shown as a QR code to scan — which stays open while the page
+    asks for the state again and while players are added."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    entered(base, t, "Aline")
+    entered(base, t, "Robot", kind="rule")  # a computer entrant has no page
+    own = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]["players"]
+    assert [p["name"] for p in own] == ["Aline"]
+    page = new_page(browser, locale="fr-CH")
+    page.goto(base + t["organiser"])
+    box = page.locator("#players-box")
+    expect(box.locator("h3")).to_have_text("Liens des joueurs")
+    rows = box.locator("li")
+    expect(rows).to_have_count(1)
+    aline = rows.filter(has_text="Aline")
+    expect(aline.locator("input")).to_have_value(base + own[0]["link"])
+    aline.get_by_role("button", name="Copier").click()
+    expect(aline.get_by_role("button", name="Copié")).to_be_visible()
+    aline.get_by_role("button", name="QR").click()
+    code = aline.locator("img.invite-qr")
+    expect(code).to_be_visible()
+    assert quote(base + own[0]["link"], safe="") in (code.get_attribute("src") or "")
+    for _ in range(2):  # the page asks again: the code stays
+        with page.expect_response(lambda r: f"/api/tournaments/{t['id']}?" in r.url):
+            pass
+    expect(code).to_be_visible()
+    entered(base, t, "Beat")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1)).to_contain_text("Beat")
+    expect(code).to_be_visible()
+    box.screenshot(path=artifacts() / "tournament-players-links.png")
     assert page.errors == []  # type: ignore[attr-defined]

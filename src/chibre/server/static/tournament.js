@@ -4,6 +4,7 @@
 // what spectators see. The state is asked for again every POLL ms: the standings are live.
 
 import { applyI18n, languageSelect, t } from "./i18n.js";
+import { linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL = 1500;
@@ -218,6 +219,7 @@ function render(state) {
     $("organiser-row").hidden = false;
     $("organiser-link").href = state.organiser;
     $("organiser-link").textContent = new URL(state.organiser, location.origin).href;
+    showPlayers(state.players);
   }
   $("join-form").hidden = state.role !== "spectator" || state.current >= state.planned;
   $("partner-row").hidden = state.format === "evening";
@@ -257,6 +259,20 @@ function render(state) {
     );
   }
   showYou(state);
+}
+
+const playerRows = new Map(); // each player's link → its row, kept: an open QR code stays open
+
+/** The organiser's list of the players' own links, each to copy or to show as a QR code. */
+function showPlayers(players) {
+  $("players-box").hidden = !players.length;
+  const rows = players.map((p) => playerRows.get(p.link) || linkRow(p.name, p.link));
+  playerRows.clear();
+  players.forEach((p, n) => playerRows.set(p.link, rows[n]));
+  const list = $("players-links");
+  if (rows.length !== list.children.length || rows.some((row, n) => list.children[n] !== row)) {
+    list.replaceChildren(...rows);
+  }
 }
 
 function showYou(state) {
@@ -349,7 +365,13 @@ function wire() {
   });
 }
 
-$("tools").append(languageSelect(() => (last ? (applyAll(), render(last)) : applyAll())));
+$("tools").append(
+  languageSelect(() => {
+    playerRows.clear(); // drawn again in the new language
+    applyAll();
+    if (last) render(last);
+  }),
+);
 applyAll();
 if (!id) {
   showCreate();
