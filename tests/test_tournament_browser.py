@@ -626,3 +626,43 @@ def test_the_organiser_has_every_player_s_own_link_to_hand_over(
     expect(code).to_be_visible()
     box.screenshot(path=artifacts() / "tournament-players-links.png")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_player_who_closed_the_page_gets_back_to_it_from_the_join_link(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """Once entered, the page says the player's own link is theirs and shows it; the phone
+    keeps it, and the join link opened again there leads back to it (entering again with the
+    same name is refused). A link whose entry was removed is forgotten."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    phone = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    phone.goto(base + t["join"])
+    phone.locator("#join-form input[name=name]").fill("Aline")
+    phone.locator("#join-form button[type=submit]").click()
+    phone.wait_for_url(re.compile("player="))
+    own = phone.url
+    expect(phone.locator("#you-own")).to_contain_text("Ce lien est le vôtre")
+    expect(phone.locator("#you-own input")).to_have_value(own)
+    phone.screenshot(path=str(artifacts() / "tournament-entered-phone.png"))
+    assert phone.errors == []  # type: ignore[attr-defined]
+
+    again = phone.context.new_page()  # the tab closed, the join link scanned again
+    errors: list[str] = []
+    again.on("pageerror", lambda e: errors.append(str(e)))
+    phone.close()
+    again.goto(base + t["join"])
+    known = again.locator("#known")
+    expect(known).to_contain_text("Vous êtes déjà dans le tournoi sous le nom Aline")
+    again.screenshot(path=str(artifacts() / "tournament-known-phone.png"))
+    known.get_by_role("link", name="Ouvrir votre page").click()
+    again.wait_for_url(own)
+    expect(again.locator("#you-name")).to_have_text("Aline")
+
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    path = f"/api/tournaments/{t['id']}/entries/{state['entries'][0]['id']}?key={t['key']}"
+    assert http_json(base, path, method="DELETE")[0] == 200
+    again.goto(base + t["join"])
+    expect(known).to_be_hidden()
+    expect(again.locator("#join-form")).to_be_visible()
+    assert errors == []

@@ -13,6 +13,34 @@ const id = location.pathname.split("/")[2] || "";
 const secret = ["key", "player", "code"].find((k) => params.get(k));
 const query = secret ? `${secret}=${encodeURIComponent(params.get(secret))}` : "";
 let last = null;
+const KEPT = `chibre.tournament.${id}.me`; // the player's own link, kept once opened here
+
+/** The player this browser entered in the tournament: {name, link}, or null. */
+function kept() {
+  try {
+    const me = JSON.parse(localStorage.getItem(KEPT) || "null");
+    return me && me.name && me.link ? me : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function keep(me) {
+  try {
+    if (me) localStorage.setItem(KEPT, JSON.stringify(me));
+    else localStorage.removeItem(KEPT);
+  } catch (e) {
+    /* no storage: nothing kept */
+  }
+}
+
+/** A kept link that opens no player any more (the entry was removed) is forgotten. */
+async function checkKept() {
+  const me = kept();
+  if (!me) return;
+  const r = await fetch(`/api/tournaments/${id}${new URL(me.link, location.origin).search}`).catch(() => null);
+  if (r && (r.status === 403 || r.status === 404)) keep(null);
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -221,6 +249,12 @@ function render(state) {
     $("organiser-link").textContent = new URL(state.organiser, location.origin).href;
     showPlayers(state.players);
   }
+  const me = state.role === "spectator" ? kept() : null;
+  $("known").hidden = !me; // back to the player's own page from the join link
+  if (me) {
+    $("known-text").textContent = t("tour_entered_as", { name: me.name });
+    $("known-link").href = me.link;
+  }
   $("join-form").hidden = state.role !== "spectator" || state.current >= state.planned;
   $("partner-row").hidden = state.format === "evening";
   $("entries-box").hidden = !organiser && state.role !== "spectator";
@@ -275,10 +309,21 @@ function showPlayers(players) {
   }
 }
 
+let ownRow = null; // the row of the player's own link, drawn once
+
+/** The player's own link, shown and kept in this browser. */
+function showOwn(name) {
+  const link = `/tournament/${id}?${query}`;
+  const before = kept();
+  if (!before || before.link !== link || before.name !== name) keep({ name, link });
+  if (!ownRow) $("you-link").replaceChildren((ownRow = linkRow(t("tour_your_link"), link)));
+}
+
 function showYou(state) {
   $("you").hidden = !state.you;
   if (!state.you) return;
   $("you-name").textContent = state.you.name;
+  showOwn(state.you.name);
   const where = state.you.table;
   if (!where || where.done) {
     $("you-table").replaceChildren(t("tour_wait"));
@@ -368,6 +413,7 @@ function wire() {
 $("tools").append(
   languageSelect(() => {
     playerRows.clear(); // drawn again in the new language
+    ownRow = null;
     applyAll();
     if (last) render(last);
   }),
@@ -377,6 +423,7 @@ if (!id) {
   showCreate();
 } else {
   wire();
+  if (secret === "code") checkKept();
   refresh();
   setInterval(refresh, POLL);
 }
