@@ -666,3 +666,52 @@ def test_a_player_who_closed_the_page_gets_back_to_it_from_the_join_link(
     expect(known).to_be_hidden()
     expect(again.locator("#join-form")).to_be_visible()
     assert errors == []
+
+
+def test_a_player_s_phone_names_the_partner_and_the_opponents(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """At a table with real cards the player has to find the others: their phone names them."""
+    base = served["base"]
+    body = {"name": "Genève", "rounds": 2, "real_tables": 1}
+    t = http_json(base, "/api/tournaments", body)[1]
+    entered(base, t, "Aline", "Bastien", "Chloé", "Dario")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    seats = [s["name"] for s in state["rounds"][0]["tables"][0]["seats"]]
+    me = seats.index("Aline")
+    own = next(p["link"] for p in state["players"] if p["name"] == "Aline")
+    phone = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    phone.goto(base + own)
+    where = phone.locator("#you-table")
+    expect(where).to_contain_text(f"Tour 1 : table 1, place {me + 1}")
+    expect(where).to_contain_text(
+        f"partenaire : {seats[(me + 2) % 4]} · "
+        f"adversaires : {seats[(me + 1) % 4]} et {seats[(me + 3) % 4]}"
+    )
+    expect(where.get_by_role("link", name="Feuille de match")).to_be_visible()
+    phone.screenshot(path=str(artifacts() / "tournament-company-phone.png"))
+    assert phone.errors == []  # type: ignore[attr-defined]
+
+
+def test_after_the_last_round_a_player_s_phone_says_so_with_their_rank(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """Once the evening is over the phone stops waiting for a round: it says so and gives the
+    player's final rank; the standings and the last round come before the older rounds."""
+    base = served["base"]
+    t = finished_evening(base)
+    mine = next(s for s in t["state"]["standings"] if s["name"] == "Aline")
+    own = next(p["link"] for p in t["state"]["players"] if p["name"] == "Aline")
+    phone = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    phone.goto(base + own)
+    where = phone.locator("#you-table")
+    expect(where).to_have_text(
+        f"Le tournoi est terminé. Votre rang final : {mine['rank']} sur 4, {mine['score']} points."
+    )
+    expect(phone.locator(".round")).to_have_count(2)
+    assert phone.locator(".round").evaluate_all("rs => rs.map(r => r.dataset.round)") == ["2", "1"]
+    top = "(e) => e.getBoundingClientRect().top"
+    assert phone.locator("#standings-box").evaluate(top) < phone.locator("#rounds").evaluate(top)
+    phone.screenshot(path=str(artifacts() / "tournament-over-phone.png"), full_page=True)
+    assert phone.errors == []  # type: ignore[attr-defined]

@@ -264,7 +264,7 @@ function render(state) {
   $("add-form").partner.hidden = state.format === "evening";
   $("entries").replaceChildren(...state.entries.map((e) => entryItem(state, e)));
   $("rounds").replaceChildren(
-    ...state.rounds.map((r) =>
+    ...[...state.rounds].reverse().map((r) => // the current round first
       el("div", { class: `round panel-box${r.round === state.current ? " current" : ""}`, "data-round": String(r.round) },
         el("h3", {}, t("tour_round", { n: r.round })),
         el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table))),
@@ -309,6 +309,27 @@ function showPlayers(players) {
   }
 }
 
+/** The player's partner and opponents at their table, by name (from the round's draw). */
+function company(state, where) {
+  const round = state.rounds.find((r) => r.round === where.round);
+  const table = round && round.tables.find((x) => x.table === where.table);
+  if (!table) return "";
+  const name = (n) => {
+    const s = table.seats[(where.seat + n) % 4];
+    return s.filler ? t("tour_computer_seat") : s.name;
+  };
+  return t("tour_company", { partner: name(2), one: name(1), two: name(3) });
+}
+
+/** The player's place in the final ranking: rank, of how many, and score. */
+function finalRank(state) {
+  const mine = state.standings.find((s) => s.entrant === state.you.entry);
+  if (!mine) return "";
+  const unit = state.duplicate ? "tour_score_duplicate" : `tour_score_${state.scoring}`;
+  const score = t(unit, { n: mine.score });
+  return t("tour_final_rank", { rank: mine.rank, n: state.standings.length, score });
+}
+
 let ownRow = null; // the row of the player's own link, drawn once
 
 /** The player's own link, shown and kept in this browser. */
@@ -325,13 +346,23 @@ function showYou(state) {
   $("you-name").textContent = state.you.name;
   showOwn(state.you.name);
   const where = state.you.table;
+  if (state.finished) {
+    $("you-table").replaceChildren(`${t("tour_finished")} ${finalRank(state)}`);
+    return;
+  }
   if (!where || where.done) {
     $("you-table").replaceChildren(t("tour_wait"));
     return;
   }
   const text = t("tour_your_table", { round: where.round, table: where.table, seat: where.seat + 1 });
   const go = where.link || where.sheet;
-  $("you-table").replaceChildren(text, " ", go ? el("a", { href: go, id: "your-seat" }, t(where.link ? "tour_play" : "tour_sheet")) : "");
+  $("you-table").replaceChildren(
+    text,
+    el("br"),
+    company(state, where),
+    " ",
+    go ? el("a", { href: go, id: "your-seat" }, t(where.link ? "tour_play" : "tour_sheet")) : "",
+  );
   const sent = `chibre.tournament.${id}.sent`;
   if (where.link && sessionStorage.getItem(sent) !== String(where.round)) {
     sessionStorage.setItem(sent, String(where.round));
