@@ -13,6 +13,7 @@ from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
@@ -454,3 +455,263 @@ def test_a_late_answer_to_an_older_poll_is_not_drawn_over_a_newer_state(
     expect(page.locator("#entries")).to_contain_text("Beat")
     page.unroute_all(behavior="ignoreErrors")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def entered(base: str, t: dict[str, Any], *names: str, kind: str = "human") -> None:
+    """``names`` entered by the organiser."""
+    for name in names:
+        body = {"name": name, "kind": kind}
+        status, _ = http_json(base, f"/api/tournaments/{t['id']}/entries?key={t['key']}", body)
+        assert status == 201
+
+
+def test_withdrawing_or_removing_an_entrant_is_confirmed_first(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """ "Retirer" and "Supprimer" ask first, in the page's language: the organiser's tap on the
+    wrong line changes nothing until confirmed."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    entered(base, t, "Aline", "Beat")
+    page = new_page(browser, locale="fr-CH")
+    page.goto(base + t["organiser"])
+    aline = page.locator("#entries li", has_text="Aline")
+    dialog = page.locator("#confirm-dialog")
+    aline.get_by_role("button", name="Retirer").click()
+    expect(dialog).to_be_visible()
+    expect(page.locator("#confirm-text")).to_contain_text("Retirer Aline")
+    page.screenshot(path=str(artifacts() / "tournament-confirm.png"))
+    dialog.get_by_role("button", name="Annuler").click()
+    expect(dialog).to_be_hidden()
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    assert [e["status"] for e in state["entries"]] == ["present", "present"]
+    aline.get_by_role("button", name="Retirer").click()
+    dialog.get_by_role("button", name="Retirer").click()
+    expect(aline).to_contain_text("retiré")
+    page.locator("#entries li", has_text="Beat").get_by_role("button", name="Supprimer").click()
+    expect(page.locator("#confirm-text")).to_contain_text("Supprimer l'inscription de Beat")
+    dialog.get_by_role("button", name="Supprimer").click()
+    expect(page.locator("#entries li")).to_have_count(1)
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    assert [(e["name"], e["status"]) for e in state["entries"]] == [("Aline", "withdrawn")]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_standings_say_what_breaks_ties_and_mark_who_withdrew(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Mêlée", "rounds": 2})[1]
+    entered(base, t, "Aline", "Beat")
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    beat = next(e["id"] for e in state["entries"] if e["name"] == "Beat")
+    path = f"/api/tournaments/{t['id']}/entries/{beat}/withdraw?key={t['key']}"
+    assert http_json(base, path, {})[0] == 200
+    page = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    page.goto(base + t["join"])
+    rows = page.locator("#standings tr[data-entrant]")
+    expect(rows.filter(has_text="Beat").locator("td").nth(1)).to_have_text("Beat (retiré)")
+    expect(rows.filter(has_text="Aline").locator("td").nth(1)).to_have_text("Aline")
+    ties = page.locator("#ties")
+    expect(ties).to_contain_text("la différence de points (points faits moins points encaissés)")
+    expect(ties).not_to_contain_text("Buchholz")
+    page.locator("#standings-box").screenshot(path=artifacts() / "tournament-ties-phone.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+    swiss = http_json(base, "/api/tournaments", {"name": "Suisse", "format": "swiss"})[1]
+    page = new_page(browser)
+    page.goto(base + swiss["organiser"])
+    expect(page.locator("#ties")).to_have_text(
+        "Ties are broken by the Buchholz (the sum of the scores of the opponents met), then "
+        "the points difference (points made minus points conceded); entrants equal on all of "
+        "it share a rank."
+    )
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def finished_evening(base: str) -> dict[str, Any]:
+    """A two-round evening of one hand a round, over: Aline, who never opens her seat (the
+    computer plays it after a second), and three computer entrants."""
+    body = {"name": "Genève", "rounds": 2, "hands": 1, "grace": 1, "auto": True}
+    t: dict[str, Any] = http_json(base, "/api/tournaments", body)[1]
+    entered(base, t, "Aline")
+    entered(base, t, "Robot 1", "Robot 2", "Robot 3", kind="rule")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    end = time.monotonic() + 120
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    while not state["finished"]:  # asked again until the second round is over
+        assert time.monotonic() < end, f"the evening did not end: {state['rounds']}"
+        time.sleep(0.2)
+        state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    t["state"] = state
+    return t
+
+
+def test_the_printout_has_a_readable_title_and_the_standings_first(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """On paper the title is dark, the standings come before the draws, and the organiser may
+    print only the standings or only the draw of the current round."""
+    base = served["base"]
+    t = finished_evening(base)
+    page = new_page(browser, locale="fr-CH")
+    page.goto(base + t["organiser"])
+    expect(page.locator(".round")).to_have_count(2)
+    page.evaluate(  # what each print would print, and no print dialog
+        """() => {
+            window.printed = [];
+            window.print = () => printed.push(document.body.dataset.print || "all");
+        }"""
+    )
+    top = "(e) => e.getBoundingClientRect().top"
+
+    page.locator("#print").click()
+    page.emulate_media(media="print")
+    assert page.locator("#title").evaluate("(e) => getComputedStyle(e).color") == "rgb(0, 0, 0)"
+    assert page.locator("#standings-box").evaluate(top) < page.locator("#rounds").evaluate(top)
+    page.screenshot(path=str(artifacts() / "tournament-print.png"), full_page=True)
+
+    page.emulate_media(media="screen")
+    page.evaluate("() => dispatchEvent(new Event('afterprint'))")
+    page.get_by_role("button", name="Imprimer le classement").click()
+    page.emulate_media(media="print")
+    expect(page.locator("#standings-box")).to_be_visible()
+    expect(page.locator("#rounds")).to_be_hidden()
+
+    page.emulate_media(media="screen")
+    page.evaluate("() => dispatchEvent(new Event('afterprint'))")
+    expect(page.locator("#rounds")).to_be_visible()
+    page.get_by_role("button", name="Imprimer le tirage du tour").click()
+    page.emulate_media(media="print")
+    expect(page.locator("#standings-box")).to_be_hidden()
+    expect(page.locator(".round[data-round='2']")).to_be_visible()
+    expect(page.locator(".round[data-round='1']")).to_be_hidden()
+    assert page.evaluate("() => printed") == ["all", "standings", "round"]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_organiser_has_every_player_s_own_link_to_hand_over(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """A player the organiser enters (or one who lost their page) gets their own link from the
+    organiser's page: copied, or shown as a QR code to scan — which stays open while the page
+    asks for the state again and while players are added."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    entered(base, t, "Aline")
+    entered(base, t, "Robot", kind="rule")  # a computer entrant has no page
+    own = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]["players"]
+    assert [p["name"] for p in own] == ["Aline"]
+    page = new_page(browser, locale="fr-CH")
+    page.goto(base + t["organiser"])
+    box = page.locator("#players-box")
+    expect(box.locator("h3")).to_have_text("Liens des joueurs")
+    rows = box.locator("li")
+    expect(rows).to_have_count(1)
+    aline = rows.filter(has_text="Aline")
+    expect(aline.locator("input")).to_have_value(base + own[0]["link"])
+    aline.get_by_role("button", name="Copier").click()
+    expect(aline.get_by_role("button", name="Copié")).to_be_visible()
+    aline.get_by_role("button", name="QR").click()
+    code = aline.locator("img.invite-qr")
+    expect(code).to_be_visible()
+    assert quote(base + own[0]["link"], safe="") in (code.get_attribute("src") or "")
+    for _ in range(2):  # the page asks again: the code stays
+        with page.expect_response(lambda r: f"/api/tournaments/{t['id']}?" in r.url):
+            pass
+    expect(code).to_be_visible()
+    entered(base, t, "Beat")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1)).to_contain_text("Beat")
+    expect(code).to_be_visible()
+    box.screenshot(path=artifacts() / "tournament-players-links.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_player_who_closed_the_page_gets_back_to_it_from_the_join_link(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """Once entered, the page says the player's own link is theirs and shows it; the phone
+    keeps it, and the join link opened again there leads back to it (entering again with the
+    same name is refused). A link whose entry was removed is forgotten."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    phone = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    phone.goto(base + t["join"])
+    phone.locator("#join-form input[name=name]").fill("Aline")
+    phone.locator("#join-form button[type=submit]").click()
+    phone.wait_for_url(re.compile("player="))
+    own = phone.url
+    expect(phone.locator("#you-own")).to_contain_text("Ce lien est le vôtre")
+    expect(phone.locator("#you-own input")).to_have_value(own)
+    phone.screenshot(path=str(artifacts() / "tournament-entered-phone.png"))
+    assert phone.errors == []  # type: ignore[attr-defined]
+
+    again = phone.context.new_page()  # the tab closed, the join link scanned again
+    errors: list[str] = []
+    again.on("pageerror", lambda e: errors.append(str(e)))
+    phone.close()
+    again.goto(base + t["join"])
+    known = again.locator("#known")
+    expect(known).to_contain_text("Vous êtes déjà dans le tournoi sous le nom Aline")
+    again.screenshot(path=str(artifacts() / "tournament-known-phone.png"))
+    known.get_by_role("link", name="Ouvrir votre page").click()
+    again.wait_for_url(own)
+    expect(again.locator("#you-name")).to_have_text("Aline")
+
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    path = f"/api/tournaments/{t['id']}/entries/{state['entries'][0]['id']}?key={t['key']}"
+    assert http_json(base, path, method="DELETE")[0] == 200
+    again.goto(base + t["join"])
+    expect(known).to_be_hidden()
+    expect(again.locator("#join-form")).to_be_visible()
+    assert errors == []
+
+
+def test_a_player_s_phone_names_the_partner_and_the_opponents(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """At a table with real cards the player has to find the others: their phone names them."""
+    base = served["base"]
+    body = {"name": "Genève", "rounds": 2, "real_tables": 1}
+    t = http_json(base, "/api/tournaments", body)[1]
+    entered(base, t, "Aline", "Bastien", "Chloé", "Dario")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    seats = [s["name"] for s in state["rounds"][0]["tables"][0]["seats"]]
+    me = seats.index("Aline")
+    own = next(p["link"] for p in state["players"] if p["name"] == "Aline")
+    phone = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    phone.goto(base + own)
+    where = phone.locator("#you-table")
+    expect(where).to_contain_text(f"Tour 1 : table 1, place {me + 1}")
+    expect(where).to_contain_text(
+        f"partenaire : {seats[(me + 2) % 4]} · "
+        f"adversaires : {seats[(me + 1) % 4]} et {seats[(me + 3) % 4]}"
+    )
+    expect(where.get_by_role("link", name="Feuille de match")).to_be_visible()
+    phone.screenshot(path=str(artifacts() / "tournament-company-phone.png"))
+    assert phone.errors == []  # type: ignore[attr-defined]
+
+
+def test_after_the_last_round_a_player_s_phone_says_so_with_their_rank(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """Once the evening is over the phone stops waiting for a round: it says so and gives the
+    player's final rank; the standings and the last round come before the older rounds."""
+    base = served["base"]
+    t = finished_evening(base)
+    mine = next(s for s in t["state"]["standings"] if s["name"] == "Aline")
+    own = next(p["link"] for p in t["state"]["players"] if p["name"] == "Aline")
+    phone = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    phone.goto(base + own)
+    where = phone.locator("#you-table")
+    expect(where).to_have_text(
+        f"Le tournoi est terminé. Votre rang final : {mine['rank']} sur 4, {mine['score']} points."
+    )
+    expect(phone.locator(".round")).to_have_count(2)
+    assert phone.locator(".round").evaluate_all("rs => rs.map(r => r.dataset.round)") == ["2", "1"]
+    top = "(e) => e.getBoundingClientRect().top"
+    assert phone.locator("#standings-box").evaluate(top) < phone.locator("#rounds").evaluate(top)
+    phone.screenshot(path=str(artifacts() / "tournament-over-phone.png"), full_page=True)
+    assert phone.errors == []  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@
 // what spectators see. The state is asked for again every POLL ms: the standings are live.
 
 import { applyI18n, languageSelect, t } from "./i18n.js";
+import { linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL = 1500;
@@ -12,6 +13,34 @@ const id = location.pathname.split("/")[2] || "";
 const secret = ["key", "player", "code"].find((k) => params.get(k));
 const query = secret ? `${secret}=${encodeURIComponent(params.get(secret))}` : "";
 let last = null;
+const KEPT = `chibre.tournament.${id}.me`; // the player's own link, kept once opened here
+
+/** The player this browser entered in the tournament: {name, link}, or null. */
+function kept() {
+  try {
+    const me = JSON.parse(localStorage.getItem(KEPT) || "null");
+    return me && me.name && me.link ? me : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function keep(me) {
+  try {
+    if (me) localStorage.setItem(KEPT, JSON.stringify(me));
+    else localStorage.removeItem(KEPT);
+  } catch (e) {
+    /* no storage: nothing kept */
+  }
+}
+
+/** A kept link that opens no player any more (the entry was removed) is forgotten. */
+async function checkKept() {
+  const me = kept();
+  if (!me) return;
+  const r = await fetch(`/api/tournaments/${id}${new URL(me.link, location.origin).search}`).catch(() => null);
+  if (r && (r.status === 403 || r.status === 404)) keep(null);
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -113,16 +142,28 @@ function entryItem(state, entry) {
   if (entry.since > 1) notes.push(t("tour_late", { n: entry.since }));
   const li = el("li", { "data-entry": entry.id }, who + kind + (notes.length ? ` (${notes.join(", ")})` : ""));
   if (state.role === "organiser") {
-    const act = (label, path, method) => {
+    const act = (label, path, method, asked) => {
       const b = el("button", { class: "btn btn-small", type: "button" }, t(label));
-      b.addEventListener("click", () => change(b, `/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method));
+      const send = () => change(b, `/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method);
+      b.addEventListener("click", () => (asked ? confirmFirst(label, t(asked, { name: who }), send) : send()));
       return b;
     };
     if (entry.status === "withdrawn") li.append(act("tour_return", "/return"));
-    else li.append(act("tour_withdraw", "/withdraw"));
-    li.append(act("tour_remove", "", "DELETE"));
+    else li.append(act("tour_withdraw", "/withdraw", undefined, "tour_confirm_withdraw"));
+    li.append(act("tour_remove", "", "DELETE", "tour_confirm_remove"));
   }
   return li;
+}
+
+let confirmed = null; // what the confirmation's "yes" does
+
+/** Ask before ``then()``: the dialog names the change (``label``) and says what it does. */
+function confirmFirst(label, text, then) {
+  $("confirm-title").textContent = t(label);
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = t(label);
+  confirmed = then;
+  $("confirm-dialog").showModal();
 }
 
 /** The organiser's change sent by ``button`` (once, however often pressed), then the new state. */
@@ -164,12 +205,22 @@ function standingsTable(state) {
   const head = ["tour_rank", "tour_player", "tour_score", "tour_points", "tour_diff", "tour_won", "tour_games"];
   if (swiss) head.push("tour_buchholz");
   const rows = state.standings.map((s) => {
-    const cells = [s.rank, s.name, s.score, s.points, s.difference, s.won, s.games];
+    const out = s.status === "withdrawn";
+    const name = out ? `${s.name} (${t("tour_withdrawn")})` : s.name;
+    const cells = [s.rank, name, s.score, s.points, s.difference, s.won, s.games];
     if (swiss) cells.push(s.buchholz);
     const you = state.you && state.you.entry === s.entrant;
-    return el("tr", { class: you ? "me" : "", "data-entrant": s.entrant }, ...cells.map((c) => el("td", {}, String(c))));
+    const mark = [you ? "me" : "", out ? "out" : ""].join(" ").trim();
+    return el("tr", { class: mark, "data-entrant": s.entrant }, ...cells.map((c) => el("td", {}, String(c))));
   });
   return [el("tr", {}, ...head.map((h) => el("th", {}, t(h)))), ...rows];
+}
+
+/** What breaks ties, in order: the format's tie-breaks, as chibre.tournament.plan ranks them. */
+function ties(state) {
+  const order = state.format === "swiss" ? ["buchholz", "difference"] : ["difference"];
+  const named = order.map((k) => t(`tour_tie_${k}`)).reduce((a, b) => t("tour_tie_then", { a, b }));
+  return t("tour_ties", { order: named });
 }
 
 /** How every table plays, and the time limits, in one line. */
@@ -196,6 +247,13 @@ function render(state) {
     $("organiser-row").hidden = false;
     $("organiser-link").href = state.organiser;
     $("organiser-link").textContent = new URL(state.organiser, location.origin).href;
+    showPlayers(state.players);
+  }
+  const me = state.role === "spectator" ? kept() : null;
+  $("known").hidden = !me; // back to the player's own page from the join link
+  if (me) {
+    $("known-text").textContent = t("tour_entered_as", { name: me.name });
+    $("known-link").href = me.link;
   }
   $("join-form").hidden = state.role !== "spectator" || state.current >= state.planned;
   $("partner-row").hidden = state.format === "evening";
@@ -206,8 +264,8 @@ function render(state) {
   $("add-form").partner.hidden = state.format === "evening";
   $("entries").replaceChildren(...state.entries.map((e) => entryItem(state, e)));
   $("rounds").replaceChildren(
-    ...state.rounds.map((r) =>
-      el("div", { class: "round panel-box", "data-round": String(r.round) },
+    ...[...state.rounds].reverse().map((r) => // the current round first
+      el("div", { class: `round panel-box${r.round === state.current ? " current" : ""}`, "data-round": String(r.round) },
         el("h3", {}, t("tour_round", { n: r.round })),
         el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table))),
       ),
@@ -216,6 +274,8 @@ function render(state) {
   $("standings-title").textContent = t(state.finished ? "tour_final" : "tour_standings");
   $("live-note").hidden = state.finished;
   $("standings").replaceChildren(...standingsTable(state));
+  $("ties").textContent = ties(state);
+  $("print-round").hidden = !state.rounds.length;
   $("exports").hidden = !organiser;
   const real = state.rounds.some((r) => r.tables.some((table) => table.kind === "cards"));
   $("correct-form").hidden = !organiser || !real;
@@ -235,18 +295,74 @@ function render(state) {
   showYou(state);
 }
 
+const playerRows = new Map(); // each player's link → its row, kept: an open QR code stays open
+
+/** The organiser's list of the players' own links, each to copy or to show as a QR code. */
+function showPlayers(players) {
+  $("players-box").hidden = !players.length;
+  const rows = players.map((p) => playerRows.get(p.link) || linkRow(p.name, p.link));
+  playerRows.clear();
+  players.forEach((p, n) => playerRows.set(p.link, rows[n]));
+  const list = $("players-links");
+  if (rows.length !== list.children.length || rows.some((row, n) => list.children[n] !== row)) {
+    list.replaceChildren(...rows);
+  }
+}
+
+/** The player's partner and opponents at their table, by name (from the round's draw). */
+function company(state, where) {
+  const round = state.rounds.find((r) => r.round === where.round);
+  const table = round && round.tables.find((x) => x.table === where.table);
+  if (!table) return "";
+  const name = (n) => {
+    const s = table.seats[(where.seat + n) % 4];
+    return s.filler ? t("tour_computer_seat") : s.name;
+  };
+  return t("tour_company", { partner: name(2), one: name(1), two: name(3) });
+}
+
+/** The player's place in the final ranking: rank, of how many, and score. */
+function finalRank(state) {
+  const mine = state.standings.find((s) => s.entrant === state.you.entry);
+  if (!mine) return "";
+  const unit = state.duplicate ? "tour_score_duplicate" : `tour_score_${state.scoring}`;
+  const score = t(unit, { n: mine.score });
+  return t("tour_final_rank", { rank: mine.rank, n: state.standings.length, score });
+}
+
+let ownRow = null; // the row of the player's own link, drawn once
+
+/** The player's own link, shown and kept in this browser. */
+function showOwn(name) {
+  const link = `/tournament/${id}?${query}`;
+  const before = kept();
+  if (!before || before.link !== link || before.name !== name) keep({ name, link });
+  if (!ownRow) $("you-link").replaceChildren((ownRow = linkRow(t("tour_your_link"), link)));
+}
+
 function showYou(state) {
   $("you").hidden = !state.you;
   if (!state.you) return;
   $("you-name").textContent = state.you.name;
+  showOwn(state.you.name);
   const where = state.you.table;
+  if (state.finished) {
+    $("you-table").replaceChildren(`${t("tour_finished")} ${finalRank(state)}`);
+    return;
+  }
   if (!where || where.done) {
     $("you-table").replaceChildren(t("tour_wait"));
     return;
   }
   const text = t("tour_your_table", { round: where.round, table: where.table, seat: where.seat + 1 });
   const go = where.link || where.sheet;
-  $("you-table").replaceChildren(text, " ", go ? el("a", { href: go, id: "your-seat" }, t(where.link ? "tour_play" : "tour_sheet")) : "");
+  $("you-table").replaceChildren(
+    text,
+    el("br"),
+    company(state, where),
+    " ",
+    go ? el("a", { href: go, id: "your-seat" }, t(where.link ? "tour_play" : "tour_sheet")) : "",
+  );
   const sent = `chibre.tournament.${id}.sent`;
   if (where.link && sessionStorage.getItem(sent) !== String(where.round)) {
     sessionStorage.setItem(sent, String(where.round));
@@ -274,7 +390,22 @@ function wire() {
   $("next-round").addEventListener("click", () =>
     change($("next-round"), `/api/tournaments/${id}/rounds?${query}`, "POST", {}),
   );
-  $("print").addEventListener("click", () => window.print());
+  // the whole page, or only the standings, or only the current round's draw (tournament.css)
+  const print = (only) => {
+    if (only) document.body.dataset.print = only;
+    else delete document.body.dataset.print;
+    window.print();
+  };
+  $("print").addEventListener("click", () => print());
+  $("print-standings").addEventListener("click", () => print("standings"));
+  $("print-round").addEventListener("click", () => print("round"));
+  window.addEventListener("afterprint", () => delete document.body.dataset.print);
+  $("confirm-yes").addEventListener("click", () => {
+    $("confirm-dialog").close();
+    const then = confirmed;
+    confirmed = null;
+    if (then) then();
+  });
   const add = $("add-form");
   add.kind.replaceChildren(el("option", { value: "human" }, t("tour_human")));
   api("/api/players").then(({ players }) =>
@@ -310,12 +441,20 @@ function wire() {
   });
 }
 
-$("tools").append(languageSelect(() => (last ? (applyAll(), render(last)) : applyAll())));
+$("tools").append(
+  languageSelect(() => {
+    playerRows.clear(); // drawn again in the new language
+    ownRow = null;
+    applyAll();
+    if (last) render(last);
+  }),
+);
 applyAll();
 if (!id) {
   showCreate();
 } else {
   wire();
+  if (secret === "code") checkKept();
   refresh();
   setInterval(refresh, POLL);
 }
