@@ -557,11 +557,11 @@ def test_a_player_s_clock_runs_on_while_the_table_changes_elsewhere(tmp_path: Pa
                 end = time.monotonic() + 60
                 while not (seen.get("type") == "state" and seen["view"]["to_act"] == 0):
                     assert time.monotonic() < end, seen
-                    if seen.get("type") == "state" and seen["view"]["to_act"] == 2:
-                        if seen["seq"] != acted:
-                            acted = seen["seq"]
-                            act = {"type": "act", "action": seen["view"]["legal"][0]}
-                            friend.send(json.dumps(act))
+                    mine = seen.get("type") == "state" and seen["view"]["to_act"] == 2
+                    if mine and seen["seq"] != acted:
+                        acted = seen["seq"]
+                        act = {"type": "act", "action": seen["view"]["legal"][0]}
+                        friend.send(json.dumps(act))
                     seen = json.loads(friend.recv(timeout=TIMEOUT))
                 frame = json.loads(ws.recv(timeout=TIMEOUT))  # the player's own view of it
                 while frame.get("type") != "state" or frame["seq"] != seen["seq"]:
