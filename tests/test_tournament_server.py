@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections import defaultdict
 from pathlib import Path
@@ -769,3 +770,25 @@ def test_nobody_plays_a_computer_s_cards_at_a_real_card_table(tmp_path: Path) ->
             assert not any(c and not p for c, p in zip(cards, people, strict=True)), tables
             assert sum(cards) == min(real, sum(people)), (players, real, people, cards)
             assert not any(cards[real:])  # the tables the organiser set out for real cards
+
+
+def test_the_tournament_s_refusals_in_the_page_s_language(tmp_path: Path) -> None:
+    def enter_as(base: str, t: dict[str, Any], name: str, lang: str) -> tuple[int, str]:
+        request = urllib.request.Request(
+            f"{base}/api/tournaments/{t['id']}/entries?code={t['code']}",
+            data=json.dumps({"name": name}).encode(),
+            headers={"Content-Type": "application/json", "Accept-Language": lang},
+        )
+        try:
+            with urllib.request.urlopen(request) as r:
+                return r.status, ""
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())["error"]
+
+    with running_server(tmp_path) as base:
+        t = create(base, options=SHORT, rounds=1)
+        assert enter_as(base, t, "Aline", "fr-CH")[0] == 201
+        status, said = enter_as(base, t, "aline", "fr-CH")
+        assert status == 400 and said.startswith("« aline » est déjà inscrit"), said
+        assert enter_as(base, t, "Aline", "de-CH")[1].startswith("„Aline“ ist schon angemeldet")
+        assert "is already entered" in enter_as(base, t, "Aline", "en")[1]

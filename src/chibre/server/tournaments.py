@@ -55,6 +55,7 @@ from fastapi import APIRouter, Depends, Query
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from chibre import i18n
 from chibre.errors import ChibreError
 from chibre.rules import Rules
 from chibre.scoresheet import ScoreSheet
@@ -701,7 +702,7 @@ class Tournaments:
             raise TournamentError("every round is drawn: the tournament takes no more entries")
         name = request.name.strip()
         if any(e.name.casefold() == name.casefold() for e in t.entries):
-            raise TournamentError(f"{name!r} is already entered: choose another name")
+            raise TournamentError.said_as("name_taken", name=name)
         n = max((e.n for e in t.entries), default=0) + 1
         eid = f"e{n}"
         names = [name] if not t.teams else [name, (request.partner or "").strip()]
@@ -728,7 +729,7 @@ class Tournaments:
         e = t.entry(entry_id)
         seated = {p for tables in t.rounds for d in tables for p in d.seats}
         if any(m.id in seated for m in e.members):
-            raise TournamentError(f"{e.name} has played: withdraw them instead")
+            raise TournamentError.said_as("has_played", name=e.name)
         self.store.delete_entry(t.id, entry_id)
         t.entries.remove(e)
 
@@ -738,9 +739,10 @@ class Tournaments:
         if t.rounds:
             running = [p for p in self.played(t) if p.round == len(t.rounds) and not p.done]
             if running:
-                raise TournamentError(
-                    f"round {len(t.rounds)} is still being played at table "
-                    f"{', '.join(str(p.draw.number) for p in running)}"
+                raise TournamentError.said_as(
+                    "round_playing",
+                    round=str(len(t.rounds)),
+                    tables=", ".join(str(p.draw.number) for p in running),
                 )
         number = len(t.rounds) + 1
         present = [e for e in t.entries if e.status == PRESENT and e.since <= number]
@@ -1006,7 +1008,12 @@ def _manager(request: Request) -> Tournaments:
     return manager
 
 
-def _refusal(e: Exception) -> Response:
+def _refusal(e: Exception, request: Request) -> Response:
+    """The answer to a refused request, in the language the page asks for where the
+    refusal is one of the catalogue's."""
+    if isinstance(e, TournamentError):
+        lang = i18n.best_language(request.headers.get("accept-language"))
+        return error(400, e.said(lang), e.field)
     if isinstance(e, NoSuchTournament):
         return error(404, str(e))
     if isinstance(e, NotAllowed):
@@ -1037,7 +1044,7 @@ def router() -> APIRouter:
         try:
             t = _manager(request).create(body)
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         return JSONResponse(
             {
                 "id": t.id,
@@ -1062,7 +1069,7 @@ def router() -> APIRouter:
             role, you = m.role(t, key, player, code)
             return JSONResponse(m.state(t, role, you))
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
 
     @api.post("/api/tournaments/{id}/entries", status_code=201, summary="Enter a player or a team")
     async def enter(
@@ -1074,7 +1081,7 @@ def router() -> APIRouter:
             role, _ = m.role(t, key, None, code)
             entry = m.enter(t, body, role == "organiser")
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         links = [f"/tournament/{t.id}?player={mem.token}" for mem in entry.members]
         return JSONResponse(
             {"entry": entry.id, "name": entry.name, "since": entry.since, "links": links},
@@ -1095,7 +1102,7 @@ def router() -> APIRouter:
             m, t = organiser(request, id, key)
             left = m.withdraw(t, entry)
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         return JSONResponse({"entry": left.id, "status": left.status})
 
     @api.post("/api/tournaments/{id}/entries/{entry}/return", summary="An entry plays again")
@@ -1104,7 +1111,7 @@ def router() -> APIRouter:
             m, t = organiser(request, id, key)
             back = m.withdraw(t, entry, back=True)
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         return JSONResponse({"entry": back.id, "status": back.status, "since": back.since})
 
     @api.delete("/api/tournaments/{id}/entries/{entry}", summary="Remove an entry not yet drawn")
@@ -1113,7 +1120,7 @@ def router() -> APIRouter:
             m, t = organiser(request, id, key)
             m.remove(t, entry)
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         return JSONResponse({"removed": entry})
 
     @api.post(
@@ -1124,7 +1131,7 @@ def router() -> APIRouter:
             m, t = organiser(request, id, key)
             tables = m.open_round(t)
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         return JSONResponse(
             {"round": len(t.rounds), "tables": [d.to_dict() for d in tables]}, status_code=201
         )
@@ -1137,7 +1144,7 @@ def router() -> APIRouter:
             m, t = organiser(request, id, key)
             return JSONResponse(m.correct(t, body))
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
 
     @api.get("/api/tournaments/{id}/export.json", summary="The whole tournament as JSON")
     async def export_json(request: Request, id: str, key: Secret = None) -> Response:
@@ -1145,7 +1152,7 @@ def router() -> APIRouter:
             m, t = organiser(request, id, key)
             state = m.state(t, "organiser", None)
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         state.pop("players", None)
         state.pop("organiser", None)
         body = json.dumps(state, ensure_ascii=False, indent=1)
@@ -1158,7 +1165,7 @@ def router() -> APIRouter:
             m, t = organiser(request, id, key)
             body = m.export_csv(t)
         except refused as e:
-            return _refusal(e)
+            return _refusal(e, request)
         headers = {"Content-Disposition": f'attachment; filename="tournament-{t.id}.csv"'}
         return Response(body, media_type="text/csv; charset=utf-8", headers=headers)
 

@@ -15,16 +15,33 @@
 Everything here is pure (no I/O, no clock): randomness comes in as a seeded generator.
 """
 
+from __future__ import annotations
+
 from chibre.errors import ChibreError
+from chibre.i18n import text
 
 
 class TournamentError(ChibreError, ValueError):
     """A tournament step that cannot be done as asked (the message says why; ``field``: the
-    option refused, when one is)."""
+    option refused, when one is). One made by ``said_as`` is a key of the message catalogue
+    (``tour_refused.<key>``) with its fields, said in any of its languages (``said``)."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+        self.key = ""
+        self.fields: dict[str, str] = {}
+
+    @classmethod
+    def said_as(cls, key: str, **fields: str) -> TournamentError:
+        """The refusal ``tour_refused.<key>``, its message in English."""
+        refused = cls(text("en", f"tour_refused.{key}", **fields))
+        refused.key, refused.fields = key, fields
+        return refused
+
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang`` where the catalogue has it, else as raised."""
+        return text(lang, f"tour_refused.{self.key}", **self.fields) if self.key else str(self)
 
 
 COMPUTER = ""

@@ -3,7 +3,7 @@
 // (which sends the player to their seat when a round opens), with ?code= the join form and
 // what spectators see. The state is asked for again every POLL ms: the standings are live.
 
-import { applyI18n, languageSelect, t } from "./i18n.js";
+import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
 import { linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
@@ -61,7 +61,7 @@ function say(message) {
 async function api(path, body, method) {
   const response = await fetch(path, {
     method: method || (body === undefined ? "GET" : "POST"),
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "Accept-Language": getLang() },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
