@@ -715,3 +715,34 @@ def test_after_the_last_round_a_player_s_phone_says_so_with_their_rank(
     assert phone.locator("#standings-box").evaluate(top) < phone.locator("#rounds").evaluate(top)
     phone.screenshot(path=str(artifacts() / "tournament-over-phone.png"), full_page=True)
     assert phone.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_organiser_calls_time_on_a_table_that_would_not_finish(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """At 23:30 a real-card table is still playing: the organiser calls time (asked first);
+    it counts at its score with no winner, and the next round can be drawn."""
+    base = served["base"]
+    body = {"name": "Genève", "rounds": 2, "real_tables": 1, "options": {"target": 5000}}
+    t = http_json(base, "/api/tournaments", body)[1]
+    entered(base, t, "Aline", "Beat", "Chloé", "Dario")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    page = new_page(browser, locale="fr-CH")
+    page.goto(base + t["organiser"])
+    card = page.locator(".round.current .table-card[data-table='1']")
+    expect(card).to_contain_text("en jeu")
+    expect(page.locator("#next-round")).to_be_hidden()
+    card.get_by_role("button", name="Arrêter la table").click()
+    dialog = page.locator("#confirm-dialog")
+    expect(page.locator("#confirm-text")).to_contain_text("La table 1 comptera au score")
+    dialog.get_by_role("button", name="Annuler").click()
+    expect(dialog).to_be_hidden()
+    assert not http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]["round_over"]
+    card.get_by_role("button", name="Arrêter la table").click()
+    dialog.get_by_role("button", name="Arrêter la table").click()
+    expect(card).to_contain_text("arrêtée (temps écoulé)")
+    expect(card.get_by_role("button", name="Arrêter la table")).to_have_count(0)
+    expect(page.locator("#next-round")).to_be_visible()
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    assert state["round_over"] and state["rounds"][0]["tables"][0]["closed"]
+    assert page.errors == []  # type: ignore[attr-defined]

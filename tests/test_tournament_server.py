@@ -792,3 +792,45 @@ def test_the_tournament_s_refusals_in_the_page_s_language(tmp_path: Path) -> Non
         assert status == 400 and said.startswith("« aline » est déjà inscrit"), said
         assert enter_as(base, t, "Aline", "de-CH")[1].startswith("„Aline“ ist schon angemeldet")
         assert "is already entered" in enter_as(base, t, "Aline", "en")[1]
+
+
+def test_time_called_on_an_unfinished_table(tmp_path: Path) -> None:
+    """The organiser closes a table that would not finish: it counts at the score it stood
+    at, with no winner, and the next round may be drawn; later hands change nothing."""
+    with running_server(tmp_path, "--bot-delay", "0.05") as base:
+        t = create(base, options={"target": 5000}, rounds=2, real_tables=1)
+        for n in range(8):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        tables = state(base, t)["rounds"][0]["tables"]
+        cards = next(table for table in tables if table["kind"] == "cards")
+        sheet_id, key = cards["sheet"].removeprefix("/tafel#").split(".", 1)
+        hand = {"contract": 0, "chooser": 0, "points": 100, "team": 0}
+        assert http_json(base, f"/api/sheets/{sheet_id}/hands?key={key}", hand)[0] == 201
+        close = f"/api/tournaments/{t['id']}/rounds/1/tables/{{}}/close"
+        status, answer = http_json(base, close.format(cards["table"]) + f"?code={t['code']}", {})
+        assert status == 403, answer  # the organiser's alone
+        for table in tables:
+            status, answer = http_json(base, close.format(table["table"]) + f"?key={t['key']}", {})
+            assert status == 200, answer
+        s = state(base, t)
+        closed = {table["table"]: table for table in s["rounds"][0]["tables"]}
+        assert all(table["done"] and table["closed"] for table in closed.values())
+        assert (
+            closed[cards["table"]]["totals"] == [100, 57] and closed[cards["table"]]["winner"] == -1
+        )
+        assert s["round_over"]
+        status, answer = http_json(base, close.format(cards["table"]) + f"?key={t['key']}", {})
+        assert status == 400 and "over already" in answer["error"]
+        assert http_json(base, f"/api/sheets/{sheet_id}/hands?key={key}", hand)[0] == 201
+        time.sleep(1.5)  # the tournament looks at its sheets every second
+        later = state(base, t)
+
+        def results(of: dict[str, Any]) -> list[tuple[Any, ...]]:
+            fields = ("totals", "striche", "winner", "done")
+            return [tuple(table[f] for f in fields) for table in of["rounds"][0]["tables"]]
+
+        assert results(later) == results(s)
+        assert later["standings"] == s["standings"]
+        status, _ = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        assert status == 201

@@ -244,6 +244,25 @@ def _game_reviews(db: sqlite3.Connection) -> None:
     _run(db, GAME_REVIEWS)
 
 
+TOURNAMENT_CLOSED = """
+CREATE TABLE IF NOT EXISTS tournament_closed (
+    tournament_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    closed REAL NOT NULL,
+    totals TEXT NOT NULL,
+    striche TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, round, number)
+) WITHOUT ROWID;
+"""
+
+
+def _tournament_closed(db: sqlite3.Connection) -> None:
+    """Version 9: the tournament tables the organiser closed unfinished (time called), with
+    the score they stood at."""
+    _run(db, TOURNAMENT_CLOSED)
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -283,6 +302,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "the tables with the coach's hints on", ("table_hints",), _table_hints),
     Migration(7, "the move limits of tables", ("table_clocks",), _table_clocks),
     Migration(8, "the coach's reviews of finished games", ("game_reviews",), _game_reviews),
+    Migration(
+        9, "the tournament tables closed unfinished", ("tournament_closed",), _tournament_closed
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 OURS = frozenset(t for m in MIGRATIONS for t in m.tables)

@@ -311,6 +311,27 @@ class TournamentStore:
                 (tid, number, table, seat, entry, time.time()),
             )
 
+    def close(self, tid: str, number: int, table: int, sides: tuple[Side, Side]) -> None:
+        """Table ``table`` of round ``number`` closed unfinished, at the score of ``sides``."""
+        totals = json.dumps([sides[0].points, sides[1].points])
+        striche = json.dumps([sides[0].striche, sides[1].striche])
+        with self._db() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO tournament_closed (tournament_id, round, number, closed, "
+                "totals, striche) VALUES (?,?,?,?,?,?)",
+                (tid, number, table, time.time(), totals, striche),
+            )
+
+    def closed(self, tid: str) -> dict[tuple[int, int], tuple[list[int], list[int]]]:
+        """The tables closed unfinished: (round, table) -> (totals, Striche) when closed."""
+        with self._db(write=False) as db:
+            rows = db.execute(
+                "SELECT round, number, totals, striche FROM tournament_closed "
+                "WHERE tournament_id = ?",
+                (tid,),
+            ).fetchall()
+        return {(int(r), int(n)): (json.loads(a), json.loads(b)) for r, n, a, b in rows}
+
     def flags(self, tid: str) -> set[tuple[int, int, int]]:
         with self._db(write=False) as db:
             rows = db.execute(
@@ -510,16 +531,24 @@ class Tournaments:
     def played(self, t: Tournament) -> list[Played]:
         """Every table of every round as it stands now (flags and sheet changes noted)."""
         flags = self.store.flags(t.id)
+        closed = self.store.closed(t.id)
         out = []
         for number, tables in enumerate(t.rounds, 1):
             this_round = []
             for draw in tables:
                 link = t.links.get((number, draw.number))
                 p = Played(number, draw, link)
+                stopped = closed.get((number, draw.number))
                 if link is not None and link.kind == ONLINE:
-                    self._online(t, p, flags)
+                    self._online(t, p, flags, stopped is None)
                 elif link is not None:
                     self._cards(t, p)
+                if stopped is not None:  # time called: the score it stood at, no winner
+                    (a, b), (sa, sb) = stopped
+                    sides = (Side(draw.sides[0], a, sa), Side(draw.sides[1], b, sb))
+                    p.outcome = Outcome(number, draw.number, sides)
+                    p.done = True
+                    p.info["closed"] = True
                 this_round.append(p)
             over = all(p.done for p in this_round)
             for p in this_round:  # a shared seed is revealed once the whole round is over
@@ -530,7 +559,9 @@ class Tournaments:
             out.extend(this_round)
         return out
 
-    def _online(self, t: Tournament, p: Played, flags: set[tuple[int, int, int]]) -> None:
+    def _online(
+        self, t: Tournament, p: Played, flags: set[tuple[int, int, int]], plays: bool = True
+    ) -> None:
         assert p.link is not None
         table = self.tables.get(p.link.ref)
         if table is None:
@@ -555,7 +586,7 @@ class Tournaments:
                     "flagged": flagged,
                 }
             )
-        if not game.is_over:
+        if not game.is_over and plays:
             table.play_on()
         assert table.stored.deals is not None
         p.deals = table.stored.deals
@@ -828,6 +859,20 @@ class Tournaments:
         table.play_on()
         return Link(ONLINE, table.id)
 
+    def call_time(self, t: Tournament, number: int, table: int) -> None:
+        """Time called: table ``table`` of round ``number``, unfinished, counts at the score it
+        stands at, with no winner (as a Passe's)."""
+        found = [p for p in self.played(t) if (p.round, p.draw.number) == (number, table)]
+        if not found or found[0].link is None:
+            raise TournamentError(f"round {number} has no table {table} open")
+        p = found[0]
+        if p.done:
+            raise TournamentError(f"table {table} of round {number} is over already")
+        sides = p.outcome.sides if p.outcome is not None else None
+        if sides is None:
+            sides = (Side(p.draw.sides[0], 0), Side(p.draw.sides[1], 0))
+        self.store.close(t.id, number, table, sides)
+
     def correct(self, t: Tournament, request: CorrectionRequest) -> dict[str, Any]:
         """The organiser corrects hand ``hand`` of a real-card table's sheet; logged with
         the hand before and after."""
@@ -904,7 +949,7 @@ class Tournaments:
                 "done": p.done,
                 "hands": p.hands,
                 "turned": t.request.duplicate and is_turned(p.draw.number),
-                **{k: v for k, v in p.info.items() if k in ("watch", "deals", "damaged")},
+                **{k: v for k, v in p.info.items() if k in ("watch", "deals", "damaged", "closed")},
             }
             if t.terms.shared and p.round in playing and not organiser:
                 table.pop("watch", None)  # watching one table would show another's cards
@@ -1143,6 +1188,20 @@ def router() -> APIRouter:
         try:
             m, t = organiser(request, id, key)
             return JSONResponse(m.correct(t, body))
+        except refused as e:
+            return _refusal(e, request)
+
+    @api.post(
+        "/api/tournaments/{id}/rounds/{number}/tables/{table}/close",
+        summary="Time called: an unfinished table counts at the score it stands at",
+    )
+    async def call_time(
+        request: Request, id: str, number: int, table: int, key: Secret = None
+    ) -> Response:
+        try:
+            m, t = organiser(request, id, key)
+            m.call_time(t, number, table)
+            return JSONResponse(m.state(t, "organiser", None))
         except refused as e:
             return _refusal(e, request)
 

@@ -175,9 +175,9 @@ async function change(button, path, method, body) {
   });
 }
 
-function tableCard(state, table) {
+function tableCard(state, table, round) {
   const card = el("div", { class: "table-card", "data-table": String(table.table) });
-  const status = table.done ? t("tour_over") : t("tour_playing");
+  const status = table.closed ? t("tour_closed") : table.done ? t("tour_over") : t("tour_playing");
   const kind = table.kind === "cards" ? t("tour_cards") : t("tour_online");
   const turned = table.turned ? ` · ${t("tour_turned")}` : "";
   card.append(el("h4", {}, `${t("tour_table", { n: table.table })} · ${kind}${turned} · ${status}`));
@@ -191,6 +191,14 @@ function tableCard(state, table) {
     return el("p", { class: "team" }, names[0], " & ", names[1], ` — ${table.totals[team]}`, flags);
   });
   card.append(...teams, el("p", {}, t("tour_hands", { n: table.hands })));
+  if (state.role === "organiser" && !table.done && table.kind) {
+    // time called: a table that would not finish counts at the score it stands at
+    const b = el("button", { class: "btn btn-small no-print", type: "button", "data-call-time": String(table.table) }, t("tour_call_time"));
+    const send = () => change(b, `/api/tournaments/${id}/rounds/${round}/tables/${table.table}/close?${query}`);
+    const [a, z] = table.totals;
+    b.addEventListener("click", () => confirmFirst("tour_call_time", t("tour_confirm_call_time", { n: table.table, a, b: z }), send));
+    card.append(b);
+  }
   if (table.watch) card.append(el("a", { href: table.watch, class: "no-print" }, t("tour_watch")));
   if (table.sheet) card.append(el("p", {}, el("a", { href: table.sheet }, t("tour_sheet")), " ", qr(table.sheet), el("span", { class: "short-link" }, table.sheet)));
   if (table.deals) {
@@ -267,7 +275,7 @@ function render(state) {
     ...[...state.rounds].reverse().map((r) => // the current round first
       el("div", { class: `round panel-box${r.round === state.current ? " current" : ""}`, "data-round": String(r.round) },
         el("h3", {}, t("tour_round", { n: r.round })),
-        el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table))),
+        el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table, r.round))),
       ),
     ),
   );
