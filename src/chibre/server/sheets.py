@@ -121,6 +121,20 @@ class SheetKey(NamedTuple):
         return f"/tafel#{self.id}.{self.key}"
 
 
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction: committed when the block ends, rolled back when it
+    raises (nothing of it kept)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
 class SheetStore:
     """The score sheets in one SQLite file (shared with the tables' store). Every sheet is
     read and changed with its key; ``WrongKey`` when the key is not the sheet's."""
@@ -183,24 +197,17 @@ class SheetStore:
         same transaction, a tournament's link to it)."""
         opened = chosen or SheetKey(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
         now = time.time()
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
+        with self._connect() as db, _transaction(db):
             try:
-                try:
-                    db.execute(
-                        "INSERT INTO score_sheets (id, key, name, created, updated, sheet) "
-                        "VALUES (?,?,?,?,?,?)",
-                        (opened.id, opened.key, sheet.name, now, now, sheet.to_json()),
-                    )
-                except sqlite3.IntegrityError as e:
-                    raise SheetTaken(f"there is already a score sheet {opened.id!r}") from e
-                for sql, params in also(opened) if also is not None else ():
-                    db.execute(sql, params)
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+                db.execute(
+                    "INSERT INTO score_sheets (id, key, name, created, updated, sheet) "
+                    "VALUES (?,?,?,?,?,?)",
+                    (opened.id, opened.key, sheet.name, now, now, sheet.to_json()),
+                )
+            except sqlite3.IntegrityError as e:
+                raise SheetTaken(f"there is already a score sheet {opened.id!r}") from e
+            for sql, params in also(opened) if also is not None else ():
+                db.execute(sql, params)
         return opened
 
     def load(self, sheet_id: str, key: str | None) -> ScoreSheet:
@@ -234,44 +241,30 @@ class SheetStore:
         """Apply ``edit`` (which returns the hand it wrote) to the stored sheet and keep the
         result with the change's id ``write``; a change whose id the sheet has already taken
         is not applied again. If ``edit`` raises, nothing is written."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                sheet, writes = self._open_with_writes(db, sheet_id, key)
-                if write is not None and write in writes:
-                    db.execute("ROLLBACK")
-                    return Written(sheet, writes[write], True)
-                hand = edit(sheet)
-                if write is not None:
-                    writes[write] = hand
-                    for old in list(writes)[: max(0, len(writes) - MAX_WRITES)]:
-                        del writes[old]
-                stored = sheet.to_dict()
-                if writes:
-                    stored["writes"] = writes
-                db.execute(
-                    "UPDATE score_sheets SET name = ?, updated = ?, sheet = ? WHERE id = ?",
-                    (sheet.name, time.time(), json.dumps(stored, ensure_ascii=False), sheet_id),
-                )
-                for sql, params in also(sheet) if also is not None else ():
-                    db.execute(sql, params)
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        with self._connect() as db, _transaction(db):
+            sheet, writes = self._open_with_writes(db, sheet_id, key)
+            if write is not None and write in writes:
+                return Written(sheet, writes[write], True)
+            hand = edit(sheet)
+            if write is not None:
+                writes[write] = hand
+                for old in list(writes)[: max(0, len(writes) - MAX_WRITES)]:
+                    del writes[old]
+            stored = sheet.to_dict()
+            if writes:
+                stored["writes"] = writes
+            db.execute(
+                "UPDATE score_sheets SET name = ?, updated = ?, sheet = ? WHERE id = ?",
+                (sheet.name, time.time(), json.dumps(stored, ensure_ascii=False), sheet_id),
+            )
+            for sql, params in also(sheet) if also is not None else ():
+                db.execute(sql, params)
         return Written(sheet, hand, False)
 
     def delete(self, sheet_id: str, key: str | None) -> None:
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                self._open(db, sheet_id, key)
-                db.execute("DELETE FROM score_sheets WHERE id = ?", (sheet_id,))
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        with self._connect() as db, _transaction(db):
+            self._open(db, sheet_id, key)
+            db.execute("DELETE FROM score_sheets WHERE id = ?", (sheet_id,))
 
     def summaries(self, opened: Iterable[SheetKey]) -> list[dict[str, Any]]:
         """The sheets among ``opened`` whose key is right, the most recently changed first,
