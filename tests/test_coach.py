@@ -526,3 +526,12 @@ def test_a_thanks_that_lost_the_game_is_the_review_s_to_point_out() -> None:
     assert "Bedanken ??" in text_report(review, "de")
     others = review_record(game.record, [thanker ^ 1], QUICK)
     assert not [a for a in others.assessments if a.kind == "thank"]
+
+
+def test_the_accuracy_is_rounded_once_half_up_as_the_pages_round_it() -> None:
+    from chibre.coach.report import percent
+    from chibre.coach.review import Summary
+
+    assert (percent(1 / 8), percent(13 / 17), percent(1.0)) == (13, 76, 100)
+    summary = Summary(seat=0, decisions=17, hands=3, lost=12.0, accuracy=13 / 17, biggest=())
+    assert summary.to_dict()["accuracy"] == 13 / 17  # a page gets it whole: 76, not 77 (0.765)

@@ -63,6 +63,11 @@ def cards_text(cards: Iterable[int], lang: str, deck: str = "french") -> str:
     return between.join(card_text(c, lang, deck) for c in cards)
 
 
+def percent(share: float) -> int:
+    """A share as a whole percentage, a half rounded up (as the pages round it)."""
+    return int(100 * share + 0.5)
+
+
 def reason_text(reason: Reason, lang: str, deck: str = "french") -> str:
     """The reason's line in ``lang``."""
     fields: dict[str, str] = {}
@@ -127,7 +132,7 @@ def text_report(review: Review, lang: str = "en", deck: str = "french") -> str:
                 seat=seat,
                 decisions=s.decisions,
                 lost=number_text(s.lost_per_hand, lang),
-                accuracy=round(100 * s.accuracy),
+                accuracy=percent(s.accuracy),
             )
         )
         lines.append("  " + text(lang, "coach.biggest") + colon(lang))
@@ -161,7 +166,7 @@ def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
                 seat=text(lang, "coach.seat", seat=s.seat),
                 decisions=s.decisions,
                 lost=number_text(s.lost_per_hand, lang),
-                accuracy=round(100 * s.accuracy),
+                accuracy=percent(s.accuracy),
             )
         )
         + "</li>"

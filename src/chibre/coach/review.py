@@ -237,7 +237,7 @@ class Summary:
             "decisions": self.decisions,
             "hands": self.hands,
             "lost_per_hand": round(self.lost_per_hand, 1),
-            "accuracy": round(self.accuracy, 3),
+            "accuracy": self.accuracy,  # unrounded: a page rounds it as it shows it
             "biggest": [a.entry for a in self.biggest],
         }
 
