@@ -150,6 +150,17 @@ def test_draw_refuses_bad_entries() -> None:
         draw_round(["p0", "p1", "p1", "p2"], [], Random(0))
 
 
+def test_a_refusal_the_organiser_may_meet_is_said_in_the_page_s_language() -> None:
+    with pytest.raises(TournamentError) as few:
+        draw_round(names(3), [], Random(0))
+    assert few.value.said("de") == "eine Runde braucht mindestens 4 anwesende Spieler, nicht 3"
+    assert few.value.said("fr") == "un tour demande au moins 4 joueurs présents, pas 3"
+    with pytest.raises(TournamentError) as teams:
+        round_robin(names(1), 1)
+    assert teams.value.said("de") == "eine Runde braucht mindestens 2 Teams, nicht 1"
+    assert str(teams.value) == "a round needs at least 2 teams, not 1"
+
+
 def test_the_same_seed_draws_the_same_evening() -> None:
     def evening(seed: int) -> list[Draw]:
         rng, draws = Random(seed), []

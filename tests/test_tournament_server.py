@@ -773,10 +773,10 @@ def test_nobody_plays_a_computer_s_cards_at_a_real_card_table(tmp_path: Path) ->
 
 
 def test_the_tournament_s_refusals_in_the_page_s_language(tmp_path: Path) -> None:
-    def enter_as(base: str, t: dict[str, Any], name: str, lang: str) -> tuple[int, str]:
+    def post_as(base: str, path: str, body: dict[str, Any], lang: str) -> tuple[int, str]:
         request = urllib.request.Request(
-            f"{base}/api/tournaments/{t['id']}/entries?code={t['code']}",
-            data=json.dumps({"name": name}).encode(),
+            f"{base}{path}",
+            data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json", "Accept-Language": lang},
         )
         try:
@@ -787,11 +787,21 @@ def test_the_tournament_s_refusals_in_the_page_s_language(tmp_path: Path) -> Non
 
     with running_server(tmp_path) as base:
         t = create(base, options=SHORT, rounds=1)
-        assert enter_as(base, t, "Aline", "fr-CH")[0] == 201
-        status, said = enter_as(base, t, "aline", "fr-CH")
+        entries = f"/api/tournaments/{t['id']}/entries?code={t['code']}"
+        assert post_as(base, entries, {"name": "Aline"}, "fr-CH")[0] == 201
+        status, said = post_as(base, entries, {"name": "aline"}, "fr-CH")
         assert status == 400 and said.startswith("« aline » est déjà inscrit"), said
-        assert enter_as(base, t, "Aline", "de-CH")[1].startswith("„Aline“ ist schon angemeldet")
-        assert "is already entered" in enter_as(base, t, "Aline", "en")[1]
+        said = post_as(base, entries, {"name": "Aline"}, "de-CH")[1]
+        assert said.startswith("„Aline“ ist schon angemeldet"), said
+        assert "is already entered" in post_as(base, entries, {"name": "Aline"}, "en")[1]
+        for n in range(3):
+            assert enter(base, t, f"P{n}")[0] == 201
+        rounds = f"/api/tournaments/{t['id']}/rounds?key={t['key']}"
+        assert post_as(base, rounds, {}, "en")[0] == 201
+        status, said = post_as(base, entries, {"name": "Late"}, "de-CH")
+        assert status == 400 and said.startswith("alle Runden sind ausgelost"), said
+        close = f"/api/tournaments/{t['id']}/rounds/1/tables/9/close?key={t['key']}"
+        assert post_as(base, close, {}, "fr") == (400, "le tour 1 n'a pas de table 9 ouverte")
 
 
 def test_time_called_on_an_unfinished_table(tmp_path: Path) -> None:

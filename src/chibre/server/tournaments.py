@@ -702,11 +702,7 @@ class Tournaments:
             check_rules(rules)
         Options(request.format, request.rounds, request.hands, request.scoring, request.duplicate)
         if request.duplicate and request.real_tables:
-            raise TournamentError(
-                "duplicate rounds are played online: the same deals cannot be dealt at a table "
-                "with real cards (real_tables must be 0)",
-                "real_tables",
-            )
+            raise TournamentError.said_as("duplicate_online", "real_tables")
         t = Tournament(
             secrets.token_urlsafe(6),
             time.time(),
@@ -724,13 +720,13 @@ class Tournaments:
         if not organiser and request.kind != HUMAN:
             raise NotAllowed("only the organiser enters computer players")
         if t.teams and not request.partner:
-            raise TournamentError("a team enters with two players: give the partner's name")
+            raise TournamentError.said_as("team_partner", "partner")
         if not t.teams and request.partner:
-            raise TournamentError("an evening with drawn partners takes players alone")
+            raise TournamentError.said_as("players_alone", "partner")
         if t.rounds and t.request.format == "round-robin":
-            raise TournamentError("a round-robin has begun: it takes no late entries")
+            raise TournamentError.said_as("round_robin_begun")
         if len(t.rounds) >= t.request.rounds:
-            raise TournamentError("every round is drawn: the tournament takes no more entries")
+            raise TournamentError.said_as("entries_closed")
         name = request.name.strip()
         if any(e.name.casefold() == name.casefold() for e in t.entries):
             raise TournamentError.said_as("name_taken", name=name)
@@ -789,9 +785,7 @@ class Tournaments:
             Random(f"{t.seed}:draw:{number}"),
         )
         if t.request.duplicate and len(tables) < 2:
-            raise TournamentError(
-                "a duplicate round needs at least two tables: enter more players or teams"
-            )
+            raise TournamentError.said_as("duplicate_tables")
         tables = t.with_people_at_cards(tables)
         self.store.add_round(t.id, number, tables)
         t.rounds.append(tables)
@@ -864,10 +858,10 @@ class Tournaments:
         stands at, with no winner (as a Passe's)."""
         found = [p for p in self.played(t) if (p.round, p.draw.number) == (number, table)]
         if not found or found[0].link is None:
-            raise TournamentError(f"round {number} has no table {table} open")
+            raise TournamentError.said_as("no_table_open", round=str(number), table=str(table))
         p = found[0]
         if p.done:
-            raise TournamentError(f"table {table} of round {number} is over already")
+            raise TournamentError.said_as("table_over", round=str(number), table=str(table))
         sides = p.outcome.sides if p.outcome is not None else None
         if sides is None:
             sides = (Side(p.draw.sides[0], 0), Side(p.draw.sides[1], 0))
@@ -877,17 +871,17 @@ class Tournaments:
         """The organiser corrects hand ``hand`` of a real-card table's sheet; logged with
         the hand before and after."""
         if (request.entry is None) == (request.points is None):
-            raise TournamentError("give the corrected hand (entry) or its points, not both")
+            raise TournamentError.said_as("entry_or_points", "points")
         link = t.links.get((request.round, request.table))
         if link is None or link.kind != CARDS:
-            raise TournamentError(
-                f"round {request.round} has no table {request.table} played with real cards"
+            raise TournamentError.said_as(
+                "no_real_table", "table", round=str(request.round), table=str(request.table)
             )
         before: dict[str, Any] = {}
 
         def edit(sheet: ScoreSheet) -> None:
             if not 1 <= request.hand <= len(sheet.hands):
-                raise TournamentError(f"the sheet has no hand {request.hand}")
+                raise TournamentError.said_as("no_hand", "hand", hand=str(request.hand))
             before.update(sheet.hands[request.hand - 1].to_dict())
             if request.entry is not None:
                 sheet.replace(request.hand, request.entry.entry())

@@ -33,9 +33,9 @@ class TournamentError(ChibreError, ValueError):
         self.fields: dict[str, str] = {}
 
     @classmethod
-    def said_as(cls, key: str, **fields: str) -> TournamentError:
+    def said_as(cls, key: str, field: str | None = None, **fields: str) -> TournamentError:
         """The refusal ``tour_refused.<key>``, its message in English."""
-        refused = cls(text("en", f"tour_refused.{key}", **fields))
+        refused = cls(text("en", f"tour_refused.{key}", **fields), field)
         refused.key, refused.fields = key, fields
         return refused
 

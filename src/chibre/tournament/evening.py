@@ -136,7 +136,7 @@ class Meetings:
 def check_players(players: Sequence[str]) -> None:
     """``TournamentError`` unless the players are distinct names, at least four."""
     if len(players) < 4:
-        raise TournamentError(f"a round needs at least 4 players present, not {len(players)}")
+        raise TournamentError.said_as("few_players", n=str(len(players)))
     if len(set(players)) != len(players):
         twice = sorted(p for p, n in Counter(players).items() if n > 1)
         raise TournamentError(f"a player is entered twice: {', '.join(twice)}")

@@ -52,11 +52,9 @@ class Options:
                 f"scoring is {' or '.join(SCORINGS)}, not {self.scoring!r}", "scoring"
             )
         if self.duplicate and not self.hands:
-            raise TournamentError("duplicate rounds are a Passe: give the number of hands", "hands")
+            raise TournamentError.said_as("duplicate_passe", "hands")
         if self.scoring == "striche" and self.hands:
-            raise TournamentError(
-                "a Passe of a fixed number of hands counts points, not Striche", "scoring"
-            )
+            raise TournamentError.said_as("passe_points", "scoring")
 
     @property
     def tie_breaks(self) -> tuple[str, ...]:
@@ -109,7 +107,7 @@ def draw_next(
     team's two players."""
     number = len(previous) + 1
     if number > options.rounds:
-        raise TournamentError(f"the tournament has {options.rounds} rounds: all are drawn")
+        raise TournamentError.said_as("all_drawn", rounds=str(options.rounds))
     if options.format == "evening":
         draws = [
             Draw(n + 1, tuple(Seating(t.number, t.seats) for t in r))
@@ -119,9 +117,11 @@ def draw_next(
         return [TableDraw(t.number, t.seats, _credited(t)) for t in draw.tables]
     if options.format == "round-robin":
         if options.rounds > round_robin_rounds(len(entered)):
-            raise TournamentError(
-                f"a round-robin of {len(entered)} teams has {round_robin_rounds(len(entered))} "
-                f"rounds, not {options.rounds}"
+            raise TournamentError.said_as(
+                "round_robin_rounds",
+                teams=str(len(entered)),
+                rounds=str(round_robin_rounds(len(entered))),
+                asked=str(options.rounds),
             )
         games = round_robin(entered, number, present)
     else:

@@ -34,7 +34,7 @@ BUDGET = 20_000
 
 def check_teams(teams: Sequence[str]) -> None:
     if len(teams) < 2:
-        raise TournamentError(f"a round needs at least 2 teams, not {len(teams)}")
+        raise TournamentError.said_as("few_teams", n=str(len(teams)))
     if len(set(teams)) != len(teams):
         raise TournamentError("a team is entered twice")
     if COMPUTER in teams:
