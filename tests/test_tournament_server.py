@@ -215,7 +215,9 @@ def test_an_evening_of_computer_players_plays_itself(tmp_path: Path) -> None:
         with urllib.request.urlopen(
             f"{base}/api/tournaments/{t['id']}/export.csv?key={t['key']}"
         ) as r:
-            csv_text = r.read().decode()
+            csv_bytes = r.read()
+        assert csv_bytes.startswith(b"\xef\xbb\xbf")  # UTF-8 said to spreadsheets: Zürich
+        csv_text = csv_bytes.decode("utf-8-sig")
         assert csv_text.splitlines()[0].startswith("rank,name,score,points")
         assert len(csv_text.splitlines()) == 10
         with urllib.request.urlopen(

@@ -1220,7 +1220,8 @@ def router() -> APIRouter:
         except refused as e:
             return _refusal(e, request)
         headers = {"Content-Disposition": f'attachment; filename="tournament-{t.id}.csv"'}
-        return Response(body, media_type="text/csv; charset=utf-8", headers=headers)
+        # the byte order mark: a spreadsheet opening the file reads its names as UTF-8
+        return Response("\ufeff" + body, media_type="text/csv; charset=utf-8", headers=headers)
 
     return api
 
