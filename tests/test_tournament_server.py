@@ -364,7 +364,28 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
             {"round": 1, "table": 1, "hand": 1},
         )
         assert status == 400 and "or its points" in answer["error"]
+        corrections = f"/api/tournaments/{t['id']}/corrections?key={t['key']}"
+        whole = {"contract": 0, "points": 1}
+        for body in (
+            {"round": 1, "table": 1, "hand": 2, "entry": whole, "team": 1},
+            {"round": 1, "table": 1, "hand": 2, "points": 110, "team": 1, "match": True},
+        ):
+            status, answer = http_json(base, corrections, body)
+            assert status == 400 and "match" in answer["error"], answer
         assert state(base, t)["audit"] == audit  # a refused correction changes nothing
+        # the scorer wrote 110 for the wrong team: the organiser gives the other team's 47
+        flip = {"round": 1, "table": 1, "hand": 2, "points": 47, "team": 1, "reason": "theirs"}
+        status, answer = http_json(base, corrections, flip)
+        assert status == 200, answer
+        assert (answer["before"]["team"], answer["after"]["team"]) == (0, 1)
+        assert answer["after"]["points"] == 47
+        assert state(base, t)["rounds"][0]["tables"][0]["totals"] == [310, 161]
+        match = {"round": 1, "table": 1, "hand": 3, "points": 157, "team": 0, "match": True}
+        status, answer = http_json(base, corrections, match)
+        assert status == 200, answer
+        assert answer["after"]["match"] == 0
+        assert state(base, t)["rounds"][0]["tables"][0]["totals"] == [467, 104]
+        assert standings_points(state(base, t)) == recompute(db, t["id"])
 
 
 def test_kill_9_mid_round_loses_nothing(tmp_path: Path) -> None:

@@ -58,7 +58,7 @@ from starlette.responses import JSONResponse, Response
 from chibre import i18n
 from chibre.errors import ChibreError
 from chibre.rules import Rules
-from chibre.scoresheet import ScoreSheet
+from chibre.scoresheet import InvalidEntry, ScoreSheet
 from chibre.server import migrations
 from chibre.server.http import MAX_BODY, bounded_route, error, page
 from chibre.server.lobby import HUMAN, InvalidTable
@@ -872,6 +872,8 @@ class Tournaments:
         the hand before and after."""
         if (request.entry is None) == (request.points is None):
             raise TournamentError.said_as("entry_or_points", "points")
+        if request.entry is not None and (request.team is not None or request.match):
+            raise TournamentError.said_as("entry_whole", "team")
         link = t.links.get((request.round, request.table))
         if link is None or link.kind != CARDS:
             raise TournamentError.said_as(
@@ -887,7 +889,17 @@ class Tournaments:
                 sheet.replace(request.hand, request.entry.entry())
             else:
                 kept = {k: v for k, v in before.items() if v is not None}
-                sheet.replace(request.hand, {**kept, "points": request.points, "match": None})
+                team = kept["team"] if request.team is None else request.team
+                match = team if request.match else None
+                hand = {**kept, "points": request.points, "team": team, "match": match}
+                try:
+                    sheet.replace(request.hand, hand)
+                except InvalidEntry:
+                    if "schneider" not in kept:
+                        raise
+                    # the scorer's word on the Schneider no longer fits: the new points say it
+                    del hand["schneider"]
+                    sheet.replace(request.hand, hand)
 
         what: dict[str, Any] = {}
 

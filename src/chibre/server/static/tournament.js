@@ -433,7 +433,9 @@ function wire() {
     event.preventDefault();
     const number = (name) => Number(correct[name].value);
     const body = { round: number("round"), table: number("table"), hand: number("hand") };
-    body.points = number("points"); // the trick points of the hand's team; the rest is kept
+    body.points = number("points"); // the trick points of the team entered or chosen; the rest is kept
+    if (correct.team.value) body.team = number("team");
+    body.match = correct.match.checked;
     body.reason = correct.reason.value;
     change(submitButton(correct), `/api/tournaments/${id}/corrections?${query}`, "POST", body);
   });
