@@ -39,7 +39,7 @@ from chibre.server.protocol import read_message as read_client_message
 from chibre.server.store import Store, decode_entry
 from chibre.server.tables import MAX_REPLIES, Connection, Settings, Tables
 from chibre.server.thinking import FAST_PLAYERS
-from chibre.server.views import ViewCache, deciding_hand, history, last_hand
+from chibre.server.views import ViewCache, deciding_hand, game_scores, history, last_hand
 from server_support import (
     create_table,
     http_json,
@@ -775,6 +775,44 @@ def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
                 if s is None:
                     expected.update(seat=None, hand=[], own_weis=[], legal=[])
                 assert view == expected
+
+
+def test_the_replay_s_scores_are_the_hands_as_written() -> None:
+    """``game_scores``: each hand's blocks are what the view's history wrote, the running
+    totals end at the game's, the weis listed are those written (their points times the
+    factor make the weis block), the stöck and the match named where they were written."""
+    weis_seen = stoeck_seen = 0
+    for seed, rules in enumerate([Rules(), Rules.preset("schieber-2500"), Rules.preset("jasvel")]):
+        rng = Random(seed)
+        game = Game(rules)
+        players = [make_player("rule", seed * 4 + s) for s in range(4)]
+        while not game.is_over:
+            if game.current_player == CHANCE:
+                game.deal(rng)
+            else:
+                seat = game.current_player
+                assert seat is not None
+                game.apply(players[seat].act(game.observation(seat)), seat)
+        scores = game_scores(game)
+        assert [[h["teams"][t]["total"] for t in (0, 1)] for h in scores] == history(game)
+        assert scores[-1]["totals"] == list(game.totals) and scores[-1]["decided"]
+        assert not any(h["decided"] for h in scores[:-1])
+        for h in scores:
+            weis_team = {s % 2 for s in (w["seat"] for w in h["weis"])}
+            assert len(weis_team) <= 1
+            for t in (0, 1):
+                written = h["teams"][t]["weis"]
+                if t in weis_team and h is not scores[-1]:
+                    assert written == h["factor"] * sum(w["points"] for w in h["weis"])
+                elif t not in weis_team:
+                    assert written == 0
+            assert (h["stoeck"] >= 0) == any(h["teams"][t]["stoeck"] for t in (0, 1))
+            if h["stoeck"] >= 0:
+                assert h["teams"][h["stoeck"] % 2]["stoeck"] > 0
+            assert (h["match"] >= 0) == any(h["teams"][t]["match"] for t in (0, 1))
+            weis_seen += bool(h["weis"])
+            stoeck_seen += h["stoeck"] >= 0
+    assert weis_seen and stoeck_seen  # the cases this is about happened
 
 
 def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:

@@ -970,9 +970,17 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert "with rule-based" in newest.inner_text()  # the partner, a computer
     assert "against rule-based and rule-based" in newest.inner_text()  # its level's name
     assert "lost 0 : 0" in rows.nth(1).inner_text()
-    assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
-    newest.locator("a").click()  # a past game opens at its replay
+    # a past game opens at its replay, as a spectator sees it: a link to share gives no seat
+    assert newest.locator("a").get_attribute("href") == played["watch"] + "&replay=1"
+    newest.locator("a").click()
     page.locator("#replay:not([hidden])").wait_for()
+    page.keyboard.press("PageUp")
+    while page.locator("#rp-hand").input_value() != str(len(game.hands) - 1):
+        page.keyboard.press("PageDown")
+    page.keyboard.press("End")  # the last hand, as the table wrote it: the game's totals
+    running = page.locator("#rp-score tr.rp-running td").all_inner_texts()
+    assert running == [str(game.totals[0]), str(game.totals[1])], running
+    assert "decided in this hand" in page.locator("#rp-score").inner_text()
     page.goto(server + "/")
     page.locator("#recent li").first.wait_for()
 

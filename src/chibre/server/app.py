@@ -60,6 +60,7 @@ from chibre.server.security import SiteGuard, SitePolicy
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables, TooManyTables
 from chibre.server.upkeep import Checkpointer, Collector
+from chibre.server.views import game_scores
 
 log = logging.getLogger("chibre.server")
 
@@ -209,6 +210,7 @@ async def table_record(
     if not table.game.is_over:
         return error(403, i18n.text(_lang(request), "error.record_later"))
     record = table.game.record
+    scores = game_scores(table.game)
     incidents = table.incidents()  # a foreign bot's failed decisions (docs/protocols.md)
     # committed deals: the commitment, and the seed once revealed (``chibre verify`` checks them)
     deals = table.summary(seat).get("deals") if table.stored.deals is not None else None
@@ -216,6 +218,7 @@ async def table_record(
     name = f"chibre-{table.id}"
     if fmt == "json":
         document = record_to_dict(record)
+        document["scores"] = scores  # as the table wrote them: for the replay, not read back
         if deals is not None:
             document["deals"] = deals
         if incidents:

@@ -164,6 +164,44 @@ def deciding_hand(game: Game) -> dict[str, Any] | None:
     return out
 
 
+def game_scores(game: Game) -> list[dict[str, Any]]:
+    """Each hand of a game as the table wrote it, for its replay: the factor, each team's
+    blocks (after the multiplier) and total, the running totals after it; the weis written —
+    every weis of the team whose best weis won, each with its cards and points before the
+    multiplier —, who showed the stöck, who made match, and whether the game was decided in
+    it (``immediate``: what came after that moment is not written)."""
+    out: list[dict[str, Any]] = []
+    running = [0, 0]
+    last = len(game.hands) - 1
+    for number, hand in enumerate(game.hands):
+        credits = game.written_credits() if number == last else hand.credits
+        teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
+        for credit in credits:
+            teams[credit.team][credit.block] += credit.points
+        for t in (0, 1):
+            teams[t]["total"] = sum(teams[t][b] for b in BLOCKS)
+            running[t] += teams[t]["total"]
+        weis_team = hand.weis_team if any(teams[t]["weis"] for t in (0, 1)) else -1
+        stoeck = hand.stoeck_seat if any(teams[t]["stoeck"] for t in (0, 1)) else -1
+        out.append(
+            {
+                "factor": hand.factor if hand.contract >= 0 else 1,
+                "teams": teams,
+                "totals": list(running),
+                "weis": [
+                    {"seat": s, "cards": _codes(cards_of(w.cards)), "points": w.points}
+                    for s in range(4)
+                    if weis_team >= 0 and team_of(s) == weis_team
+                    for w in hand.declared[s]
+                ],
+                "stoeck": stoeck,
+                "match": next((t for t in (0, 1) if teams[t]["match"]), -1),
+                "decided": game.is_over and number == last,
+            }
+        )
+    return out
+
+
 class ViewCache:
     """The serialised public part of a table's VIEW, rebuilt only when the game changed.
 

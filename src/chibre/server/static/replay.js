@@ -22,8 +22,7 @@ function svgNamespace() {
 }
 
 export class Replay {
-  /** `record`: the JSON record; `hooks`: deck(), mapping(), seatName(s), posOf(s), history(),
-   * close(). */
+  /** `record`: the JSON record; `hooks`: deck(), mapping(), seatName(s), posOf(s), close(). */
   constructor(record, hooks) {
     this.record = record;
     this.hooks = hooks;
@@ -142,6 +141,7 @@ export class Replay {
     let leader = -1;
     let last = "";
     let winner = -1;
+    let played = 0;
     const won = [0, 0];
     hand.actions.slice(0, this.move).forEach((a) => {
       if (a.declare) {
@@ -156,6 +156,7 @@ export class Replay {
         if (!trick.length) leader = a.seat;
         held[a.seat].delete(a.card);
         trick.push(a.card);
+        played += 1;
         last = `${this.hooks.seatName(a.seat)}: ${cardName(a.card, this.hooks.deck(), this.hooks.mapping())}`;
         if (a.stoeck) last += ` · ${t("stoeck")}`;
         if (a.weis && a.weis.length) last += ` · ${t("weis")}`;
@@ -174,7 +175,68 @@ export class Replay {
         last = t("thanked", { name: this.hooks.seatName(a.seat) });
       }
     });
-    return { hand, held, contract, contractSeat, trick, leader, last, winner, won };
+    return { hand, held, contract, contractSeat, trick, leader, last, winner, won, played };
+  }
+
+  /** The teams as the page shows them, the bottom seat's first, each named by its seats. */
+  teams() {
+    const first = [0, 1, 2, 3].find((s) => this.hooks.posOf(s) === "bottom") ?? 0;
+    return [first & 1, 1 - (first & 1)].map((team) => ({
+      team,
+      name: `${this.hooks.seatName(team)} & ${this.hooks.seatName(team + 2)}`,
+    }));
+  }
+
+  /** The hand's score as the table wrote it (the record's `scores`): the weis written once
+   * the first trick is taken, each with its cards; the tricks won so far; at the hand's end
+   * every block, the hand's total and the running totals, the stöck, the match, and whether
+   * the game was decided in it. */
+  renderScore(p) {
+    const box = $("rp-score");
+    box.replaceChildren();
+    const score = this.record.scores?.[this.hand];
+    const deck = this.hooks.deck();
+    const mapping = this.hooks.mapping();
+    const over = this.move === this.moves();
+    if (score && (p.played >= 4 || over) && score.weis.length) {
+      const line = el("div", "rp-weis");
+      line.append(el("span", "", `${t("weis")}${colon()}`));
+      for (const w of score.weis) {
+        const item = el("span", "rp-weis-item");
+        item.append(el("span", "", this.hooks.seatName(w.seat)));
+        for (const code of w.cards) item.append(cardImage(code, deck, mapping));
+        item.append(el("span", "", String(w.points)));
+        line.append(item);
+      }
+      box.append(line);
+    }
+    const teams = this.teams();
+    const table = el("table", "rp-score-table");
+    const head = el("tr");
+    head.append(el("th", "", t("this_hand")), ...teams.map((x) => el("th", "", x.name)));
+    table.append(head);
+    const row = (label, values, cls = "") => {
+      const tr = el("tr", cls);
+      tr.append(el("th", "", label), ...values.map((v) => el("td", "", String(v))));
+      table.append(tr);
+    };
+    row(t("tricks_won"), teams.map((x) => p.won[x.team]));
+    if (over && score) {
+      for (const block of ["stoeck", "weis", "tricks", "match"]) {
+        const values = teams.map((x) => score.teams[x.team][block]);
+        if (block === "tricks" || values.some(Boolean)) row(t(block), values);
+      }
+      row(score.factor > 1 ? `${t("total")} (×${score.factor})` : t("total"), teams.map((x) => score.teams[x.team].total), "rp-total");
+      row(t("sheet_running"), teams.map((x) => score.totals[x.team]), "rp-running");
+    }
+    box.append(table);
+    if (over && score) {
+      const said = [];
+      if (score.stoeck >= 0) said.push(`${t("stoeck")}${colon()} ${this.hooks.seatName(score.stoeck)}`);
+      if (score.match >= 0) said.push(`${t("match")}${colon()} ${teams.find((x) => x.team === score.match).name}`);
+      if (score.decided) said.push(t("rp_decided"));
+      if (said.length) box.append(el("p", "rp-said", said.join(" · ")));
+    }
   }
 
   /** The record's incidents (a foreign bot's decision the fallback made) of the move shown:
@@ -244,11 +306,12 @@ export class Replay {
     note.replaceChildren();
     if (p.contract >= 0) {
       const line = el("div", "rp-contract");
-      line.append(contractIcon(p.contract, deck, mapping), el("span", "", contractName(p.contract, deck, mapping)));
+      const factor = this.record.scores?.[this.hand]?.factor ?? 1;
+      const name = contractName(p.contract, deck, mapping) + (factor > 1 ? ` ×${factor}` : "");
+      line.append(contractIcon(p.contract, deck, mapping), el("span", "", name));
       note.append(line);
     }
     note.append(el("div", "", p.last));
-    note.append(el("div", "", `${t("tricks")}: ${p.won[0]} : ${p.won[1]}`));
     for (const i of this.incidents()) {
       const kind = t(`protocols.kind.${i.kind}`);
       const said = t("protocols.incident", { name: this.hooks.seatName(i.seat), kind, seconds: i.seconds.toFixed(1) });
@@ -256,8 +319,7 @@ export class Replay {
       line.title = i.detail;
       note.append(line);
     }
-    const points = this.hooks.history()[this.hand];
-    if (this.move === this.moves() && points) note.append(el("strong", "", `${points[0]} : ${points[1]}`));
+    this.renderScore(p);
     this.renderReview();
   }
 

@@ -1602,7 +1602,6 @@ function main() {
         mapping,
         seatName,
         posOf,
-        history: () => app.msg?.view?.history || [],
         close: () => {
           $("replay").hidden = true;
           $("table").hidden = false;
