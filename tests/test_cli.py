@@ -369,6 +369,28 @@ def test_replay_notation_prints_the_record_again(tmp_path: Path) -> None:
     run = chibre("replay", "--notation", str(path), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert run.stdout.endswith(text)
+    # the scores before it are comments: what was printed reads back as the same game
+    assert run.stdout.startswith("# ") and f"# totals: team 0 {game.totals[0]}," in run.stdout
+    again = tmp_path / "again.txt"
+    again.write_text(run.stdout, encoding="utf-8")
+    rerun = chibre("replay", str(again), cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    assert (
+        rerun.stdout.splitlines()[-1] == f"totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}"
+    )
+
+
+def test_replay_says_when_the_record_ends_before_the_game(tmp_path: Path) -> None:
+    game = play_game(Rules.preset("romand"), 8)
+    first_hand = format_record(game.record).split("\nhand ")[0] + "\n"
+    path = tmp_path / "cut.txt"
+    path.write_text(first_hand, encoding="utf-8")
+    run = chibre("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert (
+        run.stdout.splitlines()[-1]
+        == "the game is not over: the record ends before either team won"
+    )
 
 
 def test_replay_errors_exit_2(tmp_path: Path) -> None:

@@ -155,17 +155,21 @@ def read_record(name: str) -> GameRecord:
 def cmd_replay(args: argparse.Namespace) -> int:
     record = read_record(args.file)
     game, events = record.replay()
+    # with the record after them, the scores are its comments: the output reads back as a record
+    said = "# " if args.notation else ""
     last = max((i for i, e in enumerate(events) if isinstance(e, HandScored)), default=-1)
     for i, event in enumerate(events):
         if isinstance(event, GameWon) and (cut := _hand_cut_short(game)):
-            print(cut)
+            print(said + cut)
         if i == last and game.is_over and game.hand is not None and game.hand.is_over:
             written = game.written_score()  # the hand as written: a match after the end is not
             match = next((t for t in (0, 1) if written.match[t]), -1)
             event = HandScored(written.totals, match)
         if isinstance(event, HandScored | GameWon):
-            print(_describe(event))
-    print(f"totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}")
+            print(said + _describe(event))
+    print(f"{said}totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}")
+    if not game.is_over:
+        print(f"{said}the game is not over: the record ends before either team won")
     if args.notation:
         print(format_record(record), end="")
     return 0
@@ -224,7 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
     deal.set_defaults(func=cmd_deal)
     replay = sub.add_parser("replay", help="replay a game record")
     replay.add_argument("file")
-    replay.add_argument("--notation", action="store_true", help="print the record in notation")
+    replay.add_argument(
+        "--notation",
+        action="store_true",
+        help="print the record in notation after the scores (then comments: it reads back)",
+    )
     replay.set_defaults(func=cmd_replay)
     check = sub.add_parser("check", help="check jass-kit V0.2 game files")
     check.add_argument("files", nargs="+", metavar="FILE")
