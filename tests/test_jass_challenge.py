@@ -571,6 +571,28 @@ def test_odd_session_choices_are_refused_and_asked_again(tmp_path: Path) -> None
     assert said[3] == "chibre 1" and said[4] == "chibre 2"  # a game of its own
 
 
+async def garbage_hello(url: str) -> tuple[int, int]:
+    """How many BAD_MESSAGE a bot that never names itself gets, and the close code."""
+    bot = Bot(await websockets.connect(url), "garbage")
+    await bot.recv("REQUEST_PLAYER_NAME")
+    refused = 0
+    try:
+        while True:
+            await bot.send("CHOOSE_SESSION", {"sessionChoice": "AUTOJOIN"})
+            await bot.recv("BAD_MESSAGE")
+            refused += 1
+    except websockets.ConnectionClosed as e:
+        return refused, e.rcvd.code if e.rcvd is not None else -1
+
+
+def test_a_bot_that_only_sends_garbage_is_cut_off_as_such(tmp_path: Path) -> None:
+    """Cut off before its game: told by 1008 (policy), not the 1000 of a game played out."""
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        refused, code = asyncio.run(asyncio.wait_for(garbage_hello(url), 60))
+    assert refused == 50 and code == 1008
+
+
 # --- tournaments and spectators --------------------------------------------------------------
 
 

@@ -605,7 +605,7 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
     while name is None:
         got = await _read(ws, HELLO_LIMIT)
         bad += 1
-        if got is None or bad > MAX_BAD:
+        if got is None or await _too_bad(ws, bad):
             return None
         kind, data = got
         said = _plain(data)[:NAME_LENGTH].strip() if isinstance(data, str) else ""
@@ -617,7 +617,7 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
         await ws.send_text(frame("REQUEST_SESSION_CHOICE", list(lobby.open)))
         got = await _read(ws, HELLO_LIMIT)
         bad += 1
-        if got is None or bad > MAX_BAD:
+        if got is None or await _too_bad(ws, bad):
             return None
         kind, data = got
         try:
@@ -648,6 +648,16 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
             await ws.send_text(frame("BAD_MESSAGE", str(e)))
             continue
         return session, member
+
+
+async def _too_bad(ws: WebSocket, bad: int) -> bool:
+    """Past ``MAX_BAD`` frames the bot is cut off, told so by the close code (1008, not the
+    1000 of a game played to its end)."""
+    if bad <= MAX_BAD:
+        return False
+    with suppress(Exception):
+        await ws.close(CLOSE_POLICY)
+    return True
 
 
 async def jass_challenge_socket(ws: WebSocket) -> None:
