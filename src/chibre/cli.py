@@ -166,7 +166,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             match = next((t for t in (0, 1) if written.match[t]), -1)
             event = HandScored(written.totals, match)
         if isinstance(event, HandScored | GameWon):
-            print(said + _describe(event))
+            print(f"{said}{_describe(event)}")
     print(f"{said}totals: team 0 {game.totals[0]}, team 1 {game.totals[1]}")
     if not game.is_over:
         print(f"{said}the game is not over: the record ends before either team won")
