@@ -467,7 +467,7 @@ def test_json_record_illegal_action_raises() -> None:
     actions[play_at + 1]["card"] = actions[play_at]["card"]  # a card already played
     with pytest.raises(NotationError) as info:
         record_from_dict(d)
-    assert f"action {play_at + 1}" in str(info.value)
+    assert f"hand 1, action {play_at + 2}:" in str(info.value)  # counted from 1, as said
     with pytest.raises(NotationError):
         record_from_json("{not json")
     with pytest.raises(NotationError):

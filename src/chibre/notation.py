@@ -350,7 +350,7 @@ def record_from_dict(d: dict[str, Any]) -> GameRecord:
     hands = d.get("hands", [])
     if not isinstance(hands, list):
         raise NotationError(f"hands must be a list, not {type(hands).__name__}")
-    for h, hand in enumerate(hands):
+    for h, hand in enumerate(hands, 1):  # numbered from 1, as every message says them
         if not isinstance(hand, dict) or not _four(hand.get("cards")):
             raise NotationError(f'hand {h}: expected {{"dealer": …, "cards": [four lists], …}}')
         try:
@@ -360,7 +360,7 @@ def record_from_dict(d: dict[str, Any]) -> GameRecord:
                 game.apply(deal)
             except ChibreError as e:
                 raise NotationError(f"hand {h}, deal: {e}") from e
-            for i, entry in enumerate(hand.get("actions", [])):
+            for i, entry in enumerate(hand.get("actions", []), 1):
                 seat, action = action_from_dict(entry)
                 try:
                     game.apply(action, seat)
