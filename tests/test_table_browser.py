@@ -930,6 +930,11 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.screenshot(path=artifacts() / "sheet-phone.png")
     assert not phone.errors  # type: ignore[attr-defined]
+    # a spectator's sheet names the computers by their level, as the spectator's table does
+    watch = made["watch"].split("watch=")[1]
+    spectator = page.request.get(f"{server}/api/tables/{made['table']}/sheet?watch={watch}&lang=en")
+    head = re.findall(r"<th>([^<]*)</th>", spectator.text().split("</thead>")[0])
+    assert head[1:5] == ["Seat 1", "rule-based (2)", "rule-based (3)", "rule-based (4)"], head
 
 
 def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, server: str) -> None:
