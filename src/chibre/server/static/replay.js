@@ -142,6 +142,7 @@ export class Replay {
     let last = "";
     let winner = -1;
     let played = 0;
+    let chibred = false;
     const won = [0, 0];
     hand.actions.slice(0, this.move).forEach((a) => {
       if (a.declare) {
@@ -170,12 +171,13 @@ export class Replay {
         const name = contractName(contract, this.hooks.deck(), this.hooks.mapping());
         last = `${this.hooks.seatName(a.seat)}: ${name}`;
       } else if (a.chibre) {
+        chibred = true;
         last = `${this.hooks.seatName(a.seat)}: ${t("chibred")}`;
       } else if (a.thank) {
         last = t("thanked", { name: this.hooks.seatName(a.seat) });
       }
     });
-    return { hand, held, contract, contractSeat, trick, leader, last, winner, won, played };
+    return { hand, held, contract, contractSeat, chibred, trick, leader, last, winner, won, played };
   }
 
   /** The teams as the page shows them, the bottom seat's first, each named by its seats. */
@@ -307,7 +309,8 @@ export class Replay {
     if (p.contract >= 0) {
       const line = el("div", "rp-contract");
       const factor = this.record.scores?.[this.hand]?.factor ?? 1;
-      const name = contractName(p.contract, deck, mapping) + (factor > 1 ? ` ×${factor}` : "");
+      const name = contractName(p.contract, deck, mapping) + (factor > 1 ? ` ×${factor}` : "") +
+        ` · ${this.hooks.seatName(p.contractSeat)}${p.chibred ? t("term.after_chibre") : ""}`;
       line.append(contractIcon(p.contract, deck, mapping), el("span", "", name));
       note.append(line);
     }
