@@ -820,6 +820,7 @@ def test_a_bot_takes_a_seat_of_our_table_by_its_link(tmp_path: Path) -> None:
     game = stored.replay()
     assert "weis or stöck" in said[0] and "opens no seat" in said[1]
     assert game.is_over and [r.seat for r in results] == [0, 2]
+    assert [stored.seats[s].name for s in (0, 2)] == ["kit", "kit"]  # the bots named their seats
     # the winners' points as the table counted them when it was decided (here mid-hand)
     assert all(r.winner == results[0].winner for r in results)
     assert results[0].winner["points"] == game.totals[game.winner] >= 300

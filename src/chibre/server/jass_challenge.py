@@ -744,6 +744,10 @@ async def _start(lobby: Lobby, session: Session) -> Table | None:
         await session.broadcast(frame("ERROR", f"the game could not start: {e}"))
         await _close_all(lobby, session)
         return None
+    if session.kind == SEAT:  # the bot's name is the seat's, as a player's own (40 kept)
+        for m in session.seated:
+            with suppress(ProtocolError, StoreUnavailable):
+                table.rename(m.seat, m.name)
     teams = [
         {"name": TEAM_NAMES[t], "players": [_player(session, table, s) for s in (t, t + 2)]}
         for t in (0, 1)
