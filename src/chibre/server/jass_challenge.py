@@ -477,12 +477,13 @@ class SeatBridge:
             return
         action = self.fallback.act(observation)
         said = f"no answer within {self.limit:g} s" if why == "late" else why
+        played = format_action(action, self.seat)
         log.warning(
-            "jass challenge %r: %s (seat %d): %s; rule played %r",
-            self.session.name, self.member.name, self.seat, said, action,
+            "jass challenge %r: %s (seat %d): %s; rule played %s",
+            self.session.name, self.member.name, self.seat, said, played,
         )  # fmt: skip
         if why == "late":  # a bot that left is noted once, when it leaves
-            self.note("late", f"{said}; rule played {format_action(action, self.seat)}")
+            self.note("late", f"{said}; rule played {played}")
         if not self._apply(action):
             loop = asyncio.get_running_loop()
             self.deadline = loop.call_later(1.0, self.decide_for_it, seq, why)
