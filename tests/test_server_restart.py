@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -21,10 +22,12 @@ from chibre.notation import parse_record
 from server_support import (
     create_table,
     http_json,
+    printed_address,
     server_command,
     server_env,
     start_server,
     stop_server,
+    wait_until_up,
     ws_url,
 )
 
@@ -492,6 +495,35 @@ def test_a_stopped_server_leaves_nothing_behind(tmp_path: Path) -> None:
     assert not [pid for pid in workers if alive(pid)]
     log = db.with_suffix(".log").read_text()
     assert "leaked" not in log and "Traceback" not in log, log
+
+
+def test_ctrl_c_stops_the_server_and_its_workers_without_a_word(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal interrupts every process of its group: the server stops its
+    workers itself, and nobody prints a traceback."""
+    db = tmp_path / "chibre.sqlite"
+    log = db.with_suffix(".log")
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            server_command(0, db),
+            env=server_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own group, as a terminal's command has
+        )
+    try:
+        base = printed_address(process, log, 0)
+        assert base is not None, log.read_text()
+        wait_until_up(base, process, log=log)
+        status, advice = http_json(base, "/api/advice", {"hand": "HJ H9 HA HK H10 H8 SA CA DA"})
+        assert status == 200, advice  # both pools have a worker now
+        workers = children(process.pid)
+        assert len(workers) >= 2, workers
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(TIMEOUT) == 130  # interrupted, as the shell counts it
+    finally:
+        stop_server(process)
+    said = log.read_text()
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
 
 
 def children(parent: int) -> list[int]:

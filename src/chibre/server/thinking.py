@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -120,7 +121,10 @@ class Thinkers:
 
 def exit_with(server: int) -> None:
     """A worker's first step: watch the process that started it and leave as soon as it is
-    gone — even killed outright, a server must not leave its workers behind."""
+    gone — even killed outright, a server must not leave its workers behind. Ctrl-C is the
+    server's to handle (the terminal sends it to every process of the group): the server
+    stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == server:
