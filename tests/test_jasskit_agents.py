@@ -320,7 +320,7 @@ def test_without_jass_kit_the_import_names_the_extra() -> None:
     run = _python("import sys; sys.modules['jass'] = None; import chibre.bots.jasskit_agents")
     assert run.returncode == 1
     assert "ImportError" in run.stderr
-    assert "'reference'" in run.stderr and "chibre[reference]" in run.stderr
+    assert "'reference'" in run.stderr and "pip install '.[reference]'" in run.stderr
 
 
 def test_the_rest_of_chibre_never_imports_jass_kit() -> None:

@@ -243,6 +243,8 @@ def test_store_backup_while_another_connection_writes(filled: Path, tmp_path: Pa
     assert again.returncode == 2 and "exists already" in again.stderr
     missing = chibre("store", "backup", str(tmp_path / "none.sqlite"), str(tmp_path / "x"))
     assert missing.returncode == 2 and not (tmp_path / "x").exists()
+    nowhere = chibre("store", "backup", str(filled), str(tmp_path / "no" / "copy.sqlite"))
+    assert nowhere.returncode == 2 and f"there is no folder {tmp_path / 'no'}" in nowhere.stderr
 
 
 def page_of(data: bytes, marker: str) -> int:

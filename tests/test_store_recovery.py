@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -421,6 +422,58 @@ def read_only(db: Path) -> Iterator[Path]:
         if os.geteuid() == 0:
             subprocess.run(["chattr", "-i", str(db)], check=True)
         db.chmod(0o644)
+
+
+@pytest.fixture
+def shut_in(db: Path) -> Iterator[Path]:
+    """The file in a folder nothing can be written to (for root: immutable)."""
+    folder = db.parent / "shut"
+    folder.mkdir()
+    inside = folder / db.name
+    db.rename(inside)
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(folder)], check=True)
+    else:
+        folder.chmod(0o555)
+    assert not os.access(folder, os.W_OK)
+    try:
+        yield inside
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        folder.chmod(0o755)
+
+
+def test_a_file_in_a_folder_that_cannot_be_written_is_refused_plainly(shut_in: Path) -> None:
+    """SQLite writes beside a store even to read it: the server says so in one line, and
+    calls the sound file neither damaged nor served."""
+    before = shut_in.read_bytes()
+    done = subprocess.run(
+        server_command(0, shut_in), env=server_env(), capture_output=True, timeout=60
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert "cannot be read where it is" in err and str(shut_in.parent) in err
+    assert "Traceback" not in err and "damaged" not in err
+    assert not done.stdout  # it never said it was serving
+    check = subprocess.run(
+        [sys.executable, "-m", "chibre.cli", "store", "check", str(shut_in)],
+        env=server_env(), capture_output=True, timeout=60,
+    )  # fmt: skip
+    assert check.returncode == 2 and b"cannot be read where it is" in check.stdout
+    assert shut_in.read_bytes() == before
+
+
+def test_a_store_that_cannot_be_made_is_said_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    done = subprocess.run(
+        server_command(0, tmp_path / "a-file" / "chibre.sqlite"),
+        env=server_env(), capture_output=True, timeout=60,
+    )  # fmt: skip
+    err = done.stderr.decode()
+    assert done.returncode == 2 and len(err.splitlines()) == 1, err
+    assert f"the folder {tmp_path / 'a-file'} for --db cannot be made" in err
+    assert not done.stdout
 
 
 def test_a_read_only_file_is_served_with_a_warning(made: Made, read_only: Path) -> None:

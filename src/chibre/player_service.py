@@ -43,6 +43,7 @@ from chibre.cards import card_code
 from chibre.errors import ChibreError, NotationError
 from chibre.jasskit import observation_from_json
 from chibre.player_time import TIME_PER_MOVE_HELP, add_time_arguments, check_seconds
+from chibre.server.cli import port_number
 from chibre.server.http import MAX_BODY, bounded_route, error, http_refusal, invalid_request
 from chibre.server.http import server_error as unforeseen
 from chibre.server.security import InvalidSiteName, SiteGuard, SitePolicy
@@ -181,7 +182,7 @@ def add_parser(sub: Any) -> None:
         "NAME= serves it under another name",
     )  # fmt: skip
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=5000, help="port (5000; 0: any free)")
+    p.add_argument("--port", type=port_number, default=5000, help="port (5000; 0: any free)")
     p.add_argument("--seed", type=int, default=0, help="the players' seed (0)")
     add_time_arguments(p, f"{TIME_PER_MOVE_HELP} (the kit allows 10)")
     p.add_argument(
@@ -226,7 +227,8 @@ def run(args: argparse.Namespace) -> int:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.create_server((args.host, args.port), family=family)
     except OSError as e:
-        print(f"chibre player-service: cannot listen on {args.host}:{args.port}: {e}")
+        said = f"chibre player-service: cannot listen on {args.host}:{args.port}: {e}"
+        print(said, file=sys.stderr)
         return 1
     port = sock.getsockname()[1]
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host

@@ -1,7 +1,7 @@
 """Our players at the HSLU jass-kit's table, and the kit's agents (``Agent``) at ours.
 
-An optional extra: jass-kit is GPL-licensed and is installed with ``pip install
-'chibre[reference]'``; nothing else in chibre imports this module.
+An optional extra: jass-kit is GPL-licensed and is installed with the ``reference`` extra
+(``pip install '.[reference]'`` in the checkout); nothing else in chibre imports this module.
 
 - ``JasskitAgent(player)`` is a jass-kit ``Agent`` (``action_trump``, ``action_play_card``)
   that builds our ``Observation`` from the kit's ``GameObservation`` and asks one of our
@@ -47,7 +47,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "chibre.bots.jasskit_agents needs the HSLU jass-kit: install the extra "
-        "'reference' (pip install 'chibre[reference]')"
+        "'reference' (in the checkout: .venv/bin/pip install '.[reference]')"
     ) from e
 
 from chibre.actions import Action, Chibre, Choose, Play, Thank

@@ -129,7 +129,9 @@ def add_parser(sub: Any) -> None:
     review.add_argument("--json", action="store_true", help="print the review as JSON")
     review.set_defaults(func=cmd_review)
     adv = sub.add_parser("advise", help="the coach's advice for a hand held at a real table")
-    adv.add_argument("--hand", required=True, help='your nine cards, e.g. "HJ H9 HA SA CK"')
+    adv.add_argument(
+        "--hand", required=True, help='your nine cards, e.g. "HJ H9 HA HK H10 H8 SA CA DA"'
+    )
     adv.add_argument(
         "--dealer",
         type=int,

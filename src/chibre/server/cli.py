@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import socket
 import sys
@@ -50,14 +51,25 @@ def default_db() -> Path:
     return Path(base) / "chibre" / "chibre.sqlite"
 
 
-def _seconds(text: str) -> float:
+def _amount(text: str, unit: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more {unit}")
     return value
+
+
+def _seconds(text: str) -> float:
+    return _amount(text, "seconds")
+
+
+def port_number(text: str) -> int:
+    """A port to listen on: 0 (any free one) to 65535."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: a port is 0 (any free one) to 65535")
+    return int(text)
 
 
 def _seed(text: str) -> str:
@@ -89,7 +101,9 @@ def add_parser(sub: Any) -> None:
         "players or online with friends.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000; 0: any free)")
+    p.add_argument(
+        "--port", type=port_number, default=8000, help="port to listen on (8000; 0: any free)"
+    )
     p.add_argument("--db", type=Path, default=None, help=f"the SQLite file ({default_db()})")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument(
@@ -195,7 +209,7 @@ def _count(text: str) -> int:
 
 
 def _days(text: str) -> float:
-    return _seconds(text) * 86400
+    return _amount(text, "days") * 86400
 
 
 def may_open_browser() -> bool:
@@ -209,9 +223,20 @@ def may_open_browser() -> bool:
 
 def run(args: argparse.Namespace) -> int:
     db = Path(args.db or default_db()).resolve()  # one claim per file, by whatever path
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"chibre serve: the folder {db.parent} for --db cannot be made: {e}", file=sys.stderr)
+        return 2
+    if not db.exists() and not os.access(db.parent, os.W_OK):
+        print(
+            f"chibre serve: {db} cannot be made: the folder {db.parent} cannot be written "
+            "(give --db a path in a folder that can)",
+            file=sys.stderr,
+        )
+        return 2
     claim = FileLock(f"{db}.lock", timeout=0)
     try:  # two servers on one file would each play its tables, and refuse the other's moves
-        Path(db).parent.mkdir(parents=True, exist_ok=True)
         claim.acquire()
     except Timeout:
         print(

@@ -47,6 +47,9 @@ class Health:
     """SQLite opens it and reads its schema."""
     problems: list[str] = field(default_factory=list)
     read_only: bool = False
+    shut_in: bool = False
+    """Read-only in a folder SQLite cannot write to either: it cannot even read the file (a
+    file in write-ahead mode is read with a shared-memory file beside it)."""
     version: int | None = None
     too_new: bool = False
     counts: dict[str, int] = field(default_factory=dict)
@@ -100,6 +103,13 @@ def examine(path: Path | str, thorough: bool = False) -> Health:
     try:
         try:
             db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlite3.OperationalError as e:
+            if health.read_only and not os.access(path.parent, os.W_OK):
+                health.shut_in = True  # not damaged: not to be read here
+                return health
+            health.readable = False
+            health.problems.append(f"SQLite cannot read its schema ({e})")
+            return health
         except sqlite3.DatabaseError as e:
             health.readable = False
             health.problems.append(f"SQLite cannot read its schema ({e})")
@@ -196,6 +206,12 @@ def prepare(path: Path | str) -> list[str]:
             f"{health.version}; this one knows versions up to {migrations.SCHEMA_VERSION}): "
             "update chibre, or give another --db."
         )
+    if health.shut_in:
+        raise StoreRefused(
+            f"the store {path} cannot be read where it is: its folder {path.parent} cannot be "
+            "written, and SQLite writes a small file beside the store even to read it. Serve it "
+            "from a folder that can be written (copy it there), or make this one writable."
+        )
     notes: list[str] = []
     if not health.ok:
         if health.read_only:
@@ -254,19 +270,24 @@ def backup(path: Path | str, dest: Path | str) -> Health:
         raise StoreRefused(f"there is no store {path} to back up")
     if dest.exists():
         raise StoreRefused(f"{dest} exists already: give the backup a new name")
+    if not dest.parent.is_dir():
+        raise StoreRefused(f"there is no folder {dest.parent} to write the backup {dest.name} in")
     try:
         source = sqlite3.connect(path, timeout=10)
     except sqlite3.Error as e:
         raise StoreRefused(f"the store {path} cannot be opened: {e}") from e
     try:
-        target = sqlite3.connect(dest)
+        try:
+            target = sqlite3.connect(dest)
+        except sqlite3.Error as e:
+            raise StoreRefused(f"the backup {dest} cannot be written: {e}") from e
         try:
             source.backup(target)
         finally:
             target.close()
     except sqlite3.Error as e:
         dest.unlink(missing_ok=True)
-        raise StoreRefused(f"the store {path} could not be backed up: {e}") from e
+        raise StoreRefused(f"the store {path} could not be backed up to {dest}: {e}") from e
     finally:
         source.close()
     return examine(dest, thorough=True)

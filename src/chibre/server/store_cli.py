@@ -55,6 +55,12 @@ def _contents(health: Health) -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     health = examine(args.path, thorough=True)
+    if health.shut_in:
+        print(
+            f"{args.path}: cannot be read where it is: its folder cannot be written, and SQLite "
+            "writes a small file beside the store even to read it"
+        )
+        return UNREADABLE
     if not health.readable:
         print(f"{args.path}: unreadable: {health.describe()}")
         return UNREADABLE
