@@ -68,6 +68,23 @@ def test_the_http_api_never_fails_with_a_server_error(base: str) -> None:
     assert negative >= 10  # invalid input was sent to most operations
 
 
+def test_the_openapi_document_says_refusals_as_they_are_served(base: str) -> None:
+    """A refused body is a 400 ``{"error", "field"}``, and the document says so (not 422)."""
+    status, schema = http_json(base, "/api/openapi.json")
+    assert status == 200
+    responses = [
+        (path, method, code)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        for code in operation["responses"]
+    ]
+    assert not [r for r in responses if r[2] == "422"]
+    assert ("/api/tables", "post", "400") in responses
+    refusal = schema["components"]["schemas"]["Refusal"]
+    status, answer = http_json(base, "/api/tables", {"seats": "four"})
+    assert status == 400 and set(answer) <= set(refusal["properties"]) and answer["field"]
+
+
 def _nasty_json() -> st.SearchStrategy[str]:
     """Text that is JSON, nearly JSON, or JSON meant to hurt."""
     leaf = st.one_of(

@@ -48,6 +48,7 @@ from chibre.server.http import (
     http_refusal,
     invalid_request,
     page,
+    refusals_said_as_served,
     server_error,
 )
 from chibre.server.jass_challenge import Lobby, jass_challenge_socket
@@ -578,6 +579,7 @@ def create_app(
         middleware=[Middleware(SiteGuard, policy=site or SitePolicy.for_server())],
     )
     app.add_exception_handler(RequestValidationError, invalid_request)
+    refusals_said_as_served(app)
     app.add_exception_handler(StarletteHTTPException, http_refusal)
     app.add_exception_handler(Exception, server_error)
     app.include_router(api)

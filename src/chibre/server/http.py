@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pydantic_core
-from fastapi import HTTPException, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -113,6 +114,51 @@ async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     where, message = describe(exc.errors())
     return error(400, message, where)
+
+
+REFUSAL_SCHEMA = {
+    "title": "Refusal",
+    "type": "object",
+    "properties": {
+        "error": {"type": "string", "description": "why, in a sentence a player can read"},
+        "field": {"type": "string", "description": "the refused field, when one is"},
+    },
+    "required": ["error"],
+}
+
+
+def refusals_said_as_served(app: FastAPI) -> None:
+    """The app's OpenAPI document says a refused body, query or path as the server answers
+    it — 400 ``{"error", "field"}`` — rather than FastAPI's own 422 (``invalid_request``)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    responses = operation.get("responses", {})
+                    if responses.pop("422", None) is not None:
+                        responses["400"] = {
+                            "description": "Refused: the input, its field named",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Refusal"}
+                                }
+                            },
+                        }
+            schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+            for unused in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(unused, None)
+            schemas["Refusal"] = REFUSAL_SCHEMA
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 async def http_refusal(request: Request, exc: Exception) -> JSONResponse:
