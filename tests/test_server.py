@@ -32,7 +32,7 @@ from chibre.game import CHANCE, Game
 from chibre.notation import parse_record, record_from_json
 from chibre.observation import observe
 from chibre.rules import Rules
-from chibre.server.cli import default_db, may_open_browser
+from chibre.server.cli import default_db, may_open_browser, network_address
 from chibre.server.models import TableRequest
 from chibre.server.protocol import CODES, ProtocolError, action_from_json, action_to_json
 from chibre.server.protocol import read_message as read_client_message
@@ -934,6 +934,17 @@ def test_the_default_store_is_in_the_users_data_directory(
     monkeypatch.delenv("DISPLAY")
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert may_open_browser() is False
+
+
+def test_the_address_friends_on_the_network_are_told_is_this_machine_s() -> None:
+    """Served on every interface, the server names the machine's network address beside
+    127.0.0.1: an IPv4 address that is not loopback, or none at all."""
+    import ipaddress
+
+    found = network_address()
+    if found is not None:
+        address = ipaddress.ip_address(found)
+        assert address.version == 4 and not address.is_loopback and not address.is_unspecified
 
 
 def test_serve_lists_its_options_and_refuses_bad_delays() -> None:

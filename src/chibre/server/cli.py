@@ -212,6 +212,21 @@ def _days(text: str) -> float:
     return _amount(text, "days") * 86400
 
 
+def network_address() -> str | None:
+    """This machine's address on its local network, as friends' devices reach it (``None``
+    when it has none): the one a packet to a private address would leave from — nothing is
+    sent."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
 def may_open_browser() -> bool:
     """A browser can be shown: a desktop session that is not reached over ssh."""
     if os.environ.get("SSH_CONNECTION") or os.environ.get("SSH_CLIENT"):
@@ -299,6 +314,10 @@ def _serve(args: argparse.Namespace, db: Path) -> int:
         shown_host = f"[{shown_host}]"
     url = f"http://{shown_host}:{port}/"
     print(f"chibre: the table is at {url}  (games kept in {db}; Ctrl-C to stop)", flush=True)
+    if args.host in ("0.0.0.0", "::", ""):
+        lan = network_address()
+        if lan is not None:
+            print(f"chibre: friends on this network open http://{lan}:{port}/", flush=True)
     if not args.no_browser and may_open_browser():
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     server_log = logging.getLogger("chibre.server")  # its notes (a bot's session, its table)
