@@ -41,15 +41,19 @@ def add_parser(sub: Any) -> None:
     copy.set_defaults(func=cmd_backup)
 
 
+def _many(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def _contents(health: Health) -> str:
     counts = health.counts
     parts = [f"schema version {health.version}"]
     if "game_tables" in counts:
-        parts.append(f"{counts['game_tables']} tables")
+        parts.append(_many(counts["game_tables"], "table"))
     if "score_sheets" in counts:
-        parts.append(f"{counts['score_sheets']} score sheets")
+        parts.append(_many(counts["score_sheets"], "score sheet"))
     if counts.get("damaged_tables"):
-        parts.append(f"{counts['damaged_tables']} tables recorded as damaged")
+        parts.append(_many(counts["damaged_tables"], "table") + " recorded as damaged")
     return ", ".join(parts)
 
 
