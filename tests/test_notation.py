@@ -470,6 +470,8 @@ def test_json_record_illegal_action_raises() -> None:
     assert f"hand 1, action {play_at + 2}:" in str(info.value)  # counted from 1, as said
     with pytest.raises(NotationError):
         record_from_json("{not json")
+    with pytest.raises(NotationError, match="version 99: this chibre reads version 1"):
+        record_from_dict({**d, "version": 99})
     with pytest.raises(NotationError):
         record_from_json('{"format": "something else"}')
 

@@ -346,6 +346,9 @@ def record_from_dict(d: dict[str, Any]) -> GameRecord:
     """Read a JSON record and replay it (an illegal action raises with its hand and index)."""
     if not isinstance(d, dict) or d.get("format") != "chibre-record":
         raise NotationError('not a chibre record: expected {"format": "chibre-record", ...}')
+    version = d.get("version", 1)
+    if version != 1:
+        raise NotationError(f"a record of version {version!r}: this chibre reads version 1")
     game = Game(Rules.from_dict(d.get("rules", {})))
     hands = d.get("hands", [])
     if not isinstance(hands, list):
