@@ -50,6 +50,7 @@ from server_support import (
     wait_until_up,
     ws_url,
 )
+from test_server_store import play_game
 
 Frame = dict[str, Any]
 CODE_RE = re.compile(r"^[DHSC](?:10|[6-9JQKA])$")
@@ -783,16 +784,7 @@ def test_the_replay_s_scores_are_the_hands_as_written() -> None:
     factor make the weis block), the stöck and the match named where they were written."""
     weis_seen = stoeck_seen = 0
     for seed, rules in enumerate([Rules(), Rules.preset("schieber-2500"), Rules.preset("jasvel")]):
-        rng = Random(seed)
-        game = Game(rules)
-        players = [make_player("rule", seed * 4 + s) for s in range(4)]
-        while not game.is_over:
-            if game.current_player == CHANCE:
-                game.deal(rng)
-            else:
-                seat = game.current_player
-                assert seat is not None
-                game.apply(players[seat].act(game.observation(seat)), seat)
+        game = play_game(rules, seed)
         scores = game_scores(game)
         assert [[h["teams"][t]["total"] for t in (0, 1)] for h in scores] == history(game)
         assert scores[-1]["totals"] == list(game.totals) and scores[-1]["decided"]

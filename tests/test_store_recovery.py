@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -408,40 +409,40 @@ def test_a_file_nothing_can_be_read_from_is_refused(made: Made, db: Path, damage
     assert not done.stdout  # it never said it was serving
 
 
-@pytest.fixture
-def read_only(db: Path) -> Iterator[Path]:
-    """The file made read-only (for root, whom file modes do not stop: immutable)."""
+@contextmanager
+def unwritable(path: Path, mode: int) -> Iterator[None]:
+    """``path`` given ``mode``, so that it cannot be written (for root, whom modes do not
+    stop: immutable); as it was afterwards."""
+    was = path.stat().st_mode & 0o777
     if os.geteuid() == 0:
-        subprocess.run(["chattr", "+i", str(db)], check=True)
+        subprocess.run(["chattr", "+i", str(path)], check=True)
     else:
-        db.chmod(0o444)
-    assert not os.access(db, os.W_OK)
+        path.chmod(mode)
+    assert not os.access(path, os.W_OK)
     try:
-        yield db
+        yield
     finally:
         if os.geteuid() == 0:
-            subprocess.run(["chattr", "-i", str(db)], check=True)
-        db.chmod(0o644)
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        path.chmod(was)
+
+
+@pytest.fixture
+def read_only(db: Path) -> Iterator[Path]:
+    """The file made read-only."""
+    with unwritable(db, 0o444):
+        yield db
 
 
 @pytest.fixture
 def shut_in(db: Path) -> Iterator[Path]:
-    """The file in a folder nothing can be written to (for root: immutable)."""
+    """The file in a folder nothing can be written to."""
     folder = db.parent / "shut"
     folder.mkdir()
     inside = folder / db.name
     db.rename(inside)
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "+i", str(folder)], check=True)
-    else:
-        folder.chmod(0o555)
-    assert not os.access(folder, os.W_OK)
-    try:
+    with unwritable(folder, 0o555):
         yield inside
-    finally:
-        if os.geteuid() == 0:
-            subprocess.run(["chattr", "-i", str(folder)], check=True)
-        folder.chmod(0o755)
 
 
 def test_a_file_in_a_folder_that_cannot_be_written_is_refused_plainly(shut_in: Path) -> None:
