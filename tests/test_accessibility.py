@@ -1,6 +1,6 @@
 """Accessibility, checked by axe-core in a real browser: no serious or critical violation on
 the lobby, the table, the replay and the Jasstafel calculator, in both decks, nor on the
-coach's advice page.
+coach's advice page and the tournament organiser's page.
 
 axe-core comes from the npm registry: the README's test command installs it into
 ``tests/axe/`` when it is missing (nothing is fetched from a CDN); the tests inject it into
@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 from websockets.sync.client import connect
 
 from browser_support import TIMEOUT_MS, take_turn, watch_csp
-from server_support import create_table, running_server, ws_url
+from server_support import create_table, http_json, running_server, ws_url
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = {"serious", "critical"}
@@ -194,4 +194,46 @@ def test_the_advice_page(browser: Browser, server: str, axe_source: str) -> None
     page.locator("#advice:not([hidden])").wait_for()
     assert page.locator("#advice-options tr").count() == 9  # seat 0 leads after the chibre
     assert violations(page, axe_source) == []
+    page.context.close()
+
+
+def organiser_page(browser: Browser, server: str) -> Page:
+    """The organiser's page of a tournament whose first round is drawn, at a table played
+    with real cards (its corrections form shown)."""
+    body = {"name": "Genève", "rounds": 2, "real_tables": 1}
+    made = http_json(server, "/api/tournaments", body)[1]
+    for name in ("Aline", "Beat", "Chloé", "Dario"):
+        entry = {"name": name, "kind": "human"}
+        assert (
+            http_json(server, f"/api/tournaments/{made['id']}/entries?key={made['key']}", entry)[0]
+            == 201
+        )
+    assert (
+        http_json(server, f"/api/tournaments/{made['id']}/rounds?key={made['key']}", {})[0] == 201
+    )
+    page = deck_page(browser, "french")
+    page.goto(server + made["organiser"])
+    page.locator("#correct-form:not([hidden])").wait_for()
+    page.locator("#add-form select[name=kind] option[value=rule]").wait_for(state="attached")
+    return page
+
+
+def test_the_tournament_organiser_page(browser: Browser, server: str, axe_source: str) -> None:
+    """Every field of the organiser's forms has a name of its own, not only a placeholder that
+    goes once something is typed."""
+    page = organiser_page(browser, server)
+    assert violations(page, axe_source) == []
+    add = page.locator("#add-form")
+    assert add.get_by_label("Player's name", exact=True).get_attribute("name") == "name"
+    assert add.get_by_label("Player or computer", exact=True).get_attribute("name") == "kind"
+    correct = page.locator("#correct-form")
+    for label, name in [
+        ("Round", "round"),
+        ("Table", "table"),
+        ("Hand", "hand"),
+        ("Points", "points"),
+        ("Whose points", "team"),
+        ("Reason", "reason"),
+    ]:
+        assert correct.get_by_label(label, exact=True).get_attribute("name") == name
     page.context.close()

@@ -330,7 +330,7 @@ def test_every_tournament_string_exists_in_french_german_and_english() -> None:
     used: set[str] = set()
     for name in ("tournament.html", "tournament.js"):
         page = (STATIC / name).read_text()
-        used |= set(re.findall(r'data-i18n(?:-placeholder)?="(tour_\w+)"', page))
+        used |= set(re.findall(r'data-i18n(?:-placeholder|-aria)?="(tour_\w+)"', page))
         used |= set(re.findall(r'\bt\(\s*"(tour_\w+)"', page))
         assert not re.search(r"https?://", page), name
     used |= {"tour_by_organiser", "tour_by_scorer", "tour_final", "tour_standings"}
