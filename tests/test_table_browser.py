@@ -478,6 +478,7 @@ def test_thanks_is_confirmed_and_the_end_says_why(browser: Browser, server: str)
     page.locator("#thank-dialog[open]").wait_for()
     assert "0 von 1000" in page.locator("#thank-text").inner_text()
     assert page.locator("#thank-warning").is_visible()  # 0 is not enough
+    expect(page.locator("#thank-no")).to_be_focused()  # Enter does not lose the game
     page.click("#thank-no")  # changed one's mind: nothing is sent
     expect(page.locator("#thank-dialog[open]")).to_have_count(0)
     page.click("#controls [data-kind='thank']")

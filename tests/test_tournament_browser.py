@@ -480,6 +480,7 @@ def test_withdrawing_or_removing_an_entrant_is_confirmed_first(
     aline.get_by_role("button", name="Retirer").click()
     expect(dialog).to_be_visible()
     expect(page.locator("#confirm-text")).to_contain_text("Retirer Aline")
+    expect(dialog.get_by_role("button", name="Annuler")).to_be_focused()  # Enter changes nothing
     page.screenshot(path=str(artifacts() / "tournament-confirm.png"))
     dialog.get_by_role("button", name="Annuler").click()
     expect(dialog).to_be_hidden()
@@ -735,6 +736,7 @@ def test_the_organiser_calls_time_on_a_table_that_would_not_finish(
     card.get_by_role("button", name="Arrêter la table").click()
     dialog = page.locator("#confirm-dialog")
     expect(page.locator("#confirm-text")).to_contain_text("La table 1 comptera au score")
+    expect(dialog.get_by_role("button", name="Annuler")).to_be_focused()
     dialog.get_by_role("button", name="Annuler").click()
     expect(dialog).to_be_hidden()
     assert not http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]["round_over"]
