@@ -325,8 +325,11 @@ def test_a_round_with_real_cards_on_two_phones(browser: Browser, served: dict[st
 def test_every_tournament_string_exists_in_french_german_and_english() -> None:
     from test_browser import STATIC
 
-    keys = {lang: set(json.loads((LOCALE / f"{lang}.json").read_text())) for lang in LANGS}
+    texts = {lang: json.loads((LOCALE / f"{lang}.json").read_text()) for lang in LANGS}
+    keys = {lang: set(texts[lang]) for lang in LANGS}
     assert keys["en"] == keys["fr"] == keys["de"]
+    for lang in LANGS:  # the confirmation's two buttons read apart
+        assert texts[lang]["cancel"].lower() not in texts[lang]["tour_call_time"].lower()
     used: set[str] = set()
     for name in ("tournament.html", "tournament.js"):
         page = (STATIC / name).read_text()
