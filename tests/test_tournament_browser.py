@@ -501,6 +501,41 @@ def test_withdrawing_or_removing_an_entrant_is_confirmed_first(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_the_keyboard_stays_on_the_entries_and_the_rounds_as_they_change(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """The page is drawn anew with every state: the organiser's button keeps the focus; once
+    its entry is removed the focus goes to the next one, and once a round is drawn to it."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    entered(base, t, "Aline", "Beat", "Chloé", "Dario", "Elsa")
+    page = new_page(browser)
+    page.goto(base + t["organiser"])
+    remove = page.locator("#entries li", has_text="Beat").get_by_role("button", name="Remove")
+    remove.focus()
+    page.wait_for_timeout(2000)  # a poll or more, each drawing the entries anew
+    expect(remove).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.wait_for_timeout(2000)
+    page.keyboard.press("Escape")  # changed one's mind: back where one was
+    expect(remove).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#confirm-yes")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#entries li")).to_have_count(4)
+    chloe = page.locator("#entries li", has_text="Chloé")
+    expect(chloe.get_by_role("button", name="Withdraw")).to_be_focused()
+    page.locator("#next-round").focus()
+    page.keyboard.press("Enter")
+    heading = page.locator(".round[data-round='1'] h3")
+    expect(heading).to_be_focused()
+    page.wait_for_timeout(2000)
+    expect(heading).to_be_focused()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_the_standings_say_what_breaks_ties_and_mark_who_withdrew(
     browser: Browser, served: dict[str, Any]
 ) -> None:
