@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
 from browser_support import TIMEOUT_MS, take_turn, watch_csp
@@ -127,6 +127,11 @@ def test_the_end_and_the_replay(browser: Browser, server: str, axe_source: str, 
     # closed with Escape, the end — its rematch, its review — is one button away
     page.keyboard.press("Escape")
     page.locator("#over-dialog:not([open])").wait_for(state="attached")
+    expect(page.locator("#result-btn")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.locator("#over-dialog[open] #over-rematch").wait_for()
+    page.locator("#over-dialog").get_by_role("button", name="Close").click()
+    expect(page.locator("#result-btn")).to_be_focused()
     page.click("#result-btn")
     page.locator("#over-dialog[open] #over-rematch").wait_for()
     page.click("#over-replay")

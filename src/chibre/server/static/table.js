@@ -1624,6 +1624,12 @@ function main() {
     drawOver(app.msg.view);
     $("over-dialog").showModal();
   });
+  // opened by the end itself, the dialog has no button to give the focus back to: the one
+  // that opens it again takes it
+  $("over-dialog").addEventListener("close", () => {
+    const on = document.activeElement;
+    if (!on || on === document.body || $("over-dialog").contains(on)) $("result-btn").focus();
+  });
   $("over-rematch").addEventListener("click", () => {
     if (app.next) goToRematch(app.next);
     else app.askedRematch = send({ type: "rematch" });
