@@ -55,8 +55,11 @@ def deck_page(browser: Browser, deck: str) -> Page:
     return context.new_page()
 
 
-def violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
-    """axe's serious and critical violations on the page as it is now (WCAG 2 A and AA)."""
+def violations(
+    page: Page, axe_source: str, also: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
+    """axe's serious and critical violations on the page as it is now (WCAG 2 A and AA), and
+    those of the rules ``also`` whatever their impact."""
     page.evaluate(axe_source)
     found: list[dict[str, Any]] = page.evaluate(
         """() => axe.run(document, {runOnly: {type: 'tag',
@@ -64,7 +67,7 @@ def violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
             .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
                 nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))"""
     )
-    return [v for v in found if v["impact"] in BLOCKING]
+    return [v for v in found if v["impact"] in BLOCKING or v["id"] in also]
 
 
 def finished_table(server: str) -> dict[str, Any]:
@@ -177,6 +180,42 @@ def test_a_screen_reader_hears_the_others_and_who_played_each_card(
     assert who in ("You", "Right", "Partner", "Left") and card, alt
     page.context.close()
     host.context.close()
+
+
+def test_the_reactions_menu_is_a_menu_to_the_keyboard(
+    browser: Browser, server: str, axe_source: str
+) -> None:
+    """The arrows go from one reaction to the next (round), Home and End to the ends, Escape
+    closes the menu; the focus comes back to its button, a reaction chosen or not."""
+    made = create_table(server, seats=["human", "rule", "human", "rule"])
+    page = deck_page(browser, "french")
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    button, items = page.locator("#react-btn"), page.locator("#react-menu [role=menuitem]")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(items.first).to_be_focused()
+    assert violations(page, axe_source, also=frozenset({"region"})) == []
+    page.keyboard.press("ArrowDown")
+    expect(items.nth(1)).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(items.last).to_be_focused()
+    page.keyboard.press("Home")
+    expect(items.first).to_be_focused()
+    page.keyboard.press("End")
+    expect(items.last).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#react-menu")).to_be_hidden()
+    expect(button).to_be_focused()
+    assert button.get_attribute("aria-expanded") == "false"
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.locator("#announcer p", has_text="You:").wait_for(state="attached")
+    expect(page.locator("#react-menu")).to_be_hidden()
+    expect(button).to_be_focused()
+    page.context.close()
 
 
 @pytest.mark.parametrize("deck", DECKS)

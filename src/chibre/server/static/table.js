@@ -694,16 +694,37 @@ function saveName(event) {
 }
 
 /** Quick reactions at a table with friends: a fixed set of phrases and emotes (nothing to
- * moderate), shown as a bubble at the seat; hidden for whoever muted them. */
+ * moderate), shown as a bubble at the seat; hidden for whoever muted them. The menu is a
+ * menu to the keyboard too: the arrows go from one reaction to the next, Home and End to the
+ * first and the last, Escape closes it. */
 function setUpReactions() {
-  const button = $("react-btn");
-  button.addEventListener("click", () => {
-    const menu = $("react-menu");
-    menu.hidden = !menu.hidden;
-    button.setAttribute("aria-expanded", String(!menu.hidden));
-    if (!menu.hidden) menu.querySelector("button")?.focus();
+  const menu = $("react-menu");
+  $("react-btn").addEventListener("click", () => showReactions(menu.hidden));
+  menu.addEventListener("keydown", (event) => {
+    const items = [...menu.querySelectorAll("button")];
+    const at = items.indexOf(document.activeElement);
+    const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
+    if (step) items[(at + step + items.length) % items.length].focus();
+    else if (event.key === "Home") items[0].focus();
+    else if (event.key === "End") items[items.length - 1].focus();
+    else if (event.key === "Escape") showReactions(false);
+    else {
+      if (event.key === "Tab") showReactions(false); // Tab goes on from the menu's button
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation(); // not the hand's arrows
   });
   drawReactions();
+}
+
+/** The reactions' menu opened (the focus on its first reaction) or closed (back on its
+ * button). */
+function showReactions(open) {
+  const menu = $("react-menu");
+  menu.hidden = !open;
+  $("react-btn").setAttribute("aria-expanded", String(open));
+  (open ? menu.querySelector("button") : $("react-btn"))?.focus();
 }
 
 function drawReactions() {
@@ -711,12 +732,12 @@ function drawReactions() {
     ...REACTIONS.map((id) => {
       const b = el("button", "btn btn-small", t(`react.${id}`));
       b.type = "button";
+      b.tabIndex = -1;
       b.setAttribute("role", "menuitem");
       b.dataset.reaction = id;
       b.addEventListener("click", () => {
         send({ type: "react", reaction: id });
-        $("react-menu").hidden = true;
-        $("react-btn").setAttribute("aria-expanded", "false");
+        showReactions(false);
       });
       return b;
     }),
