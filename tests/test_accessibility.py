@@ -182,6 +182,43 @@ def test_a_screen_reader_hears_the_others_and_who_played_each_card(
     host.context.close()
 
 
+WRITTEN = """() => {
+    window.written = [];
+    for (const id of ['trick', 'center-note']) {
+        const box = document.getElementById(id);
+        const said = () => box.textContent + [...box.querySelectorAll('img')].map(i => i.alt);
+        new MutationObserver(() => window.written.push([id, said()]))
+            .observe(box, {childList: true, subtree: true, characterData: true});
+    }
+}"""
+
+
+def test_the_live_regions_say_only_what_changed(browser: Browser, server: str) -> None:
+    """The page is drawn again with every state and every bubble: the middle of the felt is
+    written only when what it says changes, and the buttons' bar is no live region."""
+    made = create_table(server, seats=["human", "rule", "human", "rule"])
+    host = deck_page(browser, "french")
+    host.goto(server + made["seats"][0]["link"])
+    host.locator("#hand .card").first.wait_for()
+    assert host.locator("#controls").get_attribute("aria-live") is None
+    friend = deck_page(browser, "french")
+    friend.goto(server + made["seats"][2]["link"])
+    friend.locator("#hand .card").first.wait_for()
+    host.evaluate(WRITTEN)
+    # the partner's reaction: the host's page drawn again as its bubble comes and as it goes
+    friend.click("#react-btn")
+    friend.click("#react-menu [data-reaction='well_played']")
+    host.locator("#announcer p", has_text="Partner: Well played!").wait_for(state="attached")
+    host.locator("#seat-top .bubble").wait_for(state="detached")
+    written = host.evaluate("window.written")
+    last: dict[str, str] = {}
+    for region, said in written:  # each region's words, each time it was written
+        assert said != last.get(region), written
+        last[region] = said
+    friend.context.close()
+    host.context.close()
+
+
 def test_the_reactions_menu_is_a_menu_to_the_keyboard(
     browser: Browser, server: str, axe_source: str
 ) -> None:

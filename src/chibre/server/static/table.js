@@ -804,8 +804,8 @@ function render() {
     if (app.closedForGood) {  // a wrong link: say so where the game would be, and where to go
       const home = el("a", "btn btn-primary", t("new_table"));
       home.href = "/";
-      note.replaceChildren(el("p", "", closedText()), home);
-    } else note.textContent = t("connecting");
+      showIn(note, el("p", "", closedText()), home);
+    } else showIn(note, t("connecting"));
     return;
   }
   const view = msg.view;
@@ -944,9 +944,9 @@ function trickNode(cards, leader, winner, cls = "") {
     const seat = (leader + i) % 4;
     const slot = el("div", `slot slot-${posOf(seat)}`);
     slot.dataset.seat = String(seat);
+    slot.dataset.card = code;
     const image = img(code);
     image.alt = `${seatName(seat)}${colon()} ${image.alt}`; // who played it, for a screen reader
-    if (!app.shownTrick.has(code) && !cls.includes("static")) slot.classList.add("enter");
     if (winner === seat) slot.classList.add("winner");
     slot.style.zIndex = String(i + 1);
     slot.append(image);
@@ -958,25 +958,39 @@ function trickNode(cards, leader, winner, cls = "") {
 function drawCenter(view, myTurn) {
   const trick = $("trick");
   const note = $("center-note");
-  trick.replaceChildren();
   let shown = [];
   if (app.held) {
-    trick.append(trickNode(app.held.cards, app.held.leader, app.held.winner));
     shown = app.held.cards;
-    note.textContent = t("won_trick", { name: seatName(app.held.winner) });
+    showIn(trick, trickNode(shown, app.held.leader, app.held.winner));
+    showIn(note, t("won_trick", { name: seatName(app.held.winner) }));
   } else if (
     app.breakdown !== null &&
     view.last_hand?.number === app.breakdown &&
     !(view.trick || []).length
   ) {
-    trick.append(breakdownNode(view.last_hand, true));
-    note.textContent = "";
+    showIn(trick, breakdownNode(view.last_hand, true));
+    showIn(note);
   } else {
     shown = view.trick || [];
-    trick.append(trickNode(shown, view.trick_leader, -1));
-    note.textContent = statusText(view, myTurn);
+    showIn(trick, trickNode(shown, view.trick_leader, -1));
+    showIn(note, statusText(view, myTurn));
+  }
+  for (const slot of trick.querySelectorAll(".slot")) {
+    if (!app.shownTrick.has(slot.dataset.card)) slot.classList.add("enter"); // comes in
   }
   app.shownTrick = new Set(shown);
+}
+
+const shownIn = new WeakMap(); // each live region's content as last written: showIn()
+
+/** ``box`` showing ``nodes``, written only when they differ from what it was given last: a
+ * live region says again whatever is written in it, the same words or not. */
+function showIn(box, ...nodes) {
+  const next = el("div");
+  next.append(...nodes);
+  if (shownIn.get(box) === next.innerHTML) return;
+  shownIn.set(box, next.innerHTML);
+  box.replaceChildren(...next.childNodes);
 }
 
 function statusText(view, myTurn) {
@@ -1046,9 +1060,13 @@ function drawControls(view, myTurn) {
   const box = $("controls");
   // drawn again with each state: a control the keyboard is on keeps the focus if still there
   const on = box.contains(document.activeElement) ? controlKey(document.activeElement) : null;
+  const before = new Set([...box.querySelectorAll("button")].map(controlKey));
   box.replaceChildren();
   drawControlsIn(box, view, myTurn);
   if (on) [...box.querySelectorAll("button, input")].find((b) => controlKey(b) === on)?.focus({ preventScroll: true });
+  // not a live region (it would say every button again with each state): a new offer to
+  // declare is said; the contracts are, by the middle's "Choose trump"
+  for (const b of box.querySelectorAll(".btn-declare")) if (!before.has(controlKey(b))) announce(b.textContent);
 }
 
 /** What a control is, to find it again once drawn anew: its id, its data and its words. */
