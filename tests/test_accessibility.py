@@ -179,6 +179,16 @@ def test_a_screen_reader_hears_the_others_and_who_played_each_card(
     who, _, card = alt.partition(": ")
     assert who in ("You", "Right", "Partner", "Left") and card, alt
     page.context.close()
+    # the thanks name their seat themselves: said once
+    thanked = create_table(server, options={"claim": "thank"})
+    page = deck_page(browser, "french")
+    page.goto(server + thanked["seats"][0]["link"])
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    said = page.locator("#announcer p", has_text="thank")
+    said.wait_for(state="attached")
+    assert said.text_content() == "You thanks"
+    page.context.close()
     host.context.close()
 
 

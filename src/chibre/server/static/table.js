@@ -501,7 +501,7 @@ function takeEvents(prev, msg) {
         bubble(e.seat, () => t("declare_stoeck"));
         break;
       case "Thanked":
-        bubble(e.seat, () => t("thanked", { name: seatName(e.seat) }));
+        bubble(e.seat, () => t("thanked", { name: seatName(e.seat) }), true);
         break;
       case "HandScored":
         if (view.last_hand) app.breakdown = view.last_hand.number;
@@ -774,11 +774,12 @@ function goOn() {
   pump();
 }
 
-/** A word said at a seat for a moment; `text` is a function, to follow the language. */
-function bubble(seat, text) {
+/** A word said at a seat for a moment; `text` is a function, to follow the language. A screen
+ * reader hears whose it is first, unless the words say it (``named``). */
+function bubble(seat, text, named = false) {
   app.bubbles.set(seat, { text, until: Date.now() + 2600 });
   setTimeout(render, 2700);
-  announce(`${seatName(seat)}${colon()} ${text()}`);
+  announce(named ? text() : `${seatName(seat)}${colon()} ${text()}`);
 }
 
 /** Said to a screen reader (a live region of its own): what the bubbles show, a clock
