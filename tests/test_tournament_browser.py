@@ -770,6 +770,7 @@ def test_the_organiser_calls_time_on_a_table_that_would_not_finish(
     page.goto(base + t["organiser"])
     card = page.locator(".round.current .table-card[data-table='1']")
     expect(card).to_contain_text("en jeu")
+    expect(card.get_by_text("0 donne", exact=True)).to_be_visible()  # French: 0 is singular
     expect(page.locator("#next-round")).to_be_hidden()
     card.get_by_role("button", name="Arrêter la table").click()
     dialog = page.locator("#confirm-dialog")
