@@ -23,6 +23,8 @@ from server_support import create_table, http_json, running_server, ws_url
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = {"serious", "critical"}
+OUTLINE = frozenset({"page-has-heading-one", "empty-table-header"})
+"""Rules of a lesser impact, checked too: the page's heading, a table's header cells."""
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +104,7 @@ def test_the_table(browser: Browser, server: str, axe_source: str, deck: str) ->
     page.goto(server + made["seats"][0]["link"])
     page.locator("#hand .card").first.wait_for()
     assert page.locator("#table").get_attribute("data-deck") == deck
-    assert violations(page, axe_source) == []
+    assert violations(page, axe_source, also=OUTLINE) == []
     # announced: the turn and the trick in live regions, every card a named button
     assert page.locator("#trick[aria-live='polite']").count() == 1
     assert page.locator("#center-note[aria-live]").count() == 1
@@ -126,7 +128,7 @@ def test_the_end_and_the_replay(browser: Browser, server: str, axe_source: str, 
     page = deck_page(browser, deck)
     page.goto(server + made["seats"][0]["link"])
     page.locator("#over-dialog[open]").wait_for()
-    assert violations(page, axe_source) == []
+    assert violations(page, axe_source, also=OUTLINE) == []
     # closed with Escape, the end — its rematch, its review — is one button away
     page.keyboard.press("Escape")
     page.locator("#over-dialog:not([open])").wait_for(state="attached")
@@ -271,7 +273,7 @@ def test_the_tafel(browser: Browser, server: str, axe_source: str, deck: str) ->
     page.goto(server + "/tafel")
     page.locator("body").wait_for()
     page.wait_for_load_state("networkidle")
-    assert violations(page, axe_source) == []
+    assert violations(page, axe_source, also=OUTLINE) == []
     page.context.close()
 
 

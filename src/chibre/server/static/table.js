@@ -1022,7 +1022,7 @@ function breakdownNode(last, withClose, title = t("hand_n", { n: last.number + 1
   const table = el("table", "breakdown-table");
   const tr = el("tr");
   const order = teamOrder();
-  tr.append(el("th"), ...order.map((team) => el("th", "", teamLabel(team))));
+  tr.append(el("td"), ...order.map((team) => el("th", "", teamLabel(team)))); // a corner, no header
   const thead = el("thead");
   thead.append(tr);
   table.append(thead);
