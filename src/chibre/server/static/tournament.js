@@ -144,6 +144,7 @@ function entryItem(state, entry) {
   if (state.role === "organiser") {
     const act = (label, path, method, asked) => {
       const b = el("button", { class: "btn btn-small", type: "button" }, t(label));
+      b.setAttribute("aria-label", t(`${label}_who`, { name: who })); // whose entry
       const send = () => change(b, `/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method);
       b.addEventListener("click", () => (asked ? confirmFirst(b, label, t(asked, { name: who }), send) : send()));
       return b;
