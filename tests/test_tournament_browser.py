@@ -758,6 +758,23 @@ def test_after_the_last_round_a_player_s_phone_says_so_with_their_rank(
     assert phone.errors == []  # type: ignore[attr-defined]
 
 
+def test_an_online_table_s_call_time_and_watch_are_apart(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """On a phone the organiser's "Call time" and "Watch" of a table played online are a
+    finger apart: a tap meant for one does not land on the other."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2, "grace": 600})[1]
+    entered(base, t, "Aline", "Beat", "Chloé", "Dario")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    page = new_page(browser, width=390, height=844, mobile=True)
+    page.goto(base + t["organiser"])
+    card = page.locator(".round.current .table-card[data-table='1']")
+    button = card.get_by_role("button", name="Call time").bounding_box()
+    watch = card.get_by_role("link", name="Watch").bounding_box()
+    assert button and watch and watch["x"] >= button["x"] + button["width"] + 8, (button, watch)
+
+
 def test_the_organiser_calls_time_on_a_table_that_would_not_finish(
     browser: Browser, served: dict[str, Any]
 ) -> None:
