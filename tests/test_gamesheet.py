@@ -38,3 +38,4 @@ def test_the_sheet_says_who_named_the_contract_and_that_it_was_passed() -> None:
         assert f"angesagt von {names[hand.contract_seat]}" in heading
         assert heading.endswith(", geschoben") == passed, heading
     assert any(chibred) and not all(chibred)
+    assert "<th></th>" not in page  # every header cell says what it heads

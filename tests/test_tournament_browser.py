@@ -325,12 +325,15 @@ def test_a_round_with_real_cards_on_two_phones(browser: Browser, served: dict[st
 def test_every_tournament_string_exists_in_french_german_and_english() -> None:
     from test_browser import STATIC
 
-    keys = {lang: set(json.loads((LOCALE / f"{lang}.json").read_text())) for lang in LANGS}
+    texts = {lang: json.loads((LOCALE / f"{lang}.json").read_text()) for lang in LANGS}
+    keys = {lang: set(texts[lang]) for lang in LANGS}
     assert keys["en"] == keys["fr"] == keys["de"]
+    for lang in LANGS:  # the confirmation's two buttons read apart
+        assert texts[lang]["cancel"].lower() not in texts[lang]["tour_call_time"].lower()
     used: set[str] = set()
     for name in ("tournament.html", "tournament.js"):
         page = (STATIC / name).read_text()
-        used |= set(re.findall(r'data-i18n(?:-placeholder)?="(tour_\w+)"', page))
+        used |= set(re.findall(r'data-i18n(?:-placeholder|-aria)?="(tour_\w+)"', page))
         used |= set(re.findall(r'\bt\(\s*"(tour_\w+)"', page))
         assert not re.search(r"https?://", page), name
     used |= {"tour_by_organiser", "tour_by_scorer", "tour_final", "tour_standings"}
@@ -477,9 +480,11 @@ def test_withdrawing_or_removing_an_entrant_is_confirmed_first(
     page.goto(base + t["organiser"])
     aline = page.locator("#entries li", has_text="Aline")
     dialog = page.locator("#confirm-dialog")
+    expect(aline.get_by_role("button", name="Retirer Aline", exact=True)).to_be_visible()
     aline.get_by_role("button", name="Retirer").click()
     expect(dialog).to_be_visible()
     expect(page.locator("#confirm-text")).to_contain_text("Retirer Aline")
+    expect(dialog.get_by_role("button", name="Annuler")).to_be_focused()  # Enter changes nothing
     page.screenshot(path=str(artifacts() / "tournament-confirm.png"))
     dialog.get_by_role("button", name="Annuler").click()
     expect(dialog).to_be_hidden()
@@ -488,12 +493,48 @@ def test_withdrawing_or_removing_an_entrant_is_confirmed_first(
     aline.get_by_role("button", name="Retirer").click()
     dialog.get_by_role("button", name="Retirer").click()
     expect(aline).to_contain_text("retiré")
+    expect(aline.get_by_role("button", name="Aline revient", exact=True)).to_be_visible()
     page.locator("#entries li", has_text="Beat").get_by_role("button", name="Supprimer").click()
     expect(page.locator("#confirm-text")).to_contain_text("Supprimer l'inscription de Beat")
     dialog.get_by_role("button", name="Supprimer").click()
     expect(page.locator("#entries li")).to_have_count(1)
     state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
     assert [(e["name"], e["status"]) for e in state["entries"]] == [("Aline", "withdrawn")]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_keyboard_stays_on_the_entries_and_the_rounds_as_they_change(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """The page is drawn anew with every state: the organiser's button keeps the focus; once
+    its entry is removed the focus goes to the next one, and once a round is drawn to it."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2})[1]
+    entered(base, t, "Aline", "Beat", "Chloé", "Dario", "Elsa")
+    page = new_page(browser)
+    page.goto(base + t["organiser"])
+    remove = page.locator("#entries li", has_text="Beat").get_by_role("button", name="Remove")
+    remove.focus()
+    page.wait_for_timeout(2000)  # a poll or more, each drawing the entries anew
+    expect(remove).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.wait_for_timeout(2000)
+    page.keyboard.press("Escape")  # changed one's mind: back where one was
+    expect(remove).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#confirm-yes")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#entries li")).to_have_count(4)
+    chloe = page.locator("#entries li", has_text="Chloé")
+    expect(chloe.get_by_role("button", name="Withdraw")).to_be_focused()
+    page.locator("#next-round").focus()
+    page.keyboard.press("Enter")
+    heading = page.locator(".round[data-round='1'] h3")
+    expect(heading).to_be_focused()
+    page.wait_for_timeout(2000)
+    expect(heading).to_be_focused()
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -717,6 +758,23 @@ def test_after_the_last_round_a_player_s_phone_says_so_with_their_rank(
     assert phone.errors == []  # type: ignore[attr-defined]
 
 
+def test_an_online_table_s_call_time_and_watch_are_apart(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """On a phone the organiser's "Call time" and "Watch" of a table played online are a
+    finger apart: a tap meant for one does not land on the other."""
+    base = served["base"]
+    t = http_json(base, "/api/tournaments", {"name": "Genève", "rounds": 2, "grace": 600})[1]
+    entered(base, t, "Aline", "Beat", "Chloé", "Dario")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    page = new_page(browser, width=390, height=844, mobile=True)
+    page.goto(base + t["organiser"])
+    card = page.locator(".round.current .table-card[data-table='1']")
+    button = card.get_by_role("button", name="Call time").bounding_box()
+    watch = card.get_by_role("link", name="Watch").bounding_box()
+    assert button and watch and watch["x"] >= button["x"] + button["width"] + 8, (button, watch)
+
+
 def test_the_organiser_calls_time_on_a_table_that_would_not_finish(
     browser: Browser, served: dict[str, Any]
 ) -> None:
@@ -731,10 +789,12 @@ def test_the_organiser_calls_time_on_a_table_that_would_not_finish(
     page.goto(base + t["organiser"])
     card = page.locator(".round.current .table-card[data-table='1']")
     expect(card).to_contain_text("en jeu")
+    expect(card.get_by_text("0 donne", exact=True)).to_be_visible()  # French: 0 is singular
     expect(page.locator("#next-round")).to_be_hidden()
     card.get_by_role("button", name="Arrêter la table").click()
     dialog = page.locator("#confirm-dialog")
     expect(page.locator("#confirm-text")).to_contain_text("La table 1 comptera au score")
+    expect(dialog.get_by_role("button", name="Annuler")).to_be_focused()
     dialog.get_by_role("button", name="Annuler").click()
     expect(dialog).to_be_hidden()
     assert not http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]["round_over"]

@@ -7,7 +7,8 @@ the pages (``GET /api/messages``), whose ``i18n.js`` keeps its ``t()`` and ``app
 
 Keys are grouped by a prefix: none for the pages, ``illegal.`` for why a card may not be
 played, ``error.`` for the server's refusals, ``term.`` for the terminal only (never sent to
-a page).
+a page). A page's key ``name_one`` beside ``name`` is its singular, which the pages' ``t()``
+takes for a count ``{n}`` the language says in the singular ("1 hand", "{n} hands").
 """
 
 from __future__ import annotations

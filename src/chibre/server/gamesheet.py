@@ -98,7 +98,7 @@ def game_sheet(
             )
         out.append("</tbody></table></div>")
         out.append(
-            f'<table class="score"><thead><tr><th></th><th>{escape(teams[0])}</th>'
+            f'<table class="score"><thead><tr><td></td><th>{escape(teams[0])}</th>'
             f"<th>{escape(teams[1])}</th></tr></thead><tbody>"
         )
         for block in BLOCKS:

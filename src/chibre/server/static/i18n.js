@@ -1,8 +1,10 @@
 // Every visible string of the table and the lobby, in French, German and English, from the
 // one message catalogue the server and the terminal read too (GET /api/messages).
-// t("key", {n: 3}) fills {n}; applyI18n(root) fills elements marked data-i18n (text),
-// data-i18n-title, data-i18n-aria, data-i18n-alt and data-i18n-placeholder. The language is the browser's
-// by default and is remembered once chosen.
+// t("key", {n: 3}) fills {n}, and takes "key_one" instead where the catalogue has it and the
+// language says n in the singular (1; in French 0 and 1). applyI18n(root) fills elements
+// marked data-i18n (text), data-i18n-title, data-i18n-aria, data-i18n-alt and
+// data-i18n-placeholder. The language is the browser's by default and is remembered once
+// chosen.
 
 const STRINGS = await loadCatalogue();
 
@@ -50,9 +52,12 @@ export function setLang(lang) {
   document.documentElement.lang = lang;
 }
 
-/** The string `key` in the current language, with {name} placeholders filled. */
+/** The string `key` in the current language, with {name} placeholders filled; for a count
+ * {n} in the singular, `key_one` where there is one ("1 hand", "{n} hands"). */
 export function t(key, vars = {}) {
   const table = STRINGS[getLang()] || STRINGS.en;
+  const one = `${key}_one`;
+  if ("n" in vars && one in table && new Intl.PluralRules(getLang()).select(Number(vars.n)) === "one") key = one;
   const text = table[key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
 }

@@ -501,7 +501,7 @@ function takeEvents(prev, msg) {
         bubble(e.seat, () => t("declare_stoeck"));
         break;
       case "Thanked":
-        bubble(e.seat, () => t("thanked", { name: seatName(e.seat) }));
+        bubble(e.seat, () => t("thanked", { name: seatName(e.seat) }), true);
         break;
       case "HandScored":
         if (view.last_hand) app.breakdown = view.last_hand.number;
@@ -694,16 +694,37 @@ function saveName(event) {
 }
 
 /** Quick reactions at a table with friends: a fixed set of phrases and emotes (nothing to
- * moderate), shown as a bubble at the seat; hidden for whoever muted them. */
+ * moderate), shown as a bubble at the seat; hidden for whoever muted them. The menu is a
+ * menu to the keyboard too: the arrows go from one reaction to the next, Home and End to the
+ * first and the last, Escape closes it. */
 function setUpReactions() {
-  const button = $("react-btn");
-  button.addEventListener("click", () => {
-    const menu = $("react-menu");
-    menu.hidden = !menu.hidden;
-    button.setAttribute("aria-expanded", String(!menu.hidden));
-    if (!menu.hidden) menu.querySelector("button")?.focus();
+  const menu = $("react-menu");
+  $("react-btn").addEventListener("click", () => showReactions(menu.hidden));
+  menu.addEventListener("keydown", (event) => {
+    const items = [...menu.querySelectorAll("button")];
+    const at = items.indexOf(document.activeElement);
+    const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
+    if (step) items[(at + step + items.length) % items.length].focus();
+    else if (event.key === "Home") items[0].focus();
+    else if (event.key === "End") items[items.length - 1].focus();
+    else if (event.key === "Escape") showReactions(false);
+    else {
+      if (event.key === "Tab") showReactions(false); // Tab goes on from the menu's button
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation(); // not the hand's arrows
   });
   drawReactions();
+}
+
+/** The reactions' menu opened (the focus on its first reaction) or closed (back on its
+ * button). */
+function showReactions(open) {
+  const menu = $("react-menu");
+  menu.hidden = !open;
+  $("react-btn").setAttribute("aria-expanded", String(open));
+  (open ? menu.querySelector("button") : $("react-btn"))?.focus();
 }
 
 function drawReactions() {
@@ -711,12 +732,12 @@ function drawReactions() {
     ...REACTIONS.map((id) => {
       const b = el("button", "btn btn-small", t(`react.${id}`));
       b.type = "button";
+      b.tabIndex = -1;
       b.setAttribute("role", "menuitem");
       b.dataset.reaction = id;
       b.addEventListener("click", () => {
         send({ type: "react", reaction: id });
-        $("react-menu").hidden = true;
-        $("react-btn").setAttribute("aria-expanded", "false");
+        showReactions(false);
       });
       return b;
     }),
@@ -753,11 +774,12 @@ function goOn() {
   pump();
 }
 
-/** A word said at a seat for a moment; `text` is a function, to follow the language. */
-function bubble(seat, text) {
+/** A word said at a seat for a moment; `text` is a function, to follow the language. A screen
+ * reader hears whose it is first, unless the words say it (``named``). */
+function bubble(seat, text, named = false) {
   app.bubbles.set(seat, { text, until: Date.now() + 2600 });
   setTimeout(render, 2700);
-  announce(`${seatName(seat)}${colon()} ${text()}`);
+  announce(named ? text() : `${seatName(seat)}${colon()} ${text()}`);
 }
 
 /** Said to a screen reader (a live region of its own): what the bubbles show, a clock
@@ -783,8 +805,8 @@ function render() {
     if (app.closedForGood) {  // a wrong link: say so where the game would be, and where to go
       const home = el("a", "btn btn-primary", t("new_table"));
       home.href = "/";
-      note.replaceChildren(el("p", "", closedText()), home);
-    } else note.textContent = t("connecting");
+      showIn(note, el("p", "", closedText()), home);
+    } else showIn(note, t("connecting"));
     return;
   }
   const view = msg.view;
@@ -923,9 +945,9 @@ function trickNode(cards, leader, winner, cls = "") {
     const seat = (leader + i) % 4;
     const slot = el("div", `slot slot-${posOf(seat)}`);
     slot.dataset.seat = String(seat);
+    slot.dataset.card = code;
     const image = img(code);
     image.alt = `${seatName(seat)}${colon()} ${image.alt}`; // who played it, for a screen reader
-    if (!app.shownTrick.has(code) && !cls.includes("static")) slot.classList.add("enter");
     if (winner === seat) slot.classList.add("winner");
     slot.style.zIndex = String(i + 1);
     slot.append(image);
@@ -937,25 +959,39 @@ function trickNode(cards, leader, winner, cls = "") {
 function drawCenter(view, myTurn) {
   const trick = $("trick");
   const note = $("center-note");
-  trick.replaceChildren();
   let shown = [];
   if (app.held) {
-    trick.append(trickNode(app.held.cards, app.held.leader, app.held.winner));
     shown = app.held.cards;
-    note.textContent = t("won_trick", { name: seatName(app.held.winner) });
+    showIn(trick, trickNode(shown, app.held.leader, app.held.winner));
+    showIn(note, t("won_trick", { name: seatName(app.held.winner) }));
   } else if (
     app.breakdown !== null &&
     view.last_hand?.number === app.breakdown &&
     !(view.trick || []).length
   ) {
-    trick.append(breakdownNode(view.last_hand, true));
-    note.textContent = "";
+    showIn(trick, breakdownNode(view.last_hand, true));
+    showIn(note);
   } else {
     shown = view.trick || [];
-    trick.append(trickNode(shown, view.trick_leader, -1));
-    note.textContent = statusText(view, myTurn);
+    showIn(trick, trickNode(shown, view.trick_leader, -1));
+    showIn(note, statusText(view, myTurn));
+  }
+  for (const slot of trick.querySelectorAll(".slot")) {
+    if (!app.shownTrick.has(slot.dataset.card)) slot.classList.add("enter"); // comes in
   }
   app.shownTrick = new Set(shown);
+}
+
+const shownIn = new WeakMap(); // each live region's content as last written: showIn()
+
+/** ``box`` showing ``nodes``, written only when they differ from what it was given last: a
+ * live region says again whatever is written in it, the same words or not. */
+function showIn(box, ...nodes) {
+  const next = el("div");
+  next.append(...nodes);
+  if (shownIn.get(box) === next.innerHTML) return;
+  shownIn.set(box, next.innerHTML);
+  box.replaceChildren(...next.childNodes);
 }
 
 function statusText(view, myTurn) {
@@ -986,7 +1022,7 @@ function breakdownNode(last, withClose, title = t("hand_n", { n: last.number + 1
   const table = el("table", "breakdown-table");
   const tr = el("tr");
   const order = teamOrder();
-  tr.append(el("th"), ...order.map((team) => el("th", "", teamLabel(team))));
+  tr.append(el("td"), ...order.map((team) => el("th", "", teamLabel(team)))); // a corner, no header
   const thead = el("thead");
   thead.append(tr);
   table.append(thead);
@@ -1025,9 +1061,13 @@ function drawControls(view, myTurn) {
   const box = $("controls");
   // drawn again with each state: a control the keyboard is on keeps the focus if still there
   const on = box.contains(document.activeElement) ? controlKey(document.activeElement) : null;
+  const before = new Set([...box.querySelectorAll("button")].map(controlKey));
   box.replaceChildren();
   drawControlsIn(box, view, myTurn);
   if (on) [...box.querySelectorAll("button, input")].find((b) => controlKey(b) === on)?.focus({ preventScroll: true });
+  // not a live region (it would say every button again with each state): a new offer to
+  // declare is said; the contracts are, by the middle's "Choose trump"
+  for (const b of box.querySelectorAll(".btn-declare")) if (!before.has(controlKey(b))) announce(b.textContent);
 }
 
 /** What a control is, to find it again once drawn anew: its id, its data and its words. */
@@ -1622,6 +1662,12 @@ function main() {
   $("result-btn").addEventListener("click", () => {
     drawOver(app.msg.view);
     $("over-dialog").showModal();
+  });
+  // opened by the end itself, the dialog has no button to give the focus back to: the one
+  // that opens it again takes it
+  $("over-dialog").addEventListener("close", () => {
+    const on = document.activeElement;
+    if (!on || on === document.body || $("over-dialog").contains(on)) $("result-btn").focus();
   });
   $("over-rematch").addEventListener("click", () => {
     if (app.next) goToRematch(app.next);

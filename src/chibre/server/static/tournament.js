@@ -140,12 +140,13 @@ function entryItem(state, entry) {
   const notes = [];
   if (entry.status === "withdrawn") notes.push(t("tour_withdrawn"));
   if (entry.since > 1) notes.push(t("tour_late", { n: entry.since }));
-  const li = el("li", { "data-entry": entry.id }, who + kind + (notes.length ? ` (${notes.join(", ")})` : ""));
+  const li = el("li", { "data-entry": entry.id, "data-place": `entry ${entry.id}` }, who + kind + (notes.length ? ` (${notes.join(", ")})` : ""));
   if (state.role === "organiser") {
     const act = (label, path, method, asked) => {
       const b = el("button", { class: "btn btn-small", type: "button" }, t(label));
+      b.setAttribute("aria-label", t(`${label}_who`, { name: who })); // whose entry
       const send = () => change(b, `/api/tournaments/${id}/entries/${entry.id}${path}?${query}`, method);
-      b.addEventListener("click", () => (asked ? confirmFirst(label, t(asked, { name: who }), send) : send()));
+      b.addEventListener("click", () => (asked ? confirmFirst(b, label, t(asked, { name: who }), send) : send()));
       return b;
     };
     if (entry.status === "withdrawn") li.append(act("tour_return", "/return"));
@@ -156,27 +157,76 @@ function entryItem(state, entry) {
 }
 
 let confirmed = null; // what the confirmation's "yes" does
+let asker = null; // the button that opened the confirmation, to go back to: focusMark()
 
-/** Ask before ``then()``: the dialog names the change (``label``) and says what it does. */
-function confirmFirst(label, text, then) {
+/** Ask before ``then()``, as ``button`` wants: the dialog names the change (``label``) and
+ * says what it does. */
+function confirmFirst(button, label, text, then) {
   $("confirm-title").textContent = t(label);
   $("confirm-text").textContent = text;
   $("confirm-yes").textContent = t(label);
   confirmed = then;
+  asker = focusMark(button);
   $("confirm-dialog").showModal();
 }
 
-/** The organiser's change sent by ``button`` (once, however often pressed), then the new state. */
+// --- the keyboard's place ----------------------------------------------------------------
+// The entries and the rounds are drawn anew with every state: the button the keyboard is on
+// is found again by its place (data-place: an entry, a round, a round's table) and its words.
+
+/** Where ``node`` is (drawn over since, maybe), to find it again; null outside a place. */
+function focusMark(node) {
+  const place = node.closest("[data-place]")?.dataset.place;
+  if (!place) return null;
+  const box = $(place.startsWith("entry") ? "entries" : "rounds");
+  const at = [...box.querySelectorAll("[data-place]")].findIndex((p) => p.dataset.place === place);
+  return { box, place, tag: node.tagName, text: node.textContent, at };
+}
+
+/** The focus back on what ``mark`` names; if it is gone, on the first control of its place, or
+ * of the place now at its spot (the next entry after one removed), else on what its box
+ * falls back to. */
+function refocus(mark) {
+  if (!mark) return;
+  const controls = (place) => (place ? [...place.querySelectorAll("a, button, h3")] : []);
+  const places = [...mark.box.querySelectorAll("[data-place]")];
+  const same = places.find((p) => p.dataset.place === mark.place);
+  const again =
+    controls(same).find((c) => c.tagName === mark.tag && c.textContent === mark.text) ||
+    controls(same || places[Math.min(mark.at, places.length - 1)])[0] ||
+    (mark.box === $("entries") ? $("add-form").name : currentRound());
+  again?.focus();
+}
+
+/** ``box`` drawn anew with ``children``, the keyboard kept where it was. */
+function redraw(box, children) {
+  const mark = box.contains(document.activeElement) ? focusMark(document.activeElement) : null;
+  box.replaceChildren(...children);
+  refocus(mark);
+}
+
+/** The heading of the round being played (the first drawn), where the focus goes when the
+ * button that was on is gone: the next round drawn, a table's time called. */
+function currentRound() {
+  return $("next-round").hidden ? $("rounds").querySelector("h3") : $("next-round");
+}
+
+/** The organiser's change sent by ``button`` (once, however often pressed), then the new state;
+ * the focus, lost while the button was disabled, back on it (or where it was: refocus()). */
 async function change(button, path, method, body) {
+  const mark = focusMark(button);
   await sendOnce(button, async () => {
     await api(path, body === undefined && method !== "DELETE" ? {} : body, method);
     say("");
     await refresh();
   });
+  if (document.activeElement !== document.body) return;
+  if (mark) refocus(mark);
+  else if (!button.hidden) button.focus();
 }
 
 function tableCard(state, table, round) {
-  const card = el("div", { class: "table-card", "data-table": String(table.table) });
+  const card = el("div", { class: "table-card", "data-table": String(table.table), "data-place": `round ${round} table ${table.table}` });
   const status = table.closed ? t("tour_closed") : table.done ? t("tour_over") : t("tour_playing");
   const kind = table.kind === "cards" ? t("tour_cards") : t("tour_online");
   const turned = table.turned ? ` · ${t("tour_turned")}` : "";
@@ -196,7 +246,7 @@ function tableCard(state, table, round) {
     const b = el("button", { class: "btn btn-small no-print", type: "button", "data-call-time": String(table.table) }, t("tour_call_time"));
     const send = () => change(b, `/api/tournaments/${id}/rounds/${round}/tables/${table.table}/close?${query}`);
     const [a, z] = table.totals;
-    b.addEventListener("click", () => confirmFirst("tour_call_time", t("tour_confirm_call_time", { n: table.table, a, b: z }), send));
+    b.addEventListener("click", () => confirmFirst(b, "tour_call_time", t("tour_confirm_call_time", { n: table.table, a, b: z }), send));
     card.append(b);
   }
   if (table.watch) card.append(el("a", { href: table.watch, class: "no-print" }, t("tour_watch")));
@@ -270,11 +320,12 @@ function render(state) {
   $("next-round").hidden = !organiser || !state.round_over || state.current >= state.planned;
   $("bye-rule").hidden = state.format !== "evening";
   $("add-form").partner.hidden = state.format === "evening";
-  $("entries").replaceChildren(...state.entries.map((e) => entryItem(state, e)));
-  $("rounds").replaceChildren(
-    ...[...state.rounds].reverse().map((r) => // the current round first
-      el("div", { class: `round panel-box${r.round === state.current ? " current" : ""}`, "data-round": String(r.round) },
-        el("h3", {}, t("tour_round", { n: r.round })),
+  redraw($("entries"), state.entries.map((e) => entryItem(state, e)));
+  redraw(
+    $("rounds"),
+    [...state.rounds].reverse().map((r) => // the current round first
+      el("div", { class: `round panel-box${r.round === state.current ? " current" : ""}`, "data-round": String(r.round), "data-place": `round ${r.round}` },
+        el("h3", { tabIndex: -1 }, t("tour_round", { n: r.round })),
         el("div", { class: "tour-tables" }, ...r.tables.map((table) => tableCard(state, table, r.round))),
       ),
     ),
@@ -395,9 +446,10 @@ async function refresh() {
 }
 
 function wire() {
-  $("next-round").addEventListener("click", () =>
-    change($("next-round"), `/api/tournaments/${id}/rounds?${query}`, "POST", {}),
-  );
+  $("next-round").addEventListener("click", async () => {
+    await change($("next-round"), `/api/tournaments/${id}/rounds?${query}`, "POST", {});
+    if ($("next-round").hidden) currentRound().focus(); // on the round just drawn
+  });
   // the whole page, or only the standings, or only the current round's draw (tournament.css)
   const print = (only) => {
     if (only) document.body.dataset.print = only;
@@ -408,6 +460,7 @@ function wire() {
   $("print-standings").addEventListener("click", () => print("standings"));
   $("print-round").addEventListener("click", () => print("round"));
   window.addEventListener("afterprint", () => delete document.body.dataset.print);
+  $("confirm-dialog").addEventListener("close", () => refocus(asker));
   $("confirm-yes").addEventListener("click", () => {
     $("confirm-dialog").close();
     const then = confirmed;
