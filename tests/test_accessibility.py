@@ -189,7 +189,7 @@ def test_a_screen_reader_hears_the_others_and_who_played_each_card(
     page.click("#thank-yes")
     said = page.locator("#announcer p", has_text="thank")
     said.wait_for(state="attached")
-    assert said.text_content() == "You thanks"
+    assert said.text_content() == "You thank"
     page.context.close()
     host.context.close()
 

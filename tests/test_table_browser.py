@@ -1088,6 +1088,9 @@ def test_fair_deals_asked_for_in_the_lobby_show_their_commitment(
     commitment.wait_for()
     assert deals["commitment"] in commitment.inner_text()
     assert page.locator("#deals-box .deals-seed").count() == 0  # revealed only at the end
+    # its record comes with its deals, which `chibre verify` checks
+    expect(page.locator("#download")).to_have_attribute("href", re.compile("format=json"))
+    expect(page.locator("#download")).to_have_attribute("download", f"chibre-{table_id}.json")
     # left unchecked, the lobby's table commits to nothing and shows no commitment
     page.goto(server + "/")
     page.locator("#preset option").first.wait_for(state="attached")
@@ -1099,6 +1102,7 @@ def test_fair_deals_asked_for_in_the_lobby_show_their_commitment(
     page.locator("#hand .card").first.wait_for()
     page.locator("#deals-box[data-answered='true']").wait_for(state="attached")
     assert page.locator("#deals-box").is_hidden()
+    expect(page.locator("#download")).to_have_attribute("href", re.compile("format=text"))
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -1170,12 +1174,17 @@ def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, serv
     page = new_page(browser)
     page.goto(server + made["seats"][0]["link"])
     page.locator("#hand .card").first.wait_for()
-    written = (
-        "/ · (ours|theirs)$/.test(document.querySelector('#hand-info .weis-line')?.textContent)"
-    )
+    line_js = "document.querySelector('#hand-info .weis-line')?.textContent"
+    written = f"/ · (ours|theirs) \\d+$/.test({line_js})"
     play_until(page, written, turns=400)
     line = page.locator("#hand-info .weis-line").first.inner_text()
-    team = line.rsplit(" · ", 1)[1]
+    team, points = line.rsplit(" · ", 1)[1].split()
+    # what the team writes: every weis of its own, at least its best announced one
+    announced = dict(item.rsplit(" ", 1) for item in line.split(": ", 1)[1].split(" · ")[:-1])
+    best = max(
+        int(n) for who, n in announced.items() if (who in ("You", "Partner")) == (team == "ours")
+    )
+    assert int(points) >= best and int(points) % 10 == 0, line
     ours, theirs = ("#seat-bottom", "#seat-top"), ("#seat-left", "#seat-right")
     writers, others = (ours, theirs) if team == "ours" else (theirs, ours)
     assert any(page.locator(f"{p} .shown-weis").count() for p in writers)
@@ -1191,5 +1200,6 @@ def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, serv
         watcher.locator(f"#seat-{p} .name").first.inner_text()
         for p in ("bottom", "right", "top", "left")
     ]
-    assert said.inner_text().endswith(f"written by {names[seats[0]]} & {names[seats[1]]}")
+    team_names = f"{names[seats[0]]} & {names[seats[1]]}"
+    assert said.inner_text().endswith(f"written by {team_names} {points}")
     assert not page.errors  # type: ignore[attr-defined]

@@ -501,7 +501,7 @@ function takeEvents(prev, msg) {
         bubble(e.seat, () => t("declare_stoeck"));
         break;
       case "Thanked":
-        bubble(e.seat, () => t("thanked", { name: seatName(e.seat) }), true);
+        bubble(e.seat, () => (e.seat === mySeat() ? t("thanked_you") : t("thanked", { name: seatName(e.seat) })), true);
         break;
       case "HandScored":
         if (view.last_hand) app.breakdown = view.last_hand.number;
@@ -1315,7 +1315,13 @@ function drawSide(view) {
     const weis = [];
     for (let s = 0; s < 4; s++) if (view.announced?.[s] > 0) weis.push(`${seatName(s)} ${view.announced[s]}`);
     // once compared (RULES.md §5), who writes them: the best weis' team, every weis of it
-    if (view.weis_team >= 0) weis.push(weisWriters(view.weis_team));
+    if (view.weis_team >= 0) {
+      // every weis of that team counts, not only the best each announced: say what it wrote
+      const written = (view.credits || [])
+        .filter((c) => c.block === "weis" && c.team === view.weis_team)
+        .reduce((sum, c) => sum + c.points, 0);
+      weis.push(`${weisWriters(view.weis_team)} ${written}`);
+    }
     if (weis.length) info.append(el("div", "weis-line", `${t("weis")}: ${weis.join(" · ")}`));
     if (view.stoeck_seat >= 0) {
       info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
@@ -1369,10 +1375,14 @@ function drawSide(view) {
   drawTafel(hist, view.striche_kinds || [{}, {}], order);
   const finished = app.msg.table.status === "finished";
   $("record-box").hidden = !finished;
-  const download = `/api/tables/${encodeURIComponent(tableId)}/record?format=text&${auth}`;
+  // a game on committed deals: the record with them, which `chibre verify` checks
+  const format = app.fair?.deals ? "json" : "text";
+  const download = `/api/tables/${encodeURIComponent(tableId)}/record?format=${format}&${auth}`;
   for (const a of [$("download"), $("over-download")]) {
     a.href = download;
-    a.setAttribute("download", `chibre-${tableId}.txt`);
+    a.setAttribute("download", `chibre-${tableId}.${format === "json" ? "json" : "txt"}`);
+    a.dataset.i18n = format === "json" ? "record_verifiable" : "record_engine";
+    a.textContent = t(a.dataset.i18n);
   }
   const sheet = `/api/tables/${encodeURIComponent(tableId)}/sheet?${auth}&lang=${getLang()}&deck=${app.deck}`;
   for (const a of [$("sheet-link"), $("over-sheet")]) a.href = sheet;
