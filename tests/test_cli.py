@@ -70,6 +70,25 @@ def illegal(tmp_path: Path) -> Path:
 # --- check -----------------------------------------------------------------------------------
 
 
+def test_the_version_and_every_command_s_help(tmp_path: Path) -> None:
+    from importlib import metadata
+
+    version = chibre("--version", cwd=tmp_path)
+    assert version.returncode == 0 and version.stdout == f"chibre {metadata.version('chibre')}\n"
+    listed = chibre("--help", cwd=tmp_path).stdout
+    commands = re.search(r"\{([a-z,-]+)\}", listed)
+    assert commands is not None
+    for name in commands[1].split(","):
+        said = chibre(name, "--help", cwd=tmp_path)
+        assert said.returncode == 0, (name, said.stderr)
+        # a sentence under the usage: what the command does
+        description = said.stdout.split("\n\n")[1]
+        assert description[0].isupper() and not description.startswith("options"), (
+            name,
+            said.stdout,
+        )
+
+
 def test_check_all_legal_exits_0(tmp_path: Path, examples: list[Path]) -> None:
     run = chibre("check", *map(str, examples), cwd=tmp_path)
     assert run.returncode == 0, run.stderr

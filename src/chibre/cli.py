@@ -27,6 +27,7 @@ import json
 import os
 import secrets
 import sys
+from importlib import metadata
 from pathlib import Path
 from random import Random
 
@@ -213,28 +214,32 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chibre", description="The chibre (Schieber Jass) table.")
+    parser.add_argument("--version", action="version", version=f"chibre {_version()}")
     sub = parser.add_subparsers(dest="command")
 
-    demo = sub.add_parser("demo", help="play one hand between four random players")
+    def subcommand(name: str, said: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=said, description=said[0].upper() + said[1:] + ".")
+
+    demo = subcommand("demo", "play one hand between four random players")
     add_rules_arguments(demo)
-    demo.add_argument("--seed", type=int)
+    demo.add_argument("--seed", type=int, help="the deal's seed (random when left out)")
     demo.set_defaults(func=cmd_demo)
-    rules = sub.add_parser("rules", help="print the full option set of a preset")
+    rules = subcommand("rules", "print the full option set of a preset")
     add_rules_arguments(rules)
     rules.set_defaults(func=cmd_rules)
-    deal = sub.add_parser("deal", help="print a random deal in notation")
-    deal.add_argument("--seed", type=int)
-    deal.add_argument("--dealer", type=int, default=0, choices=range(4))
+    deal = subcommand("deal", "print a random deal in notation")
+    deal.add_argument("--seed", type=int, help="the deal's seed (random when left out)")
+    deal.add_argument("--dealer", type=int, default=0, choices=range(4), help="the dealer (0)")
     deal.set_defaults(func=cmd_deal)
-    replay = sub.add_parser("replay", help="replay a game record")
-    replay.add_argument("file")
+    replay = subcommand("replay", "replay a game record (notation or JSON) and print its scores")
+    replay.add_argument("file", help="the record")
     replay.add_argument(
         "--notation",
         action="store_true",
         help="print the record in notation after the scores (then comments: it reads back)",
     )
     replay.set_defaults(func=cmd_replay)
-    check = sub.add_parser("check", help="check jass-kit V0.2 game files")
+    check = subcommand("check", "check jass-kit V0.2 game files")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=cmd_check)
     for command in (serve_cli, store_cli, terminal, arena, tafel_cli):
@@ -247,6 +252,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version() -> str:
+    try:
+        return metadata.version("chibre")
+    except metadata.PackageNotFoundError:  # run from the source tree, not installed
+        return "(not installed)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     words = sys.argv[1:] if argv is None else argv
@@ -255,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     commands |= {"bot", "player-service", "jass-challenge"}
     commands |= {"tournament", "verify"}
     commands |= {"review", "advise"}
-    commands |= {"-h", "--help"}
+    commands |= {"-h", "--help", "--version"}
     if not words or words[0] not in commands:
         words = ["demo", *words]  # `chibre`, `chibre --seed 5`, `chibre jasvel`: the demo
     args = parser.parse_args(words)

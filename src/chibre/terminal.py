@@ -857,7 +857,8 @@ def add_parser(sub: Any) -> None:
         "play",
         help="play chibre in the terminal against three computer players",
         description="Play chibre in the terminal: you (bottom) and a computer partner against "
-        "two computer opponents. Keys: 1-9 cards, ? help, l last trick, q quit.",
+        "two computer opponents. Keys: 1-9 cards, l last trick, s the table again, t thanks, "
+        "h hint (with --hints), ? help, q quit.",
         epilog="levels: " + " ".join(f"{n}: {describe(n)}" for n in TABLE_PLAYERS),
     )
     add_rules_arguments(p)

@@ -117,7 +117,12 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    review = sub.add_parser("review", help="the coach's review of a game record")
+    review = sub.add_parser(
+        "review",
+        help="the coach's review of a game record",
+        description="The coach's review of a game record: every decision of the seats asked, "
+        "its verdict, the points it lost and the better choice.",
+    )
     review.add_argument("record", metavar="RECORD", help="a game record (JSON or notation)")
     who = review.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, choices=range(4), help="review this seat only")
@@ -128,7 +133,12 @@ def add_parser(sub: Any) -> None:
     review.add_argument("--html", metavar="FILE", help="also write the review as HTML")
     review.add_argument("--json", action="store_true", help="print the review as JSON")
     review.set_defaults(func=cmd_review)
-    adv = sub.add_parser("advise", help="the coach's advice for a hand held at a real table")
+    adv = sub.add_parser(
+        "advise",
+        help="the coach's advice for a hand held at a real table",
+        description="The coach's advice for a hand held at a real table: the contract to name, "
+        "or the card to play given the cards played so far.",
+    )
     adv.add_argument(
         "--hand", required=True, help='your nine cards, e.g. "HJ H9 HA HK H10 H8 SA CA DA"'
     )
