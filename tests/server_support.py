@@ -158,15 +158,19 @@ def running_server(tmp_path: Path, *extra_args: str, db: Path | None = None) -> 
 
 
 def http_json(
-    base_url: str, path: str, body: Any = None, method: str | None = None
+    base_url: str, path: str, body: Any = None, method: str | None = None, lang: str = ""
 ) -> tuple[int, Any]:
-    """A JSON request to the server: (status, decoded body). Errors are returned, not raised."""
+    """A JSON request to the server (``lang``: the page's language): (status, decoded body).
+    Errors are returned, not raised."""
     data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if lang:
+        headers["Accept-Language"] = lang
     request = urllib.request.Request(
         base_url + path,
         data=data,
         method=method or ("GET" if body is None else "POST"),
-        headers={"Content-Type": "application/json"},
+        headers=headers,
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as r:

@@ -571,10 +571,17 @@ def test_odd_session_choices_are_refused_and_asked_again(tmp_path: Path) -> None
     assert said[3] == "chibre 1" and said[4] == "chibre 2"  # a game of its own
 
 
-async def garbage_hello(url: str) -> tuple[int, int]:
-    """How many BAD_MESSAGE a bot that never names itself gets, and the close code."""
+async def garbage(url: str, joined: bool) -> tuple[int, int]:
+    """How many BAD_MESSAGE a bot that sends only garbage gets — before it names itself, or
+    once it waits in a session of its own — and the close code."""
     bot = Bot(await websockets.connect(url), "garbage")
     await bot.recv("REQUEST_PLAYER_NAME")
+    if joined:
+        await bot.send("CHOOSE_PLAYER_NAME", bot.name)
+        await bot.recv("REQUEST_SESSION_CHOICE")
+        choice = {"sessionChoice": "CREATE_NEW", "sessionName": "garbage"}
+        await bot.send("CHOOSE_SESSION", choice)
+        await bot.recv("BROADCAST_SESSION_JOINED")
     refused = 0
     try:
         while True:
@@ -585,11 +592,12 @@ async def garbage_hello(url: str) -> tuple[int, int]:
         return refused, e.rcvd.code if e.rcvd is not None else -1
 
 
-def test_a_bot_that_only_sends_garbage_is_cut_off_as_such(tmp_path: Path) -> None:
+@pytest.mark.parametrize("joined", [False, True])
+def test_a_bot_that_only_sends_garbage_is_cut_off_as_such(tmp_path: Path, joined: bool) -> None:
     """Cut off before its game: told by 1008 (policy), not the 1000 of a game played out."""
     with running_server(tmp_path) as base:
         url = base.replace("http://", "ws://") + "/jass-challenge"
-        refused, code = asyncio.run(asyncio.wait_for(garbage_hello(url), 60))
+        refused, code = asyncio.run(asyncio.wait_for(garbage(url, joined), 60))
     assert refused == 50 and code == 1008
 
 

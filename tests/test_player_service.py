@@ -198,6 +198,16 @@ def test_the_service_refuses_what_the_kit_refuses(ours: str) -> None:
     assert status == 400 and "cards" in answer["error"], answer
     with urllib.request.urlopen(ours + "/rule", timeout=5) as r:
         assert json.loads(r.read()) == "Player rule here"
+    # its OpenAPI document says a refusal as it is served: 400, never FastAPI's 422
+    with urllib.request.urlopen(ours + "/openapi.json", timeout=5) as r:
+        document = json.loads(r.read())
+    codes = {
+        code
+        for path in document["paths"].values()
+        for op in path.values()
+        for code in op["responses"]
+    }
+    assert "400" in codes and "422" not in codes
 
 
 # --- jass-kit's own service at our tables --------------------------------------------------

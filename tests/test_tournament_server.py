@@ -372,6 +372,9 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
         ):
             status, answer = http_json(base, corrections, body)
             assert status == 400 and "match" in answer["error"], answer
+        # the sheet's own refusal, in the page's language
+        status, answer = http_json(base, corrections, body, lang="de-CH")
+        assert status == 400 and answer["error"].startswith("bei einem Match hat Team"), answer
         assert state(base, t)["audit"] == audit  # a refused correction changes nothing
         # the scorer wrote 110 for the wrong team: the organiser gives the other team's 47
         flip = {"round": 1, "table": 1, "hand": 2, "points": 47, "team": 1, "reason": "theirs"}
@@ -385,6 +388,12 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
         assert status == 200, answer
         assert answer["after"]["match"] == 0
         assert state(base, t)["rounds"][0]["tables"][0]["totals"] == [467, 104]
+        # and back, the organiser saying (as the scorer had) that it was no Schneider
+        back = {"round": 1, "table": 1, "hand": 3, "points": 100, "schneider": False}
+        status, answer = http_json(base, corrections, back)
+        assert status == 200, answer
+        assert answer["after"]["schneider"] is False and answer["after"]["match"] is None
+        assert state(base, t)["rounds"][0]["tables"][0]["totals"] == [310, 161]
         assert standings_points(state(base, t)) == recompute(db, t["id"])
 
 

@@ -347,7 +347,7 @@ def record_from_dict(d: dict[str, Any]) -> GameRecord:
     if not isinstance(d, dict) or d.get("format") != "chibre-record":
         raise NotationError('not a chibre record: expected {"format": "chibre-record", ...}')
     version = d.get("version", 1)
-    if version != 1:
+    if type(version) is not int or version != 1:
         raise NotationError(f"a record of version {version!r}: this chibre reads version 1")
     game = Game(Rules.from_dict(d.get("rules", {})))
     hands = d.get("hands", [])

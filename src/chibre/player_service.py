@@ -44,7 +44,14 @@ from chibre.errors import ChibreError, NotationError
 from chibre.jasskit import observation_from_json
 from chibre.player_time import TIME_PER_MOVE_HELP, add_time_arguments, check_seconds
 from chibre.server.cli import port_number
-from chibre.server.http import MAX_BODY, bounded_route, error, http_refusal, invalid_request
+from chibre.server.http import (
+    MAX_BODY,
+    bounded_route,
+    error,
+    http_refusal,
+    invalid_request,
+    refusals_said_as_served,
+)
 from chibre.server.http import server_error as unforeseen
 from chibre.server.security import InvalidSiteName, SiteGuard, SitePolicy
 
@@ -158,6 +165,7 @@ def create_app(players: dict[str, Player], site: SitePolicy | None = None) -> Fa
         middleware=[Middleware(SiteGuard, policy=site or SitePolicy.for_server())],
     )
     app.add_exception_handler(RequestValidationError, invalid_request)
+    refusals_said_as_served(app)
     app.add_exception_handler(StarletteHTTPException, http_refusal)
     app.add_exception_handler(Exception, unforeseen)
     app.include_router(routes)

@@ -211,7 +211,7 @@ async def table_record(
     if not table.game.is_over:
         return error(403, i18n.text(_lang(request), "error.record_later"))
     record = table.game.record
-    scores = game_scores(table.game)
+    scores = game_scores(table.game) if fmt == "json" else []
     incidents = table.incidents()  # a foreign bot's failed decisions (docs/protocols.md)
     # committed deals: the commitment, and the seed once revealed (``chibre verify`` checks them)
     deals = table.summary(seat).get("deals") if table.stored.deals is not None else None

@@ -32,7 +32,13 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from chibre.server.guard import Door, guarded_protocol
-from chibre.server.security import InvalidSiteName, SitePolicy, allowed_host, allowed_origin
+from chibre.server.security import (
+    WILDCARD_ADDRESSES,
+    InvalidSiteName,
+    SitePolicy,
+    allowed_host,
+    allowed_origin,
+)
 from chibre.server.tables import Settings
 
 WS_PING = 20.0
@@ -304,17 +310,22 @@ def _serve(args: argparse.Namespace, db: Path) -> int:
     app = create_app(db, settings, site)
     try:  # bound here, so that the address printed names the port really in use
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-        sock = socket.create_server((args.host, args.port), family=family)
+        # on "::" IPv4 too, where the system allows it: the addresses printed below open it
+        both = args.host == "::" and socket.has_dualstack_ipv6()
+        sock = socket.create_server((args.host, args.port), family=family, dualstack_ipv6=both)
     except OSError as e:
         print(f"chibre serve: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         return 1
     port = sock.getsockname()[1]
-    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    everywhere = args.host in WILDCARD_ADDRESSES
+    shown_host = "127.0.0.1" if everywhere and (args.host != "::" or both) else args.host
+    if shown_host == "::":
+        shown_host = "::1"
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
     url = f"http://{shown_host}:{port}/"
     print(f"chibre: the table is at {url}  (games kept in {db}; Ctrl-C to stop)", flush=True)
-    if args.host in ("0.0.0.0", "::", ""):
+    if everywhere and (args.host != "::" or both):
         lan = network_address()
         if lan is not None:
             print(f"chibre: friends on this network open http://{lan}:{port}/", flush=True)

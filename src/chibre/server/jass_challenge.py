@@ -697,7 +697,7 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
             bridge = member.bridge
             if bridge is None or bridge.done.is_set():
                 member.bad += 1
-                if member.bad > MAX_BAD:
+                if await _too_bad(ws, member.bad):
                     break
                 said = data if kind is None else "no game of yours has started"  # unread: why
                 await ws.send_text(frame("BAD_MESSAGE", said))
@@ -706,9 +706,7 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
                 await bridge.refuse(data)
             else:
                 await bridge.receive(kind, data)
-            if bridge.bad > MAX_BAD:
-                with suppress(Exception):
-                    await ws.close(CLOSE_POLICY)
+            if await _too_bad(ws, bridge.bad):
                 break
             if bridge.done.is_set() and session.kind not in (TOURNAMENT, ENTRY):
                 break

@@ -388,8 +388,9 @@ class EntryRequest(Strict):
 class CorrectionRequest(Strict):
     """``POST /api/tournaments/{id}/corrections``: the organiser corrects a hand of a table's
     sheet (``hand`` from 1), saying why: the whole hand (``entry``), or only the trick points
-    (``points``), of the team entered or of ``team``, which made ``match`` when true, the rest
-    of the hand kept."""
+    (``points``), of the team entered or of ``team``, which made ``match`` when true, with the
+    organiser's word on the Schneider (``schneider``) where the sheet asks for it, the rest of
+    the hand kept."""
 
     round: Annotated[int, Field(ge=1, le=30)]
     table: Annotated[int, Field(ge=1, le=64)]
@@ -398,4 +399,5 @@ class CorrectionRequest(Strict):
     points: Annotated[int, Field(ge=0, le=HAND_POINTS)] | None = None
     team: Team | None = None
     match: bool = False
+    schneider: bool | None = None
     reason: Annotated[str, Field(max_length=200), AfterValidator(_printable)] = ""

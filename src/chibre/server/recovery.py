@@ -103,14 +103,12 @@ def examine(path: Path | str, thorough: bool = False) -> Health:
     try:
         try:
             db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
-        except sqlite3.OperationalError as e:
-            if health.read_only and not os.access(path.parent, os.W_OK):
-                health.shut_in = True  # not damaged: not to be read here
-                return health
-            health.readable = False
-            health.problems.append(f"SQLite cannot read its schema ({e})")
-            return health
         except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError) and health.read_only:
+                # not damaged, perhaps: not to be read here
+                health.shut_in = not os.access(path.parent, os.W_OK)
+                if health.shut_in:
+                    return health
             health.readable = False
             health.problems.append(f"SQLite cannot read its schema ({e})")
             return health

@@ -872,7 +872,8 @@ class Tournaments:
         the hand before and after."""
         if (request.entry is None) == (request.points is None):
             raise TournamentError.said_as("entry_or_points", "points")
-        if request.entry is not None and (request.team is not None or request.match):
+        said = request.team is not None or request.match or request.schneider is not None
+        if request.entry is not None and said:
             raise TournamentError.said_as("entry_whole", "team")
         link = t.links.get((request.round, request.table))
         if link is None or link.kind != CARDS:
@@ -892,13 +893,15 @@ class Tournaments:
                 team = kept["team"] if request.team is None else request.team
                 match = team if request.match else None
                 hand = {**kept, "points": request.points, "team": team, "match": match}
+                if request.schneider is not None:  # the organiser's word on it
+                    hand["schneider"] = request.schneider
                 try:
                     sheet.replace(request.hand, hand)
-                except InvalidEntry:
-                    if "schneider" not in kept:
+                except InvalidEntry as e:
+                    if request.schneider is not None or not e.key.startswith("schneider"):
                         raise
                     # the scorer's word on the Schneider no longer fits: the new points say it
-                    del hand["schneider"]
+                    hand.pop("schneider", None)
                     sheet.replace(request.hand, hand)
 
         what: dict[str, Any] = {}
@@ -1062,9 +1065,9 @@ def _manager(request: Request) -> Tournaments:
 def _refusal(e: Exception, request: Request) -> Response:
     """The answer to a refused request, in the language the page asks for where the
     refusal is one of the catalogue's."""
-    if isinstance(e, TournamentError):
+    if isinstance(e, TournamentError | InvalidEntry):  # a correction's refusal is the sheet's
         lang = i18n.best_language(request.headers.get("accept-language"))
-        return error(400, e.said(lang), e.field)
+        return error(400, e.said(lang), getattr(e, "field", None))
     if isinstance(e, NoSuchTournament):
         return error(404, str(e))
     if isinstance(e, NotAllowed):
