@@ -976,8 +976,8 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert "with rule-based" in newest.inner_text()  # the partner, a computer
     assert "against rule-based and rule-based" in newest.inner_text()  # its level's name
     assert "lost 0 : 0" in rows.nth(1).inner_text()
-    # a past game opens at its replay, as a spectator sees it: a link to share gives no seat
-    assert newest.locator("a").get_attribute("href") == played["watch"] + "&replay=1"
+    # a past game opens at its replay, the player's own (their seat's reviews, "You")
+    assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
     newest.locator("a").click()
     page.locator("#replay:not([hidden])").wait_for()
     page.keyboard.press("PageUp")

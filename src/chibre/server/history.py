@@ -30,16 +30,13 @@ def _name(info: SeatInfo) -> str:
 
 
 def game_entry(g: SeatGame, link: str) -> dict[str, Any]:
-    """What the lobby lists of one game: when, with whom, the result, the link back — and,
-    once the game is over, its replay as a spectator sees it (a link to share: the seat's own
-    link would also give away the seat, in this game's rematch too)."""
+    """What the lobby lists of one game: when, with whom, the result, the link back."""
     team = team_of(g.seat)
     seats = g.stored.seats
     return {
         "table": g.stored.id,
         "created": g.stored.created,
         "link": link,
-        "replay": f"/t/{g.stored.id}?watch={g.stored.watch}&replay=1" if g.game.is_over else None,
         "seat": g.seat,
         "partner": _name(seats[(g.seat + 2) % 4]),
         "partner_kind": seats[(g.seat + 2) % 4].kind,

@@ -244,7 +244,7 @@ function renderHistory() {
       });
       const result = g.finished ? t(g.won ? "won" : "lost") : t("playing");
       const a = document.createElement("a");
-      a.href = g.finished ? g.replay : g.link; // a finished game's replay: a link to share
+      a.href = g.finished ? `${g.link}&replay=1` : g.link;
       a.textContent = t(g.finished ? "replay" : "open_game");
       const text = document.createElement("span");
       text.className = `game-line ${g.finished ? (g.won ? "game-won" : "game-lost") : ""}`;
