@@ -16,6 +16,7 @@ from chibre import i18n
 from chibre.cards import card_name, suit_name
 from chibre.game import Game
 from chibre.hand import BLOCKS, Hand
+from chibre.server.views import game_scores
 
 STRICHE = ("sieg", "match", "kontermatsch", "bergpreis", "schneider")
 
@@ -66,13 +67,8 @@ def game_sheet(
         f"<p>{escape(teams[0])} — {escape(teams[1])} · {say('of_target', n=game.rules.target)}"
         "</p></header><main>"
     )
-    running = [0, 0]
-    last = len(game.hands) - 1
-    for number, hand in enumerate(game.hands):
-        credits = game.written_credits() if number == last else hand.credits
-        blocks = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
-        for credit in credits:
-            blocks[credit.team][credit.block] += credit.points
+    for number, (hand, score) in enumerate(zip(game.hands, game_scores(game), strict=True)):
+        blocks, running = score["teams"], score["totals"]
         chooser = names[hand.contract_seat] if hand.contract_seat >= 0 else "–"
         out.append(
             f'<section class="hand"><h2>{say("hand_n", n=number + 1)} · '
@@ -107,10 +103,9 @@ def game_sheet(
                     f"<tr><th>{say(block)}</th><td>{blocks[0][block]}</td>"
                     f"<td>{blocks[1][block]}</td></tr>"
                 )
-        totals = [sum(blocks[t].values()) for t in (0, 1)]
-        running = [running[0] + totals[0], running[1] + totals[1]]
         out.append(
-            f'<tr class="total"><th>{say("total")}</th><td>{totals[0]}</td><td>{totals[1]}</td>'
+            f'<tr class="total"><th>{say("total")}</th><td>{blocks[0]["total"]}</td>'
+            f"<td>{blocks[1]['total']}</td>"
             f'</tr><tr class="running"><th>{say("sheet_running")}</th><td>{running[0]}</td>'
             f"<td>{running[1]}</td></tr></tbody></table></section>"
         )
