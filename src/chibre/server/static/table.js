@@ -867,13 +867,16 @@ function drawSeat(seat, view, info) {
   box.classList.toggle("turn", view.to_act === seat && view.phase !== "over");
   box.classList.toggle("partner-team", (seat & 1) === (base() & 1));
   const plate = el("div", "plate");
+  // on a phone a name or a level too long for the plate is cut: its title says it whole
   const name = el("span", "name", seatName(seat));
+  name.title = name.textContent;
   plate.append(name);
+  const bot = (text) => Object.assign(el("span", "chip chip-bot", text), { title: text });
   if (info) {
     if (info.kind !== "human") {
-      if (!levelNamed(seat)) plate.append(el("span", "chip chip-bot", t(`level_${info.kind}`)));
+      if (!levelNamed(seat)) plate.append(bot(t(`level_${info.kind}`)));
     } else if (info.bot) {
-      plate.append(el("span", "chip chip-bot", t("computer_plays")));
+      plate.append(bot(t("computer_plays")));
     } else {
       const dot = el("span", `dot ${info.connected ? "on" : "off"}`);
       dot.title = info.connected ? t("online") : t("offline");
