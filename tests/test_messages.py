@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
-from browser_support import new_page
+from browser_support import new_page, take_turn, wait_my_turn_or
 from chibre import i18n
 from chibre.play import why_illegal
 from server_support import create_table, http_json, running_server, ws_url
@@ -226,6 +226,49 @@ def test_no_page_shows_an_untranslated_string(browser: Browser, server: str, lan
     page.locator("#replay:not([hidden])").wait_for()
     bad = untranslated(shown_texts(page), lang)
     assert not bad, f"replay ({lang}): {bad}"
+    page.context.close()
+
+
+NO_SPACE_COLON = re.compile(r"[^\s\d]:(?:\s|$)")
+"""A colon after a word with none of the space French puts before it ("Vous: six")."""
+
+
+def colons_unspaced(page: Page) -> list[str]:
+    return [text for text in shown_texts(page) if NO_SPACE_COLON.search(text)]
+
+
+def test_french_puts_a_space_before_its_colons(browser: Browser, server: str) -> None:
+    """What a page shows in French, its cards' names for a screen reader too, has a space
+    before each colon: the table (this hand's points, the cards in hand and on the table), the
+    replay (what was played last) and a tournament's player page (its heading)."""
+    made = create_table(server, options={"claim": "thank"})
+    page = open_in(browser, server + made["seats"][0]["link"], "fr", "#hand .card")
+    for _ in range(10):  # until a card lies on the table
+        wait_my_turn_or(page, "false")
+        if page.locator("#trick .slot img").count():
+            break
+        take_turn(page)
+    expect(page.locator("#hand-info .hand-line")).to_contain_text("Cette donne :")
+    assert colons_unspaced(page) == []
+    wait_my_turn_or(page, "false")
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    page.click("#over-replay")
+    page.click("#rp-start")
+    page.click("#rp-next")
+    expect(page.locator("#rp-note")).to_contain_text(" : ")
+    assert colons_unspaced(page) == []
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    status, made = http_json(server, "/api/tournaments", {"name": "Genève", "rounds": 2})
+    assert status == 201, made
+    page = open_in(browser, server + made["join"], "fr", "#join-form")
+    page.locator("#join-form input[name=name]").fill("Aline")
+    page.locator("#join-form button[type=submit]").click()
+    expect(page.locator("#you-name")).to_have_text("Aline")
+    expect(page.locator("#you-name").locator("..")).to_have_text("Vous : Aline")
+    assert colons_unspaced(page) == []
     page.context.close()
 
 

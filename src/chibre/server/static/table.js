@@ -1215,7 +1215,7 @@ function drawHand(view, myTurn) {
     b.classList.toggle("hinted", app.hinted === code);
     b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
     const dimmed = myTurn && view.phase === "play" && !legal;
-    const name = `${i + 1}: ${cardName(code, app.deck, mapping())}`;
+    const name = `${i + 1}${colon()} ${cardName(code, app.deck, mapping())}`;
     b.setAttribute("aria-label", dimmed ? `${name} (${t("not_playable")})` : name);
     b.append(img(code));
     b.addEventListener("click", () => {
@@ -1288,7 +1288,7 @@ function drawSide(view) {
     bar.append(fill);
     row.append(label, total, bar);
     if ((view.striche || [])[team]) {
-      row.append(el("span", "striche", `${t("striche")}: ${view.striche[team]}`));
+      row.append(el("span", "striche", `${t("striche")}${colon()} ${view.striche[team]}`));
     }
     score.append(row);
   }
@@ -1312,7 +1312,7 @@ function drawSide(view) {
   info.replaceChildren();
   if (view.hand_number >= 0) {
     const line = el("div", "hand-line");
-    line.append(el("span", "", `${t("this_hand")}: `));
+    line.append(el("span", "", `${t("this_hand")}${colon()} `));
     for (const team of order) line.append(el("span", "pts", `${teamLabel(team)} ${view.hand_points[team]}`));
     info.append(line);
     const weis = [];
@@ -1325,9 +1325,9 @@ function drawSide(view) {
         .reduce((sum, c) => sum + c.points, 0);
       weis.push(`${weisWriters(view.weis_team)} ${written}`);
     }
-    if (weis.length) info.append(el("div", "weis-line", `${t("weis")}: ${weis.join(" · ")}`));
+    if (weis.length) info.append(el("div", "weis-line", `${t("weis")}${colon()} ${weis.join(" · ")}`));
     if (view.stoeck_seat >= 0) {
-      info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
+      info.append(el("div", "weis-line", `${t("stoeck")}${colon()} ${seatName(view.stoeck_seat)}`));
     }
   }
   const lastBtn = $("last-trick-btn");
