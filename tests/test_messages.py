@@ -18,6 +18,8 @@ from websockets.sync.client import connect
 from browser_support import new_page, take_turn, wait_my_turn_or
 from chibre import i18n
 from chibre.play import why_illegal
+from chibre.rules import MAX_TARGET, Rules
+from chibre.scoresheet import InvalidEntry, ScoreSheet
 from server_support import create_table, http_json, running_server, ws_url
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "chibre" / "server" / "static"
@@ -45,6 +47,27 @@ def test_every_key_exists_in_every_language_with_the_same_placeholders() -> None
         for key, text in texts.items():
             assert text.strip(), f"{lang} {key} is empty"
             assert placeholders(text) == placeholders(english[key]), f"{lang} {key}"
+
+
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """A key ``name_one`` is the singular of ``name``, a count ``{n}``: taken for 1 (in French
+    for 0 and 1 too), on the server's side as on the pages'."""
+    english = i18n.catalogue("en")
+    for key in (k for k in english if k.endswith("_one")):
+        assert "n" in placeholders(english[key.removesuffix("_one")]), key
+    assert i18n.text("en", "tour_score_points", n=1) == "1 point"
+    assert i18n.text("en", "tour_score_points", n=0) == "0 points"
+    assert i18n.text("fr", "tour_score_points", n=0) == "0 point"
+    assert i18n.text("fr", "tour_score_points", n=2) == "2 points"
+    assert i18n.text("de", "tour_terms_passe", n="1") == "An jedem Tisch eine Passe von 1 Spiel"
+    assert i18n.text("de", "tour_passe_hands", n=12) == "Passe von 12 Spielen"
+    assert i18n.text("en", "seat_n", n=1) == "Seat 1"  # no singular of its own
+    sheet = ScoreSheet(Rules(target=MAX_TARGET), (), "Passe", passe=1)
+    sheet.add({"contract": "hearts", "chooser": 0, "points": 100, "team": 0})
+    with pytest.raises(InvalidEntry) as refused:
+        sheet.add({"contract": "hearts", "chooser": 1, "points": 80, "team": 0})
+    assert refused.value.said("fr").startswith("la Passe de 1 donne est complète")
+    assert str(refused.value).startswith("the Passe of 1 hand is complete")
 
 
 def test_the_terminal_names_the_teams_as_the_table_does() -> None:
