@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
-from browser_support import new_page
+from browser_support import new_page, take_turn, wait_my_turn_or
 from chibre import i18n
 from chibre.play import why_illegal
+from chibre.rules import MAX_TARGET, Rules
+from chibre.scoresheet import InvalidEntry, ScoreSheet
 from server_support import create_table, http_json, running_server, ws_url
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "chibre" / "server" / "static"
@@ -45,6 +47,27 @@ def test_every_key_exists_in_every_language_with_the_same_placeholders() -> None
         for key, text in texts.items():
             assert text.strip(), f"{lang} {key} is empty"
             assert placeholders(text) == placeholders(english[key]), f"{lang} {key}"
+
+
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """A key ``name_one`` is the singular of ``name``, a count ``{n}``: taken for 1 (in French
+    for 0 and 1 too), on the server's side as on the pages'."""
+    english = i18n.catalogue("en")
+    for key in (k for k in english if k.endswith("_one")):
+        assert "n" in placeholders(english[key.removesuffix("_one")]), key
+    assert i18n.text("en", "tour_score_points", n=1) == "1 point"
+    assert i18n.text("en", "tour_score_points", n=0) == "0 points"
+    assert i18n.text("fr", "tour_score_points", n=0) == "0 point"
+    assert i18n.text("fr", "tour_score_points", n=2) == "2 points"
+    assert i18n.text("de", "tour_terms_passe", n="1") == "An jedem Tisch eine Passe von 1 Spiel"
+    assert i18n.text("de", "tour_passe_hands", n=12) == "Passe von 12 Spielen"
+    assert i18n.text("en", "seat_n", n=1) == "Seat 1"  # no singular of its own
+    sheet = ScoreSheet(Rules(target=MAX_TARGET), (), "Passe", passe=1)
+    sheet.add({"contract": "hearts", "chooser": 0, "points": 100, "team": 0})
+    with pytest.raises(InvalidEntry) as refused:
+        sheet.add({"contract": "hearts", "chooser": 1, "points": 80, "team": 0})
+    assert refused.value.said("fr").startswith("la Passe de 1 donne est complète")
+    assert str(refused.value).startswith("the Passe of 1 hand is complete")
 
 
 def test_the_terminal_names_the_teams_as_the_table_does() -> None:
@@ -226,6 +249,49 @@ def test_no_page_shows_an_untranslated_string(browser: Browser, server: str, lan
     page.locator("#replay:not([hidden])").wait_for()
     bad = untranslated(shown_texts(page), lang)
     assert not bad, f"replay ({lang}): {bad}"
+    page.context.close()
+
+
+NO_SPACE_COLON = re.compile(r"[^\s\d]:(?:\s|$)")
+"""A colon after a word with none of the space French puts before it ("Vous: six")."""
+
+
+def colons_unspaced(page: Page) -> list[str]:
+    return [text for text in shown_texts(page) if NO_SPACE_COLON.search(text)]
+
+
+def test_french_puts_a_space_before_its_colons(browser: Browser, server: str) -> None:
+    """What a page shows in French, its cards' names for a screen reader too, has a space
+    before each colon: the table (this hand's points, the cards in hand and on the table), the
+    replay (what was played last) and a tournament's player page (its heading)."""
+    made = create_table(server, options={"claim": "thank"})
+    page = open_in(browser, server + made["seats"][0]["link"], "fr", "#hand .card")
+    for _ in range(10):  # until a card lies on the table
+        wait_my_turn_or(page, "false")
+        if page.locator("#trick .slot img").count():
+            break
+        take_turn(page)
+    expect(page.locator("#hand-info .hand-line")).to_contain_text("Cette donne :")
+    assert colons_unspaced(page) == []
+    wait_my_turn_or(page, "false")
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    page.click("#over-replay")
+    page.click("#rp-start")
+    page.click("#rp-next")
+    expect(page.locator("#rp-note")).to_contain_text(" : ")
+    assert colons_unspaced(page) == []
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    status, made = http_json(server, "/api/tournaments", {"name": "Genève", "rounds": 2})
+    assert status == 201, made
+    page = open_in(browser, server + made["join"], "fr", "#join-form")
+    page.locator("#join-form input[name=name]").fill("Aline")
+    page.locator("#join-form button[type=submit]").click()
+    expect(page.locator("#you-name")).to_have_text("Aline")
+    expect(page.locator("#you-name").locator("..")).to_have_text("Vous : Aline")
+    assert colons_unspaced(page) == []
     page.context.close()
 
 

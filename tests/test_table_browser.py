@@ -253,6 +253,48 @@ def test_the_side_seats_badges_stay_whole_on_a_phone(browser: Browser, server: s
     assert not page.errors  # type: ignore[attr-defined]
 
 
+MID_WORD = """() => [...document.querySelectorAll('.seat .name, .seat .chip')].flatMap((e) => {
+    const node = e.firstChild;
+    if (!node || node.nodeType !== Node.TEXT_NODE) return [];
+    const text = node.data, range = document.createRange(), tops = [];
+    for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        tops.push(range.getBoundingClientRect().top);
+    }
+    const cuts = [];
+    for (let i = 1; i < text.length; i++) {
+        const between = /[\\s-]/.test(text[i - 1]) || /\\s/.test(text[i]);
+        const broken = tops[i] > tops[i - 1] + 1;
+        if (broken && !between) cuts.push(`${text.slice(0, i)}/${text.slice(i)}`);
+    }
+    const untitled = e.matches('.name, .chip-bot') && e.title !== text;
+    return untitled ? [...cuts, `no title: ${text}`] : cuts;
+})"""
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_phone_breaks_the_seats_names_between_words(
+    browser: Browser, server: str, lang: str
+) -> None:
+    """On a phone a name or a computer's level too long for a side seat's plate wraps between
+    its words only; a word too long for the plate is cut, and its title says it whole (a
+    player's long names; a spectator's computers, known by their level)."""
+    made = create_table(server, names=[None, "Bartholomäus", None, "Jean-Christophe Rochat"])
+    watched = create_table(server, seats=["rule", "rule", "expert", "beginner"])
+    for who, link in (("player", made["seats"][0]["link"]), ("spectator", watched["watch"])):
+        for large in (False, True):
+            page = new_page(browser, locale=locale(lang), width=390, height=844, mobile=True)
+            with_settings(page, large=large)
+            page.goto(server + link)
+            page.locator("#seat-right .name").wait_for()
+            size = "large" if large else "normal"
+            page.screenshot(path=artifacts() / f"names-phone-{lang}-{who}-{size}.png")
+            assert page.evaluate(MID_WORD) == [], (who, size)
+            assert not page.errors  # type: ignore[attr-defined]
+            page.context.close()
+
+
 FRENCH_CONTRACTS = [
     "Atout carreau",
     "Atout cœur",

@@ -598,6 +598,7 @@ def test_the_printout_has_a_readable_title_and_the_standings_first(
     page = new_page(browser, locale="fr-CH")
     page.goto(base + t["organiser"])
     expect(page.locator(".round")).to_have_count(2)
+    expect(page.locator("#terms")).to_contain_text("Une Passe de 1 donne à chaque table")
     page.evaluate(  # what each print would print, and no print dialog
         """() => {
             window.printed = [];

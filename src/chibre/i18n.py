@@ -7,8 +7,9 @@ the pages (``GET /api/messages``), whose ``i18n.js`` keeps its ``t()`` and ``app
 
 Keys are grouped by a prefix: none for the pages, ``illegal.`` for why a card may not be
 played, ``error.`` for the server's refusals, ``term.`` for the terminal only (never sent to
-a page). A page's key ``name_one`` beside ``name`` is its singular, which the pages' ``t()``
-takes for a count ``{n}`` the language says in the singular ("1 hand", "{n} hands").
+a page). A key ``name_one`` beside ``name`` is its singular, which ``text()`` here and the
+pages' ``t()`` take for a count ``{n}`` the language says in the singular ("1 hand", "{n}
+hands"): 1, and in French 0 and 1.
 """
 
 from __future__ import annotations
@@ -34,11 +35,24 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def text(lang: str, key: str, /, **fields: Any) -> str:
-    """The text of ``key`` in ``lang`` with its placeholders filled; ``KeyError`` for a key
-    the catalogue does not have (a bug, not a missing translation: every language has every
-    key)."""
-    template = catalogue(lang)[key]
+    """The text of ``key`` in ``lang`` with its placeholders filled (``key_one`` for a count
+    ``n`` in the singular, where the catalogue has it); ``KeyError`` for a key the catalogue
+    does not have (a bug, not a missing translation: every language has every key)."""
+    texts = catalogue(lang)
+    if "n" in fields and f"{key}_one" in texts and singular(lang, fields["n"]):
+        key = f"{key}_one"
+    template = texts[key]
     return template.format(**fields) if fields else template
+
+
+def singular(lang: str, n: object) -> bool:
+    """Whether ``lang`` says the count ``n`` in the singular, as the pages' ``Intl.PluralRules``
+    do for whole numbers: 1, and in French 0 and 1."""
+    try:
+        count = abs(float(str(n)))
+    except ValueError:
+        return False
+    return count < 2 if lang == "fr" else count == 1
 
 
 def colon(lang: str) -> str:

@@ -638,7 +638,7 @@ class ScoreSheet:
                 "game_over", team=self.teams[self._count.winner], number=self._count.decided_in
             )
         if self.passe and len(self._entries) >= self.passe:
-            raise InvalidEntry.said_as("passe_complete", hands=self.passe)
+            raise InvalidEntry.said_as("passe_complete", n=self.passe)
         self._set([*self._entries, self._read(hand)])
         return self._count.results[-1]
 

@@ -3,8 +3,8 @@
 // t("key", {n: 3}) fills {n}, and takes "key_one" instead where the catalogue has it and the
 // language says n in the singular (1; in French 0 and 1). applyI18n(root) fills elements
 // marked data-i18n (text), data-i18n-title, data-i18n-aria, data-i18n-alt and
-// data-i18n-placeholder. The language is the browser's by default and is remembered once
-// chosen.
+// data-i18n-placeholder, and writes the language's colon in those marked data-i18n-colon. The
+// language is the browser's by default and is remembered once chosen.
 
 const STRINGS = await loadCatalogue();
 
@@ -91,6 +91,7 @@ export function applyI18n(root = document) {
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
     el.placeholder = t(el.dataset.i18nPlaceholder);
   }
+  for (const el of root.querySelectorAll("[data-i18n-colon]")) el.textContent = colon();
 }
 
 /** ``select``'s options: the three languages, each in its own words; the page's chosen. */

@@ -2,7 +2,7 @@
 // main options, any option as JSON, each seat a friend or a computer level), then share the
 // invitation links and go to the table as seat 0.
 
-import { applyI18n, formatNumber, getLang, languageSelect, t } from "./i18n.js";
+import { applyI18n, colon, formatNumber, getLang, languageSelect, t } from "./i18n.js";
 import { getDeck, SUIT_SYMBOLS, setDeck, suitName } from "./cards.js";
 import { heldSeats, holdSeat, linkRow } from "./links.js";
 
@@ -36,7 +36,7 @@ function fillSelect(select, items, labels, titles) {
 }
 
 function levelLabel(level) {
-  return level === "human" ? t("human") : `${t("computer")}: ${t(`level_${level}`)}`;
+  return level === "human" ? t("human") : `${t("computer")}${colon()} ${t(`level_${level}`)}`;
 }
 
 // One line on how each computer player plays, in the page's language (from /api/players).
@@ -180,10 +180,10 @@ function chosenOptions() {
     try {
       extra = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${t("all_options")}: ${e.message}`);
+      throw new Error(`${t("all_options")}${colon()} ${e.message}`);
     }
     if (typeof extra !== "object" || extra === null || Array.isArray(extra)) {
-      throw new Error(`${t("all_options")}: {"option": value, …}`);
+      throw new Error(`${t("all_options")}${colon()} {"option": value, …}`);
     }
     Object.assign(options, extra);
   }
@@ -304,7 +304,7 @@ function showInvites(answer) {
 
 function showError(message) {
   const box = $("create-error");
-  box.textContent = message ? `${t("error")}: ${message}` : "";
+  box.textContent = message ? `${t("error")}${colon()} ${message}` : "";
   box.hidden = !message;
 }
 

@@ -148,7 +148,7 @@ export class Replay {
       if (a.declare) {
         // weis or stöck declared outside a card: the trick on the table stays as it is
         const said = [a.weis && a.weis.length ? t("weis") : "", a.stoeck ? t("stoeck") : ""];
-        last = `${this.hooks.seatName(a.seat)}: ${said.filter(Boolean).join(" · ")}`;
+        last = `${this.hooks.seatName(a.seat)}${colon()} ${said.filter(Boolean).join(" · ")}`;
         return;
       }
       winner = -1;
@@ -158,7 +158,7 @@ export class Replay {
         held[a.seat].delete(a.card);
         trick.push(a.card);
         played += 1;
-        last = `${this.hooks.seatName(a.seat)}: ${cardName(a.card, this.hooks.deck(), this.hooks.mapping())}`;
+        last = `${this.hooks.seatName(a.seat)}${colon()} ${cardName(a.card, this.hooks.deck(), this.hooks.mapping())}`;
         if (a.stoeck) last += ` · ${t("stoeck")}`;
         if (a.weis && a.weis.length) last += ` · ${t("weis")}`;
         if (trick.length === 4) {
@@ -169,10 +169,10 @@ export class Replay {
         contract = CONTRACTS.indexOf(a.contract);
         contractSeat = a.seat;
         const name = contractName(contract, this.hooks.deck(), this.hooks.mapping());
-        last = `${this.hooks.seatName(a.seat)}: ${name}`;
+        last = `${this.hooks.seatName(a.seat)}${colon()} ${name}`;
       } else if (a.chibre) {
         chibred = true;
-        last = `${this.hooks.seatName(a.seat)}: ${t("chibred")}`;
+        last = `${this.hooks.seatName(a.seat)}${colon()} ${t("chibred")}`;
       } else if (a.thank) {
         last = t("thanked", { name: this.hooks.seatName(a.seat) });
       }

@@ -867,13 +867,16 @@ function drawSeat(seat, view, info) {
   box.classList.toggle("turn", view.to_act === seat && view.phase !== "over");
   box.classList.toggle("partner-team", (seat & 1) === (base() & 1));
   const plate = el("div", "plate");
+  // on a phone a name or a level too long for the plate is cut: its title says it whole
   const name = el("span", "name", seatName(seat));
+  name.title = name.textContent;
   plate.append(name);
+  const bot = (text) => Object.assign(el("span", "chip chip-bot", text), { title: text });
   if (info) {
     if (info.kind !== "human") {
-      if (!levelNamed(seat)) plate.append(el("span", "chip chip-bot", t(`level_${info.kind}`)));
+      if (!levelNamed(seat)) plate.append(bot(t(`level_${info.kind}`)));
     } else if (info.bot) {
-      plate.append(el("span", "chip chip-bot", t("computer_plays")));
+      plate.append(bot(t("computer_plays")));
     } else {
       const dot = el("span", `dot ${info.connected ? "on" : "off"}`);
       dot.title = info.connected ? t("online") : t("offline");
@@ -1212,7 +1215,7 @@ function drawHand(view, myTurn) {
     b.classList.toggle("hinted", app.hinted === code);
     b.classList.toggle("dimmed", myTurn && view.phase === "play" && !legal);
     const dimmed = myTurn && view.phase === "play" && !legal;
-    const name = `${i + 1}: ${cardName(code, app.deck, mapping())}`;
+    const name = `${i + 1}${colon()} ${cardName(code, app.deck, mapping())}`;
     b.setAttribute("aria-label", dimmed ? `${name} (${t("not_playable")})` : name);
     b.append(img(code));
     b.addEventListener("click", () => {
@@ -1285,7 +1288,7 @@ function drawSide(view) {
     bar.append(fill);
     row.append(label, total, bar);
     if ((view.striche || [])[team]) {
-      row.append(el("span", "striche", `${t("striche")}: ${view.striche[team]}`));
+      row.append(el("span", "striche", `${t("striche")}${colon()} ${view.striche[team]}`));
     }
     score.append(row);
   }
@@ -1309,7 +1312,7 @@ function drawSide(view) {
   info.replaceChildren();
   if (view.hand_number >= 0) {
     const line = el("div", "hand-line");
-    line.append(el("span", "", `${t("this_hand")}: `));
+    line.append(el("span", "", `${t("this_hand")}${colon()} `));
     for (const team of order) line.append(el("span", "pts", `${teamLabel(team)} ${view.hand_points[team]}`));
     info.append(line);
     const weis = [];
@@ -1322,9 +1325,9 @@ function drawSide(view) {
         .reduce((sum, c) => sum + c.points, 0);
       weis.push(`${weisWriters(view.weis_team)} ${written}`);
     }
-    if (weis.length) info.append(el("div", "weis-line", `${t("weis")}: ${weis.join(" · ")}`));
+    if (weis.length) info.append(el("div", "weis-line", `${t("weis")}${colon()} ${weis.join(" · ")}`));
     if (view.stoeck_seat >= 0) {
-      info.append(el("div", "weis-line", `${t("stoeck")}: ${seatName(view.stoeck_seat)}`));
+      info.append(el("div", "weis-line", `${t("stoeck")}${colon()} ${seatName(view.stoeck_seat)}`));
     }
   }
   const lastBtn = $("last-trick-btn");

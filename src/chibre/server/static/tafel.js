@@ -9,7 +9,7 @@
 // reached (tafel-sync.js); until then its row says so. The service worker (/tafel-sw.js)
 // keeps the page, so that it opens without a connection.
 
-import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
+import { applyI18n, colon, getLang, languageSelect, t } from "./i18n.js";
 import { contractIcon, factorOf, getDeck, hasDeckChoice, setDeck, suitName } from "./cards.js";
 import { api as request, book, change, newWriteId, sync } from "./tafel-sync.js";
 
@@ -557,7 +557,7 @@ function drawHands(hands) {
     li.querySelector(".hand-totals").textContent = `${h.totals[0]} : ${h.totals[1]}`;
     if (waiting) {
       li.classList.add("pending", waiting.kind);
-      mark(li, waiting.kind === "delete" ? `${t("tf_remove")}: ${t("tf_unsaved_mark")}` : `${handText(waiting.hand)}: ${t("tf_unsaved_mark")}`);
+      mark(li, waiting.kind === "delete" ? `${t("tf_remove")}${colon()} ${t("tf_unsaved_mark")}` : `${handText(waiting.hand)}${colon()} ${t("tf_unsaved_mark")}`);
     }
     if (!waiting || waiting.kind === "replace") {
       li.querySelector(".hand-actions").append(

@@ -3,7 +3,7 @@
 // (which sends the player to their seat when a round opens), with ?code= the join form and
 // what spectators see. The state is asked for again every POLL ms: the standings are live.
 
-import { applyI18n, getLang, languageSelect, t } from "./i18n.js";
+import { applyI18n, colon, getLang, languageSelect, t } from "./i18n.js";
 import { linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
@@ -253,7 +253,7 @@ function tableCard(state, table, round) {
   if (table.sheet) card.append(el("p", {}, el("a", { href: table.sheet }, t("tour_sheet")), " ", qr(table.sheet), el("span", { class: "short-link" }, table.sheet)));
   if (table.deals) {
     const seed = table.deals.seed ? ` · ${t("tour_seed")} ${table.deals.seed}` : "";
-    card.append(el("p", { class: "deals" }, `${t("tour_deals")}: ${table.deals.commitment}${seed}`));
+    card.append(el("p", { class: "deals" }, `${t("tour_deals")}${colon()} ${table.deals.commitment}${seed}`));
   }
   return card;
 }
@@ -346,7 +346,7 @@ function render(state) {
       ...state.audit.map((a) => {
         const who = t(a.who === "organiser" ? "tour_by_organiser" : "tour_by_scorer");
         const when = new Date(a.at * 1000).toLocaleTimeString();
-        const what = `${t("tour_round", { n: a.round })}, ${t("tour_table", { n: a.table })}: #${a.hands.join(", #")} → ${a.totals.join(":")}`;
+        const what = `${t("tour_round", { n: a.round })}, ${t("tour_table", { n: a.table })}${colon()} #${a.hands.join(", #")} → ${a.totals.join(":")}`;
         return el("li", { "data-who": a.who }, `${when} · ${who} · ${what}${a.reason ? ` (${a.reason})` : ""}`);
       }),
     );
