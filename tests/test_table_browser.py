@@ -1022,10 +1022,15 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
     newest.locator("a").click()
     page.locator("#replay:not([hidden])").wait_for()
+    raw_key = re.compile(r"(?:term|coach|tour|error|sheet)\.[a-z_]+|\brp_[a-z_]+")
     page.keyboard.press("PageUp")
-    while page.locator("#rp-hand").input_value() != str(len(game.hands) - 1):
+    while True:  # every hand's end, as the table wrote it, in words
+        page.keyboard.press("End")
+        said = page.locator("#replay").inner_text()
+        assert not raw_key.search(said), said
+        if page.locator("#rp-hand").input_value() == str(len(game.hands) - 1):
+            break
         page.keyboard.press("PageDown")
-    page.keyboard.press("End")  # the last hand, as the table wrote it: the game's totals
     running = page.locator("#rp-score tr.rp-running td").all_inner_texts()
     assert running == [str(game.totals[0]), str(game.totals[1])], running
     assert "decided in this hand" in page.locator("#rp-score").inner_text()

@@ -228,7 +228,7 @@ export class Replay {
         const values = teams.map((x) => score.teams[x.team][block]);
         if (block === "tricks" || values.some(Boolean)) row(t(block), values);
       }
-      row(score.factor > 1 ? `${t("total")} (×${score.factor})` : t("total"), teams.map((x) => score.teams[x.team].total), "rp-total");
+      row(t("total"), teams.map((x) => score.teams[x.team].total), "rp-total"); // ×factor already
       row(t("sheet_running"), teams.map((x) => score.totals[x.team]), "rp-running");
     }
     box.append(table);
@@ -310,7 +310,7 @@ export class Replay {
       const line = el("div", "rp-contract");
       const factor = this.record.scores?.[this.hand]?.factor ?? 1;
       const name = contractName(p.contract, deck, mapping) + (factor > 1 ? ` ×${factor}` : "") +
-        ` · ${this.hooks.seatName(p.contractSeat)}${p.chibred ? t("term.after_chibre") : ""}`;
+        ` · ${this.hooks.seatName(p.contractSeat)}${p.chibred ? t("rp_after_chibre") : ""}`;
       line.append(contractIcon(p.contract, deck, mapping), el("span", "", name));
       note.append(line);
     }
