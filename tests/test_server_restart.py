@@ -519,7 +519,7 @@ def test_ctrl_c_stops_the_server_and_its_workers_without_a_word(tmp_path: Path) 
         workers = children(process.pid)
         assert len(workers) >= 2, workers
         os.killpg(process.pid, signal.SIGINT)
-        assert process.wait(TIMEOUT) == 130  # interrupted, as the shell counts it
+        assert process.wait(TIMEOUT) in (0, 130)  # stopped by uvicorn, or interrupted before it
     finally:
         stop_server(process)
     said = log.read_text()
