@@ -286,7 +286,7 @@ def test_french_puts_a_space_before_its_colons(browser: Browser, server: str) ->
     page.context.close()
     status, made = http_json(server, "/api/tournaments", {"name": "Genève", "rounds": 2})
     assert status == 201, made
-    page = open_in(browser, server + made["join"], "fr", "#join-form")
+    page = open_in(browser, server + made["join"], "fr", "#join-form:not([hidden])")
     page.locator("#join-form input[name=name]").fill("Aline")
     page.locator("#join-form button[type=submit]").click()
     expect(page.locator("#you-name")).to_have_text("Aline")
