@@ -214,10 +214,10 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.click("#advise-link")
     page.wait_for_url("**/advise")
     # the seats named from the player's, as at the table; an example hand in the page's words
-    assert page.locator("#dealer option").all_text_contents() == [
-        "Left (you choose the trump)", "You", "Right", "Partner"
-    ]  # fmt: skip
-    assert page.get_attribute("#hand", "placeholder") == "♥J ♥9 ♥A ♠A ♣K ♦7 …"
+    expect(page.locator("#dealer option")).to_have_text(
+        ["Left (you choose the trump)", "You", "Right", "Partner"]
+    )  # once the page has its words
+    expect(page.locator("#hand")).to_have_attribute("placeholder", "♥J ♥9 ♥A ♠A ♣K ♦7 …")
     page.fill("#hand", "HJ H9 HA HK H10 H8 SA CA DA")
     page.click("#ask")
     page.locator("#advice:not([hidden])").wait_for()
