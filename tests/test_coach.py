@@ -214,7 +214,7 @@ def test_the_review_reads_in_three_languages() -> None:
     review = review_record(FORCED_MATCH, [0], QUICK)
     texts = {lang: text_report(review, lang) for lang in ("fr", "de", "en")}
     assert "Spiel 1" in texts["de"] and "Donne 1" in texts["fr"] and "Hand 1" in texts["en"]
-    assert "Les plus grosses erreurs :" in texts["fr"]  # the French colon
+    assert "Les plus grosses erreurs\u00a0:" in texts["fr"]  # the French colon
     assert "trump hearts: the hand makes match" in texts["en"]
     assert "??" in texts["en"]
     page = html_report(review, "de")
@@ -240,7 +240,7 @@ def test_a_line_speaks_the_deck_s_cards_the_language_s_numbers_and_small_gains_p
     french = assessment_line(mistake, "fr")
     assert "13,7 ± 1,8" in french and "la dame de carreau rapporte 14 points" in french, french
     # the French deck's cards with the rank letters of the language: dame, Dame, queen
-    assert french.startswith("♦10 ? ") and "le mieux ♦D : la dame" in french, french
+    assert french.startswith("♦10 ? ") and "le mieux ♦D\u00a0: la dame" in french, french
     assert "am besten ♦D" in assessment_line(mistake, "de")
     assert [action_text(Play(parse_card("♠J")), lang) for lang in ("fr", "de", "en")] == [
         "♠V", "♠B", "♠J"

@@ -266,7 +266,7 @@ def test_the_advice_route_refuses_bad_input_with_its_field(server: str) -> None:
     assert answer["error"] == "cannot read the card “XX”"
     status, answer = http_json(server, "/api/advice", {"hand": "HJ H9 HJ"})
     assert status == 400 and answer["error"] == "the card “HJ” is given twice"
-    for lang, said in (("fr", "impossible de lire la carte « Q7 »"), ("de", "„Q7“")):
+    for lang, said in (("fr", "impossible de lire la carte «\u00a0Q7\u00a0»"), ("de", "„Q7“")):
         request = urllib.request.Request(
             server + "/api/advice",
             data=json.dumps({"hand": "HJ H9", "played": "H6 Q7"}).encode(),
@@ -292,5 +292,5 @@ def test_the_advice_route_refuses_bad_input_with_its_field(server: str) -> None:
         urllib.request.urlopen(request)
     answer = json.loads(refused.value.read())
     assert answer == {
-        "error": "le joueur à votre droite choisit l’atout : dites lequel", "field": "dealer"
+        "error": "le joueur à votre droite choisit l’atout\u00a0: dites lequel", "field": "dealer"
     }, answer  # fmt: skip

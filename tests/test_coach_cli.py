@@ -54,7 +54,7 @@ def test_review_refuses_what_it_cannot_read(tmp_path: Path) -> None:
 def test_advise_names_the_contract_and_the_card(tmp_path: Path) -> None:
     r = chibre("advise", "--hand", HAND, "--samples", "8", "--lang", "fr", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines()[0] == "Le coach conseille : atout cœur"
+    assert r.stdout.splitlines()[0] == "Le coach conseille\u00a0: atout cœur"
     r = chibre("advise", "--hand", HAND, "--trump", "hearts", "--played", "HJ H6 H7 HQ",
                "--samples", "8", "--json", cwd=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr

@@ -136,7 +136,7 @@ def test_a_refused_card_is_explained_in_each_language() -> None:
 
     hand, trick = parse_cards("♣A ♥6 ♠6"), [parse_card("♣6")]
     said = {lang: why_illegal(hand, trick, 1, parse_card("♠6"), lang) for lang in i18n.LANGS}
-    assert said["fr"] == "couleur demandée : ♣ — vous devez fournir ou couper, vous avez ♣A"
+    assert said["fr"] == "couleur demandée\u00a0: ♣ — vous devez fournir ou couper, vous avez ♣A"
     assert said["de"] is not None and said["de"].startswith("♣ ist angespielt")
     assert said["en"] is not None and "follow suit or play a trump" in said["en"]
     # and as data, for a page that words it with its own deck
@@ -252,8 +252,10 @@ def test_no_page_shows_an_untranslated_string(browser: Browser, server: str, lan
     page.context.close()
 
 
-NO_SPACE_COLON = re.compile(r"[^\s\d]:(?:\s|$)")
-"""A colon after a word with none of the space French puts before it ("Vous: six")."""
+NO_SPACE_COLON = re.compile(r"[^\s\d]:(?:\s|$)| [:;!?»]|« ")
+"""A colon after a word with none of the space French puts before it ("Vous: six"), or with a
+space a line may break at ("Vous :" wrapping to a line that starts with the colon): French
+puts a no-break space before : ; ! ? » and after «."""
 
 
 def colons_unspaced(page: Page) -> list[str]:

@@ -266,7 +266,7 @@ def test_the_rules_refusals_are_said_in_the_page_s_language(server):
     early = {"contract": "H", "points": 100, "schneider": True}
     for lang, said in [
         ("de", "Spiel 1 beendet die Partie nicht: Schneider wird nur beim Spiel gesagt"),
-        ("fr", "la donne 1 ne termine pas la partie : le Schneider ne se dit que"),
+        ("fr", "la donne 1 ne termine pas la partie\u00a0: le Schneider ne se dit que"),
         ("en", "hand 1 does not end the game: the Schneider is said only"),
     ]:
         status, answer = call(server, "POST", f"{at}&lang={lang}", early)
@@ -275,7 +275,7 @@ def test_the_rules_refusals_are_said_in_the_page_s_language(server):
     assert status == 201 and view["totals"][0] >= 200
     status, answer = call(server, "POST", f"{at}&lang=fr", {"contract": "H", "points": 1})
     assert status == 400 and answer["error"] == (
-        "la partie est finie : l’équipe Nous a gagné à la donne 1"
+        "la partie est finie\u00a0: l’équipe Nous a gagné à la donne 1"
     ), answer
     assert len(call(server, "GET", sheet)[1]["hands"]) == 1  # nothing written
 

@@ -236,7 +236,7 @@ def test_french_and_a_bad_option() -> None:
     assert "Vos cartes" in child.before
     assert re.search(r"(Gre|Ros|Écu|Gla)(\d+|[UORA])", child.before)  # Swiss suits, in French
     child.sendline("q")
-    child.expect(r"Quitter la partie \? \[o/n\] ")
+    child.expect(r"Quitter la partie\s\? \[o/n\] ")
     child.sendline("o")
     child.expect("Au revoir.")
     finish(child)
@@ -694,7 +694,7 @@ def test_the_help_s_card_examples_are_read(lang: str, deck: str) -> None:
     """The cards the help gives as examples, in the deck played, are cards the prompt reads."""
     examples = i18n.text(lang, f"term.help_cards_{deck}")
     assert "{examples}" not in i18n.text(lang, "term.help", examples=examples)
-    words = re.findall(r"[«'] ?([^»']+?) ?[»']", examples)
+    words = re.findall(r"[«']\s?([^»']+?)\s?[»']", examples)
     assert len(words) == (1 if deck == "french" else 2), examples
     for word in words:
         parse_card(word)  # raises when it cannot

@@ -56,8 +56,9 @@ def singular(lang: str, n: object) -> bool:
 
 
 def colon(lang: str) -> str:
-    """A colon as the language writes it (French: with a space before)."""
-    return " :" if lang == "fr" else ":"
+    """A colon as the language writes it (French: with a no-break space before, so that a line
+    never starts with it)."""
+    return "\u00a0:" if lang == "fr" else ":"
 
 
 @cache

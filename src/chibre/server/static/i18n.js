@@ -70,9 +70,10 @@ export function formatNumber(x) {
   return x.toLocaleString(locale, { maximumFractionDigits: 1 });
 }
 
-/** A colon as the page's language writes it (French: with a space before). */
+/** A colon as the page's language writes it (French: with a no-break space before, so that
+ * a line never starts with it). */
 export function colon() {
-  return getLang() === "fr" ? " :" : ":";
+  return getLang() === "fr" ? "\u00a0:" : ":";
 }
 
 export function keysOf(prefix) {
