@@ -49,6 +49,16 @@ document.addEventListener("securitypolicyviolation", (e) => {
   );
 });
 """
+KEEP_BANNERS = """
+window.__banners = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const box = document.getElementById("banner");
+  if (!box) return;
+  new MutationObserver(() => {
+    if (box.textContent) window.__banners.push(box.textContent);
+  }).observe(box, {childList: true, characterData: true, subtree: true, attributes: true});
+});
+"""
 CSP_VIOLATIONS: list[str] = []
 """What the pages reported as blocked by the Content-Security-Policy, with each page's URL."""
 OPEN_CONTEXTS: list[BrowserContext] = []
@@ -105,6 +115,7 @@ def new_page(
     OPEN_CONTEXTS.append(context)
     context.set_default_timeout(TIMEOUT_MS)
     watch_csp(context)
+    context.add_init_script(KEEP_BANNERS)
     if instant:
         context.add_init_script("localStorage.setItem('chibre.pace', '0')")
     page = context.new_page()
@@ -201,6 +212,18 @@ def table(page: Page) -> dict[str, str]:
     """The table's state as the page exposes it on ``#table`` (data-* attributes)."""
     data: dict[str, str] = page.eval_on_selector("#table", "e => ({...e.dataset})")
     return data
+
+
+def wait_banner(page: Page, text: str, timeout: float = TIMEOUT_MS) -> None:
+    """Wait until the table's banner has said ``text`` (a part of what it said): every text
+    it showed is kept, though it hides itself after a few seconds and the next notice
+    replaces it."""
+    page.wait_for_function(
+        "said => window.__banners.some((b) => b.includes(said))",
+        arg=text,
+        polling=100,
+        timeout=timeout,
+    )
 
 
 def wait_my_turn_or(page: Page, condition: str) -> None:

@@ -648,6 +648,12 @@ def test_a_dropped_player_is_replaced_after_the_grace_period_and_takes_the_seat_
         asyncio.run(drop_and_reclaim(base, tmp_path / "chibre.sqlite"))
 
 
+def finished(db: Path, tid: str) -> int:
+    with sqlite3.connect(db) as c:
+        row = c.execute("SELECT finished FROM game_tables WHERE id = ?", (tid,)).fetchone()
+    return int(row[0])
+
+
 async def everyone_leaves(base: str, db: Path) -> tuple[int, int, list[bool], int]:
     """A player with three computers makes a move and leaves. The entries when they had
     gone, a while later (past the grace), the seats taken over, and the entries once someone
@@ -659,13 +665,18 @@ async def everyone_leaves(base: str, db: Path) -> tuple[int, int, list[bool], in
     await me.act(frame["view"]["legal"][0])
     await me.until(lambda f: f["type"] == "state" and f["seq"] > frame["seq"])
     await me.close()
-    await asyncio.sleep(0.3)  # a move planned before they left is made
-    gone = entry_count(db, tid)
-    await asyncio.sleep(1.5)  # five grace periods and a hundred computer moves
+    # the moves planned before they left are made: the count stops (it must, within seconds)
+    gone, deadline = -1, time.monotonic() + 5
+    while (count := entry_count(db, tid)) != gone:
+        assert time.monotonic() < deadline, (gone, count)
+        gone = count
+        await asyncio.sleep(0.3)
+    # and put to rest (a second after the last move): it counts no longer as a table in play
+    while finished(db, tid) != 2:
+        assert time.monotonic() < deadline + 5, finished(db, tid)
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.5)  # five grace periods and a hundred computer moves more
     later = entry_count(db, tid)
-    with sqlite3.connect(db) as c:  # and put to rest: it counts no longer as a table in play
-        rested = c.execute("SELECT finished FROM game_tables WHERE id = ?", (tid,)).fetchone()
-    assert rested == (2,), rested
     watcher = await Client.open(base, t["watch"], None)
     frame = await watcher.until(lambda f: f["type"] == "state")
     taken = [s["bot"] or s["grace_until"] is not None for s in frame["table"]["seats"]]

@@ -448,7 +448,11 @@ def test_a_friends_table_s_clock_waits_for_a_friend_who_is_not_there(tmp_path: P
                 assert time.monotonic() < end, frame
                 frame = json.loads(ws.recv(timeout=TIMEOUT))
             assert isinstance(frame["table"]["move_until"], float)
-        time.sleep(0.2)  # the server has seen both go (a move made before that counts below)
+        watch = "/api/tables/" + t["watch"].split("/t/", 1)[1]
+        end = time.monotonic() + 10  # the server has seen both go (a move before that counts)
+        while any(s["connected"] for s in http_json(base, watch)[1]["seats"]):
+            assert time.monotonic() < end
+            time.sleep(0.05)
         mine = stored_entries_of_seat(db, table_id, 0)
         time.sleep(1.5)  # the table is left: its clock stopped with it
         assert stored_entries_of_seat(db, table_id, 0) == mine

@@ -24,6 +24,7 @@ from browser_support import (
     record_sent,
     table,
     take_turn,
+    wait_banner,
     wait_my_turn_or,
 )
 from server_support import create_table, http_json, running_server, ws_url
@@ -458,7 +459,7 @@ def test_a_seat_open_twice_is_told_to_its_player(browser: Browser, server: str) 
     second.goto(link)
     said = "Your seat is open in another window or on another device too"
     for page in (first, second):
-        page.locator("#banner", has_text=said).wait_for()
+        wait_banner(page, said)
     assert not first.errors and not second.errors  # type: ignore[attr-defined]
 
 
@@ -714,7 +715,7 @@ def test_a_rematch_keeps_the_seats_and_both_friends_play_it(browser: Browser, se
     friend.locator("#seat-top .chip-countdown").wait_for()
     # the others see the end until they choose to go: the dialog offers the new game
     expect(host.locator("#over-rematch")).to_have_text("To the new game")
-    host.locator("#banner", has_text="A new game at this table is ready").wait_for()
+    wait_banner(host, "A new game at this table is ready")
     assert host.url == first
     host.click("#over-rematch")
     for page in (host, friend):
@@ -774,32 +775,39 @@ def test_a_dropped_friend_is_counted_down_taken_over_and_welcomed_back(
     browser: Browser, short_grace: str
 ) -> None:
     host, friend, invite = invite_friend(browser, short_grace)
-    host.locator("#banner", has_text="Partner has come to the table").wait_for()  # not "back"
+    wait_banner(host, "Partner has come to the table")  # not "back"
     friend.fill("#name-input", "Beat")
     friend.click("#name-save")
     host.locator("#seat-top .name", has_text="Beat").wait_for()
     friend.context.close()
     countdown = host.locator("#seat-top .chip-countdown")
     countdown.wait_for()
-    assert re.fullmatch(r"computer in [1-4] s", countdown.inner_text()), countdown.inner_text()
-    banner = host.locator("#banner")
-    assert "Beat lost the connection" in banner.inner_text()
-    a, b = banner.bounding_box(), countdown.bounding_box()  # the notice hides no countdown
-    assert a is not None and b is not None
-    assert (
+    # read at once, in the page: the countdown lasts the four seconds of grace only
+    said, notice, a, b = host.evaluate(
+        """() => {
+            const chip = document.querySelector('#seat-top .chip-countdown');
+            const banner = document.getElementById('banner');
+            const box = (e) => { const r = e.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+            return [chip.textContent, banner.textContent, box(banner), box(chip)];
+        }"""
+    )
+    assert re.fullmatch(r"computer in [1-4] s", said), said
+    assert "Beat lost the connection" in notice
+    assert (  # the notice hides no countdown
         a["x"] + a["width"] <= b["x"]
         or b["x"] + b["width"] <= a["x"]
         or (a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
     ), (a, b)
-    seconds = [int(countdown.inner_text().split()[2])]
-    host.locator("#banner", has_text="The computer plays for Beat").wait_for(timeout=10_000)
+    seconds = [int(said.split()[2])]
+    wait_banner(host, "The computer plays for Beat", timeout=10_000)
     assert host.locator("#seat-top .chip-bot").inner_text() == "the computer plays for now"
     assert countdown.count() == 0
     assert seconds[0] <= 4
     back = new_page(browser, locale="de-CH")
     back.goto(invite)
     back.locator("#hand .card").first.wait_for()
-    host.locator("#banner", has_text="Beat is back").wait_for()
+    wait_banner(host, "Beat is back")
     host.locator("#seat-top .dot.on").wait_for()
     assert not host.errors  # type: ignore[attr-defined]
 
@@ -909,16 +917,20 @@ def test_on_a_phone_your_own_bubble_leaves_the_middle_of_the_felt_clear(
     host.click("#react-menu [data-reaction='well_played']")
     bubble = host.locator("#seat-bottom .bubble", has_text="Well played!")
     bubble.wait_for()
-    host.wait_for_function(  # the bubble's pop is over
-        "() => document.querySelector('#seat-bottom .bubble').getAnimations().length === 0"
-    )
+    # measured in one step once the bubble's pop is over (it lasts less than three seconds)
+    b, n, plate = host.wait_for_function(
+        """() => {
+            const bubble = document.querySelector('#seat-bottom .bubble');
+            if (!bubble || bubble.getAnimations().length) return null;
+            const box = (e) => { const r = e.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+            return [bubble, document.getElementById('center-note'),
+                    document.querySelector('#seat-bottom .plate')].map(box);
+        }""",
+        polling=100,
+    ).json_value()
     host.screenshot(path=artifacts() / "own-bubble-phone.png")
-    b, n, plate = (
-        bubble.bounding_box(),
-        note.bounding_box(),
-        host.locator("#seat-bottom .plate").bounding_box(),
-    )
-    assert b and n and plate and n["height"] > 0
+    assert n["height"] > 0
     apart = b["y"] >= n["y"] + n["height"] or b["y"] + b["height"] <= n["y"]
     assert apart, (b, n)
     assert b["x"] >= 0 and b["x"] + b["width"] <= 390, b  # on the screen

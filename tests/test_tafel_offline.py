@@ -108,20 +108,26 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_and_written_once(
     page = context.new_page()
     open_sheet(page, server, sheet)
     lost: list[str] = []
+    held: list[Route] = []  # sent again: held until the page has been read as not saved
 
     def lose_the_answer(route: Route) -> None:
-        if route.request.method == "POST" and not lost:
+        if route.request.method != "POST":
+            route.fallback()
+        elif not lost:
             route.fetch()  # the server writes the hand, its answer never arrives
             lost.append(route.request.url)
             route.abort("connectionreset")
         else:
-            route.fallback()
+            held.append(route)
 
     page.route("**/api/sheets/*/hands*", lose_the_answer)
     enter_hand(page, "C", team=0, points=90)
     assert len(lost) == 1 and "write=" in lost[0]
     expect(page.locator("#sync")).to_contain_text("Noch nicht auf dem Server gespeichert: 1")
     assert len(stored(server, sheet)) == 1  # written, though the page does not know it
+    page.unroute("**/api/sheets/*/hands*")
+    for route in held:
+        route.fallback()
     expect(page.locator("#sync")).to_have_text(SAVED, timeout=TIMEOUT_MS)  # sent again
     assert points(stored(server, sheet)) == [("C", 90)]
     expect(hand_rows(page)).to_have_count(1)
