@@ -161,7 +161,8 @@ def http_json(
     base_url: str, path: str, body: Any = None, method: str | None = None, lang: str = ""
 ) -> tuple[int, Any]:
     """A JSON request to the server (``lang``: the page's language): (status, decoded body).
-    Errors are returned, not raised."""
+    Errors are returned, not raised. Waits up to 30 s: a first question to the coach starts
+    its pool of workers, which takes seconds on a loaded machine."""
     data = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json"}
     if lang:
@@ -173,7 +174,7 @@ def http_json(
         headers=headers,
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as r:
+        with urllib.request.urlopen(request, timeout=30) as r:
             return r.status, json.loads(r.read() or b"null")
     except urllib.error.HTTPError as e:
         raw = e.read()

@@ -230,7 +230,7 @@ async def conversation(url: str) -> None:
         trick.append(allowed[0])
         for b in bots:
             assert [card_from_jc(c) for c in await b.recv("PLAYED_CARDS")] == trick
-    # the fourth does not answer: past the time limit (0.3 s) rule plays for it (the server's
+    # the fourth does not answer: past the time limit (1.5 s) rule plays for it (the server's
     # log says so, below)
     last = bots[(chooser.seat + 3) % 4]
     assert [card_from_jc(c) for c in await last.recv("REQUEST_CARD")] == trick
@@ -261,7 +261,8 @@ async def conversation(url: str) -> None:
 
 
 def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
-    with running_server(tmp_path, "--jass-challenge-limit", "0.3") as base:
+    # a limit no prompt answer passes on a loaded machine: only the fourth's silence is late
+    with running_server(tmp_path, "--jass-challenge-limit", "1.5") as base:
         asyncio.run(asyncio.wait_for(conversation(base.replace("http://", "ws://") + "/"), 120))
         deadline = time.monotonic() + 120
         while not stored_game(tmp_path / "chibre.sqlite").replay().is_over:
@@ -284,7 +285,7 @@ def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
     assert max(game.totals) >= 2500
     assert [h.chooser for h in game.hands[:6]] == [0, 1, 2, 3, 0, 1]
     # the incidents are logged: the late answer, then the bot that left
-    assert "(seat " in log and "no answer within 0.3 s; rule played " in log
+    assert "(seat " in log and "no answer within 1.5 s; rule played " in log
     assert "Play(" not in log  # the move in the notation, as the incident says it
     assert "left; rule plays seat" in log
     # and each is in the stored record, with its seat: the garbage and the foreign card of the
@@ -300,7 +301,7 @@ def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
         for i in info.incidents:
             assert 0 < i.at < len(stored.entries) and i.detail and i.seconds >= 0
             if i.kind == "late":
-                assert i.seconds >= 0.3 and "rule played" in i.detail
+                assert i.seconds >= 1.5 and "rule played" in i.detail
     status, document = record
     assert status == 200 and len(document["incidents"]) == len(said)
     assert [d["at"] for d in document["incidents"]] == sorted(
