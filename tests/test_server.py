@@ -25,9 +25,9 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from chibre.actions import Deal, Play
+from chibre.actions import Choose, Deal, Play
 from chibre.bots import make_player
-from chibre.cards import card_code, cards_of
+from chibre.cards import card_code, cards_of, parse_cards
 from chibre.game import CHANCE, Game
 from chibre.notation import parse_record, record_from_json
 from chibre.observation import observe
@@ -771,6 +771,7 @@ def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
                 ],
                 "history": history(game),
                 "striche_kinds": list(game.striche_kinds),
+                "weis_reason": game.hand.weis_reason if game.hand is not None else None,
             }
             previous = last_hand(game)
             if previous is not None:
@@ -787,6 +788,73 @@ def test_the_view_is_the_observation_plus_the_table(tmp_path: Path) -> None:
                 if s is None:
                     expected.update(seat=None, hand=[], own_weis=[], legal=[])
                 assert view == expected
+
+
+# Seat 0 ♦7-8-9, seat 1 ♣7-8-9 (20 each, the same top card), no other weis; seat 0 holds ♦7
+# and chooses first.
+TIE = (
+    parse_cards("♦7 ♦8 ♦9 ♥6 ♥10 ♥A ♠9 ♠K ♣6"),
+    parse_cards("♣7 ♣8 ♣9 ♥7 ♥J ♠6 ♠10 ♠A ♦6"),
+    parse_cards("♥8 ♥Q ♠7 ♠J ♦10 ♦Q ♦A ♣J ♣K"),
+    parse_cards("♥9 ♥K ♠8 ♠Q ♦J ♦K ♣10 ♣Q ♣A"),
+)
+
+
+@pytest.mark.parametrize(("contract", "team", "reason"), [(1, 0, "order"), (3, 1, "trump")])
+def test_the_view_says_why_the_weis_won_to_everyone_alike(
+    contract: int, team: int, reason: str
+) -> None:
+    """Hearts: the two 20s tie but for the seat order, seat 0 leads; clubs: seat 1's is in
+    trump. Once the first trick is complete every seat and the spectator read the same reason,
+    and no card of the losing team's weis that is still in its hand."""
+    game = Game(Rules())
+    game.apply(Deal(TIE, 3))
+    assert game.current_player == 0
+    game.apply(Choose(contract), 0)
+    cache = ViewCache(game)
+
+    def views() -> list[dict[str, Any]]:
+        seq = len(game.record.entries)
+        return [json.loads("{" + cache.fragment(seq, s) + "}") for s in (0, 1, 2, 3, None)]
+
+    def play() -> None:
+        hand = game.hand
+        assert hand is not None
+        game.apply(Play(cards_of(hand.legal_cards())[0]), hand.to_act)
+
+    for _ in range(3):
+        play()
+        assert all(v["weis_reason"] is None and v["weis_team"] == -1 for v in views())
+    play()  # the first trick is complete: the weis are compared
+    seen = views()
+    assert {(v["weis_team"], v["weis_reason"]) for v in seen} == {(team, reason)}
+    hand = game.hand
+    assert hand is not None
+    losing = parse_cards("♣7 ♣8 ♣9" if team == 0 else "♦7 ♦8 ♦9")
+    hidden = {card_code(c) for c in cards_of(losing & hand.hands[1 - team])}
+    spectator = {k: v for k, v in seen[4].items() if k != "rules"}  # rules name ♦7, no hand
+    assert hidden and not hidden & set(
+        re.findall(r'"([DHSC](?:10|[6-9JQKA]))"', json.dumps(spectator))
+    )
+    while not hand.is_over:
+        play()
+        assert all(v["weis_reason"] == reason for v in views())  # for the whole hand
+    assert game_scores(game)[0]["weis_reason"] == reason  # the replay says it too
+
+
+def test_the_view_says_no_reason_when_one_team_alone_had_weis() -> None:
+    game = Game(Rules())
+    game.apply(Deal((TIE[0], TIE[2], TIE[1], TIE[3]), 3))  # both 20s in seats 0 and 2
+    game.apply(Choose(1), 0)
+    cache = ViewCache(game)
+    hand = game.hand
+    assert hand is not None
+    while not hand.is_over:
+        game.apply(Play(cards_of(hand.legal_cards())[0]), hand.to_act)
+    view = json.loads("{" + cache.fragment(len(game.record.entries), None) + "}")
+    assert view["weis_team"] == 0 and view["weis_reason"] is None
+    scores = game_scores(game)[0]
+    assert scores["weis"] and scores["weis_reason"] is None
 
 
 def test_the_replay_s_scores_are_the_hands_as_written() -> None:

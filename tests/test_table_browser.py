@@ -27,6 +27,10 @@ from browser_support import (
     wait_banner,
     wait_my_turn_or,
 )
+from chibre.actions import Action, Choose, Deal, Play
+from chibre.cards import parse_card, parse_cards
+from chibre.game import Game
+from chibre.rules import Rules
 from server_support import create_table, http_json, running_server, ws_url
 
 REASON_WORDS = {
@@ -1234,12 +1238,15 @@ def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, serv
     page.goto(server + made["seats"][0]["link"])
     page.locator("#hand .card").first.wait_for()
     line_js = "document.querySelector('#hand-info .weis-line')?.textContent"
-    written = f"/ · (ours|theirs) \\d+$/.test({line_js})"
+    written = f"/ · (ours|theirs) \\d+( \\([a-z ]+\\))?$/.test({line_js})"
     play_until(page, written, turns=400)
-    line = page.locator("#hand-info .weis-line").first.inner_text()
+    full = page.locator("#hand-info .weis-line").first.inner_text()
+    line = re.sub(r" \([a-z ]+\)$", "", full)  # why it won, when both teams announced
     team, points = line.rsplit(" · ", 1)[1].split()
     # what the team writes: every weis of its own, at least its best announced one
     announced = dict(item.rsplit(" ", 1) for item in line.split(": ", 1)[1].split(" · ")[:-1])
+    both = {who in ("You", "Partner") for who in announced} == {True, False}
+    assert (line != full) == both, full  # why it won: only when both teams announced
     best = max(
         int(n) for who, n in announced.items() if (who in ("You", "Partner")) == (team == "ours")
     )
@@ -1260,5 +1267,87 @@ def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, serv
         for p in ("bottom", "right", "top", "left")
     ]
     team_names = f"{names[seats[0]]} & {names[seats[1]]}"
-    assert said.inner_text().endswith(f"written by {team_names} {points}")
+    assert said.inner_text().endswith(f"written by {team_names} {points}{full[len(line) :]}")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def stored_table(db: Path, table_id: str, rules: Rules, deal: Deal, *actions: Action) -> None:
+    """A table of four absent friends, its hand at the point these actions leave it, written
+    where a server started on ``db`` takes it up: ``/t/ID?seat=tok-ID-SEAT``, ``?watch=tok-ID``."""
+    from chibre.server.store import SeatInfo, Store, StoredTable
+
+    game = Game(rules)
+    game.apply(deal)
+    for action in actions:
+        game.apply(action, game.current_player)
+    seats = tuple(SeatInfo("human", name, f"tok-{table_id}-{s}") for s, name in enumerate("ABCD"))
+    store = Store(db)
+    store.create(
+        StoredTable(table_id, rules, seats, f"tok-{table_id}", entries=game.record.entries)
+    )
+    store.close()
+
+
+def test_the_weis_line_says_why_the_weis_won(browser: Browser, tmp_path: Path) -> None:
+    """Both teams announced 20: the line says why the writing team's won — the seat order in
+    hearts, the lower card in Undenufe (6-7-8 beats Q-K-A, RULES.md §5) —, to its team, to
+    the other and to a spectator alike, in the page's language."""
+    db = tmp_path / "chibre.sqlite"
+    rules = Rules.preset("romand")
+    # seat 0 ♦7-8-9 (and ♦7: it chooses, hearts, and leads), seat 1 ♣7-8-9: only the seat
+    # order parts them; the first trick is played
+    tie = Deal(
+        tuple(
+            parse_cards(h)
+            for h in (
+                "♦7 ♦8 ♦9 ♥6 ♥10 ♥A ♠9 ♠K ♣6",
+                "♣7 ♣8 ♣9 ♥7 ♥J ♠6 ♠10 ♠A ♦6",
+                "♥8 ♥Q ♠7 ♠J ♦10 ♦Q ♦A ♣J ♣K",
+                "♥9 ♥K ♠8 ♠Q ♦J ♦K ♣10 ♣Q ♣A",
+            )
+        ),
+        3,
+    )
+    trick = [Play(parse_card(c)) for c in ("♦7", "♦6", "♦10", "♦J")]
+    stored_table(db, "tie", rules, tie, Choose(1), *trick)
+    # seat 0 ♣6-7-8, seat 1 ♥Q-K-A and ♦7: seat 1 chooses Undenufe and leads
+    low = Deal(
+        tuple(
+            parse_cards(h)
+            for h in (
+                "♣6 ♣7 ♣8 ♦6 ♦8 ♦10 ♠6 ♠8 ♠10",
+                "♥Q ♥K ♥A ♦7 ♦9 ♦J ♠7 ♠9 ♠J",
+                "♥6 ♥8 ♥10 ♦Q ♦A ♠Q ♠A ♣10 ♣Q",
+                "♥7 ♥9 ♥J ♦K ♠K ♣9 ♣J ♣K ♣A",
+            )
+        ),
+        0,
+    )
+    trick = [Play(parse_card(c)) for c in ("♦7", "♦Q", "♦K", "♦8")]
+    stored_table(db, "low", rules, low, Choose(5), *trick)
+    with running_server(tmp_path, db=db) as base:
+        line = "#hand-info .weis-line"
+        page = new_page(browser)
+        page.goto(f"{base}/t/tie?seat=tok-tie-0")
+        expect(page.locator(line).first).to_have_text(
+            re.compile(r"^Weis: .* · ours 20 \(first to play\)$")
+        )
+        other = new_page(browser, locale="de-CH")
+        other.goto(f"{base}/t/tie?seat=tok-tie-1")
+        expect(other.locator(line).first).to_have_text(
+            re.compile(r" · für euch 20 \(zuerst am Zug\)$")
+        )
+        watcher = new_page(browser, locale="fr-CH")
+        watcher.goto(f"{base}/t/tie?watch=tok-tie")
+        expect(watcher.locator(line).first).to_have_text(
+            re.compile(r"marquées par A & C 20 \(premier à jouer\)$")
+        )
+        # Undenufe: the lower top card wins, said so
+        page.goto(f"{base}/t/low?seat=tok-low-0")
+        expect(page.locator(line).first).to_have_text(re.compile(r" · ours 20 \(lower card\)$"))
+        other.goto(f"{base}/t/low?seat=tok-low-1")
+        expect(other.locator(line).first).to_have_text(
+            re.compile(r" · für euch 20 \(tiefere Karte\)$")
+        )
+        for p in (page, other, watcher):
+            assert not p.errors  # type: ignore[attr-defined]

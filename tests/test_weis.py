@@ -7,7 +7,15 @@ from chibre.cards import RANK_MASKS, SUIT_MASKS, cards_of, parse_cards
 from chibre.errors import IllegalAction
 from chibre.hand import Hand
 from chibre.rules import Rules
-from chibre.weis import best_weis, check_declaration, weis_key, weis_of
+from chibre.weis import (
+    WEIS_REASONS,
+    best_weis,
+    check_declaration,
+    weis_key,
+    weis_of,
+    weis_reason,
+    weis_winner,
+)
 
 D, H, S, C, OBE, UNDE = range(6)
 R = Rules()
@@ -418,3 +426,106 @@ def test_jasvel_undenufe_weis_keep_the_natural_order():
         while not hand.tricks:
             hand.play(cards_of(hand.legal_cards())[0])
         assert hand.weis_team == team
+
+
+# --- why the best weis won: the step of the ladder that parts the two teams ---------------------
+
+
+def why(seats, contract=H, rules=R, leader=0):
+    """``weis_winner`` and ``weis_reason`` of the weis each seat announced (texts, by seat)."""
+    compared = [tuple(w(x, rules) for x in seat) for seat in seats]
+    return (
+        weis_winner(compared, contract, leader, rules),
+        weis_reason(compared, contract, leader, rules),
+    )
+
+
+@pytest.mark.parametrize(
+    ("seats", "contract", "rules", "expected"),
+    [
+        # RULES.md §5's examples, the winner sitting later in play order than the loser
+        ([["♠Q ♠K ♠A"], ["♠6 ♠7 ♠8 ♠9"], [], []], H, R, (1, "points")),  # 50 > 20
+        ([[FOUR["A"]], [SEQ5], [], []], H, R, (1, "cards")),  # 100 of five cards beat four aces
+        ([[FOUR["9"]], [SEQ6], [], []], H, R, (1, "cards")),  # 150 of six cards, four nines
+        ([[FOUR["J"]], [SEQ7], [], []], H, R, (1, "cards")),  # 200 of seven cards, four jacks
+        ([["♦10 ♦J ♦Q ♦K ♦A"], [FOUR["J"]], [], []], H, R, (1, "points")),  # 200 > 100
+        ([["♣6 ♣7 ♣8"], ["♦7 ♦8 ♦9"], [], []], H, R, (1, "top")),  # 7-8-9 beats 6-7-8
+        ([[FOUR["K"]], [FOUR["A"]], [], []], H, R, (1, "top")),  # four aces beat four kings
+        # Undenufe under undenufe_low_weis: the order reversed, 6-7-8 beats Q-K-A
+        ([["♥Q ♥K ♥A"], ["♣6 ♣7 ♣8"], [], []], UNDE, R, (1, "top")),
+        ([[FOUR["A"]], [FOUR["K"]], [], []], UNDE, R, (1, "top")),
+        ([["♣6 ♣7 ♣8"], ["♥Q ♥K ♥A"], [], []], UNDE, Rules.preset("jasvel"), (1, "top")),
+        # the same points, cards and top card: the sequence in trump, wherever it sits
+        ([["♠7 ♠8 ♠9"], ["♥7 ♥8 ♥9"], [], []], H, R, (1, "trump")),
+        ([["♥7 ♥8 ♥9"], [], [], ["♠7 ♠8 ♠9"]], S, R, (3, "trump")),
+        # all equal: the earlier in play order from the leader
+        ([["♦7 ♦8 ♦9"], ["♣7 ♣8 ♣9"], [], []], H, R, (0, "order")),
+        ([[], ["♣7 ♣8 ♣9"], ["♦7 ♦8 ♦9"], []], OBE, R, (1, "order")),
+        # each team's best counts, not the partner's smaller one or a second weis
+        ([["♣6 ♣7 ♣8", FOUR["Q"]], ["♠6 ♠7 ♠8 ♠9"], ["♦6 ♦7 ♦8"], []], H, R, (0, "points")),
+        ([["♣6 ♣7 ♣8"], [SEQ5], [FOUR["A"]], ["♦6 ♦7 ♦8"]], H, R, (1, "cards")),
+    ],
+)
+def test_why_the_best_weis_won(seats, contract, rules, expected):
+    assert why(seats, contract, rules) == expected
+
+
+def test_why_the_order_counts_from_the_leader():
+    seats = [["♦7 ♦8 ♦9"], ["♣7 ♣8 ♣9"], [], []]
+    assert why(seats, H, R, leader=1) == (1, "order")
+    assert why(seats, H, R, leader=3) == (0, "order")
+
+
+def test_nothing_is_compared_when_one_team_alone_announced():
+    assert why([["♦7 ♦8 ♦9"], [], [FOUR["A"]], []]) == (2, None)
+    assert why([[], ["♣6 ♣7 ♣8 ♣9"], [], []]) == (1, None)
+    assert why([[], [], [], []]) == (-1, None)
+
+
+def test_every_reason_is_a_step_of_the_ladder():
+    assert WEIS_REASONS == ("points", "cards", "top", "trump", "order")
+
+
+@pytest.mark.parametrize(("contract", "team", "reason"), [(H, 0, "order"), (C, 1, "trump")])
+def test_the_hand_says_why_its_weis_won(contract, team, reason):
+    # TIE: seat 0 ♦7-8-9, seat 1 ♣7-8-9; seat 0 leads. Hearts: the seat order decides;
+    # clubs: seat 1's sequence in trump.
+    hand = Hand(R, 3, 0, TIE)
+    hand.apply(Choose(contract))
+    assert hand.weis_reason is None  # not compared before the first trick is complete
+    while not hand.tricks:
+        hand.play(cards_of(hand.legal_cards())[0])
+    assert (hand.weis_team, hand.weis_reason) == (team, reason)
+    play_lowest(hand)
+    assert hand.weis_reason == reason  # it stays for the whole hand
+
+
+def test_the_hand_says_more_points():
+    hand = Hand(R, 0, 1, NINE)  # all nine ♦ (300) against ♣7-♣J (100)
+    hand.apply(Choose(H))
+    play_lowest(hand)
+    assert (hand.weis_team, hand.weis_reason) == (0, "points")
+
+
+def test_the_hand_says_nothing_when_one_team_alone_had_weis():
+    deal = (TIE[0], TIE[2], TIE[1], TIE[3])  # both 20s in the team of seats 0 and 2
+    hand = Hand(R, 3, 0, deal)
+    hand.apply(Choose(H))
+    play_lowest(hand)
+    assert hand.weis_team == 0 and hand.score().weis == (40, 0)
+    assert hand.weis_reason is None
+
+
+@pytest.mark.parametrize(("preset", "team"), [("romand", 0), ("jasvel", 1)])
+def test_the_hand_says_the_top_card_in_undenufe(preset, team):
+    # as in test_jasvel_undenufe_weis_keep_the_natural_order: ♣6-♣8 against ♥Q-♥A
+    seat0 = parse_cards("♣6 ♣7 ♣8 ♦6 ♦8 ♦10 ♠6 ♠8 ♠10")
+    seat1 = parse_cards("♥Q ♥K ♥A ♦7 ♦9 ♦J ♠7 ♠9 ♠J")
+    rest = [c for c in range(36) if not (seat0 | seat1) >> c & 1]
+    deal = (seat0, seat1, sum(1 << c for c in rest[0::2]), sum(1 << c for c in rest[1::2]))
+    rules = Rules.preset(preset)
+    hand = Hand(rules, 2, 1, deal)  # seat 1 leads: the seat order would favour seat 1
+    hand.apply(Choose(UNDE))
+    while not hand.tricks:
+        hand.play(cards_of(hand.legal_cards())[0])
+    assert (hand.weis_team, hand.weis_reason) == (team, "top")

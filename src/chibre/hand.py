@@ -44,6 +44,7 @@ from chibre.weis import (
     best_weis,
     check_declaration,
     weis_of,
+    weis_reason,
     weis_winner,
 )
 
@@ -195,6 +196,15 @@ class Hand:
     def stoeck_seat(self) -> int:
         """The seat holding king and queen of trump (-1: none, or stöck are off)."""
         return self._stoeck_seat
+
+    @property
+    def weis_reason(self) -> str | None:
+        """Why the team that writes the weis won the comparison (``weis.WEIS_REASONS``):
+        ``None`` before the first trick is complete, or when only one team announced."""
+        if self.weis_team < 0:
+            return None
+        compared = [self.declared[s][: self.compared[s]] for s in range(4)]  # not further weis
+        return weis_reason(compared, self.contract, self.chooser, self.rules)
 
     def score(self) -> HandScore:
         r = self.raw

@@ -3,7 +3,8 @@
 A ``Weis`` is one combination held from the deal: a sequence (3+ consecutive cards of one suit,
 natural order 6 … A) or a four of a kind (carré). ``best_weis(hand, rules, contract)`` is what
 the table announces for a player (the set with the best single weis, then the highest total);
-``weis_key`` orders weis across the table by the comparison ladder.
+``weis_key`` orders weis across the table by the comparison ladder, and ``weis_reason`` says on
+which of its steps the best weis beat the other team's.
 """
 
 from __future__ import annotations
@@ -226,6 +227,32 @@ def weis_winner(
             if best_key is None or key > best_key:
                 best_seat, best_key = seat, key
     return best_seat
+
+
+WEIS_REASONS = ("points", "cards", "top", "trump", "order")
+"""Why one weis beats another, the steps of the comparison in order (RULES.md §5): more points,
+more cards, the higher top card or carré (the lower in Undenufe under ``undenufe_low_weis``), a
+sequence in trump, the player earlier in play order."""
+
+
+def weis_reason(
+    compared: Sequence[Sequence[Weis]], contract: int, leader: int, rules: Rules
+) -> str | None:
+    """Why the best weis at the table beat the other team's best (pourquoi l'annonce gagne /
+    warum der Wys gewinnt): the first step of ``WEIS_REASONS`` that parts the two teams' best
+    weis; ``None`` when only one team announced (nothing was compared) or nobody did.
+    ``compared`` and ``leader`` as for ``weis_winner``. It names no card of either team."""
+    best: list[tuple[int, int, int, int, int] | None] = [None, None]
+    for seat in range(4):
+        for w in compared[seat]:
+            key = weis_key(w, contract, (seat - leader) & 3, rules)
+            held = best[seat & 1]
+            if held is None or key > held:
+                best[seat & 1] = key
+    ours, theirs = best
+    if ours is None or theirs is None:
+        return None
+    return next(why for why, a, b in zip(WEIS_REASONS, ours, theirs, strict=True) if a != b)
 
 
 STOECK_CARDS = tuple(

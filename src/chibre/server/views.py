@@ -1,10 +1,10 @@
 """What each connection is shown: the VIEW of docs/table-protocol.md, built from the seat's
 ``Observation`` (``chibre.observation`` — the one place hidden cards are kept hidden).
 
-A VIEW is ``Observation.to_dict()`` plus ``legal``, ``credits``, ``last_hand`` and
-``history``. It is split in two: the *public* part, the same for every seat at a given moment
-(serialised once per change and shared), and the *private* part of one seat — ``seat``,
-``hand``, ``own_weis`` and ``legal`` — which for a spectator holds no card at all.
+A VIEW is ``Observation.to_dict()`` plus ``legal``, ``credits``, ``weis_reason``,
+``last_hand`` and ``history``. It is split in two: the *public* part, the same for every seat
+at a given moment (serialised once per change and shared), and the *private* part of one seat
+— ``seat``, ``hand``, ``own_weis`` and ``legal`` — which for a spectator holds no card at all.
 """
 
 from __future__ import annotations
@@ -168,8 +168,9 @@ def game_scores(game: Game) -> list[dict[str, Any]]:
     """Each hand of a game as the table wrote it, for its replay: the factor, each team's
     blocks (after the multiplier) and total, the running totals after it; the weis written —
     every weis of the team whose best weis won, each with its cards and points before the
-    multiplier —, who showed the stöck, who made match, and whether the game was decided in
-    it (``immediate``: what came after that moment is not written)."""
+    multiplier — and why that team's won (``Hand.weis_reason``); who showed the stöck, who
+    made match, and whether the game was decided in it (``immediate``: what came after that
+    moment is not written)."""
     out: list[dict[str, Any]] = []
     running = [0, 0]
     last = len(game.hands) - 1
@@ -194,6 +195,7 @@ def game_scores(game: Game) -> list[dict[str, Any]]:
                     if weis_team >= 0 and team_of(s) == weis_team
                     for w in hand.declared[s]
                 ],
+                "weis_reason": hand.weis_reason if weis_team >= 0 else None,
                 "stoeck": stoeck,
                 "match": next((t for t in (0, 1) if teams[t]["match"]), -1),
                 "decided": game.is_over and number == last,
@@ -231,6 +233,8 @@ class ViewCache:
                 {"team": c.team, "block": c.block, "points": c.points}
                 for c in game.written_credits()
             ]
+            # why the weis_team's best weis won: public, it names no card of the other team
+            public["weis_reason"] = game.hand.weis_reason if game.hand is not None else None
             self._public = self._rules + "," + _inner(public) + "," + self._past_part()
             self._obs = obs
             self._seq = seq

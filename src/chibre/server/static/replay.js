@@ -21,6 +21,26 @@ function svgNamespace() {
   return holder.firstElementChild.namespaceURI;
 }
 
+/** Why the team that writes the weis won them (`weis_reason` of the VIEW and of the record's
+ * scores, RULES.md §5), in a few words; "" when nothing was compared. The top card that wins is
+ * the lower one in Undenufe under `undenufe_low_weis`. */
+export function weisWhy(reason, contract, rules) {
+  switch (reason) {
+    case "points":
+      return t("weis_why_points");
+    case "cards":
+      return t("weis_why_cards");
+    case "top":
+      return contract === 5 && rules?.undenufe_low_weis ? t("weis_why_lower") : t("weis_why_higher");
+    case "trump":
+      return t("weis_why_trump");
+    case "order":
+      return t("weis_why_order");
+    default:
+      return "";
+  }
+}
+
 export class Replay {
   /** `record`: the JSON record; `hooks`: deck(), mapping(), seatName(s), posOf(s), close(). */
   constructor(record, hooks) {
@@ -210,6 +230,8 @@ export class Replay {
         item.append(el("span", "", String(w.points)));
         line.append(item);
       }
+      const why = weisWhy(score.weis_reason, p.contract, this.record.rules);
+      if (why) line.append(el("span", "rp-weis-why", `(${why})`));
       box.append(line);
     }
     const teams = this.teams();

@@ -20,7 +20,7 @@ import {
   suitName,
 } from "./cards.js";
 import { holdSeat, linkRow } from "./links.js";
-import { Replay } from "./replay.js";
+import { Replay, weisWhy } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -1319,11 +1319,13 @@ function drawSide(view) {
     for (let s = 0; s < 4; s++) if (view.announced?.[s] > 0) weis.push(`${seatName(s)} ${view.announced[s]}`);
     // once compared (RULES.md §5), who writes them: the best weis' team, every weis of it
     if (view.weis_team >= 0) {
-      // every weis of that team counts, not only the best each announced: say what it wrote
+      // every weis of that team counts, not only the best each announced: say what it wrote,
+      // and why its best beat the other team's (when both announced)
       const written = (view.credits || [])
         .filter((c) => c.block === "weis" && c.team === view.weis_team)
         .reduce((sum, c) => sum + c.points, 0);
-      weis.push(`${weisWriters(view.weis_team)} ${written}`);
+      const why = weisWhy(view.weis_reason, view.contract, view.rules);
+      weis.push(`${weisWriters(view.weis_team)} ${written}${why ? ` (${why})` : ""}`);
     }
     if (weis.length) info.append(el("div", "weis-line", `${t("weis")}${colon()} ${weis.join(" · ")}`));
     if (view.stoeck_seat >= 0) {
