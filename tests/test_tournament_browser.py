@@ -807,3 +807,75 @@ def test_the_organiser_calls_time_on_a_table_that_would_not_finish(
     state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
     assert state["round_over"] and state["rounds"][0]["tables"][0]["closed"]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def scores_on(page: Page) -> dict[str, int]:
+    """The standings as a page shows them: each name's score."""
+    rows = page.eval_on_selector_all(
+        "#standings tr[data-entrant]",
+        "rs => rs.map(r => [...r.children].map(c => c.textContent))",
+    )
+    return {row[1]: int(row[2]) for row in rows}
+
+
+def test_the_organiser_corrects_a_schneider_on_the_page(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """A game counted in Striche, won in a hand the scorer wrote as no Schneider: the organiser
+    says Schneider on the page (the hand's points kept as entered), a refusal said in the
+    page's language, and the standings move by the Schneider's two Striche. Where the rules
+    count no Schneider, the form offers none."""
+    base = served["base"]
+    body = {"name": "Schneider", "rounds": 1, "real_tables": 1, "scoring": "striche"}
+    t = http_json(base, "/api/tournaments", {**body, "options": {"target": 300}})[1]
+    entered(base, t, "Aline", "Beat", "Chloé", "Dario")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    table = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]["rounds"][0]
+    seats = table["tables"][0]["seats"]
+    winners = {seats[0]["name"], seats[2]["name"]}
+    sheet_id, key = table["tables"][0]["sheet"].removeprefix("/tafel#").split(".", 1)
+    hand = {"contract": 0, "chooser": 0, "points": 100, "team": 0}
+    for said in ({}, {}, {"schneider": False}):  # 300:171, the losers between 114 and 171
+        status, answer = http_json(base, f"/api/sheets/{sheet_id}/hands?key={key}", hand | said)
+        assert status == 201, answer
+    page = new_page(browser, locale="de-CH")
+    page.goto(base + t["organiser"])
+    expect(page.locator(".table-card[data-table='1']")).to_contain_text("fertig")
+    names = {"Aline", "Beat", "Chloé", "Dario"}
+    before = {n: 3 if n in winners else 0 for n in names}  # Bergpreis 1, Sieg 2
+    expect(page.locator("#standings tr[data-entrant]")).to_have_count(4)
+    assert scores_on(page) == before
+    form = page.locator("#correct-form")
+    schneider = form.get_by_role("combobox", name="Schneider")
+    expect(schneider.locator("option")).to_have_text(
+        ["Schneider wie eingetragen", "Schneider", "kein Schneider"]
+    )
+    form.locator("input[name=round]").fill("1")
+    form.locator("input[name=table]").fill("1")
+    form.locator("input[name=hand]").fill("2")  # not the hand that ends the game
+    schneider.select_option("true")
+    form.get_by_role("button", name="Spiel korrigieren").click()
+    expect(page.locator("#message")).to_contain_text("beendet die Partie nicht")
+    expect(page.locator("#audit li[data-who='organiser']")).to_have_count(0)
+    form.locator("input[name=hand]").fill("3")
+    form.locator("input[name=reason]").fill("Schneider vergessen")
+    form.get_by_role("button", name="Spiel korrigieren").click()
+    expect(page.locator("#audit li[data-who='organiser']")).to_contain_text("Schneider vergessen")
+    expect(page.locator("#message")).to_be_hidden()
+    after = {n: 5 if n in winners else 0 for n in names}
+    expect(page.locator(f"#standings tr:has-text('{min(winners)}') td").nth(2)).to_have_text("5")
+    assert scores_on(page) == after
+    form.screenshot(path=artifacts() / "tournament-correct-schneider.png")
+    sheet = http_json(base, f"/api/sheets/{sheet_id}?key={key}")[1]["hands"][2]
+    assert sheet["points"] == 100 and sheet["team"] == 0 and sheet["schneider"] is True
+    assert page.errors == []  # type: ignore[attr-defined]
+
+    # no Schneider counted at these tables: the form does not ask for one
+    options = {"target": 300, "striche": {"schneider": 0}}
+    t = http_json(base, "/api/tournaments", {**body, "options": options})[1]
+    entered(base, t, "Aline", "Beat", "Chloé", "Dario")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    page.goto(base + t["organiser"])
+    expect(page.locator("#correct-form")).to_be_visible()
+    expect(page.locator("#correct-form select[name=schneider]")).to_be_hidden()
+    expect(page.locator("#correct-form select[name=team]")).to_be_visible()

@@ -397,6 +397,123 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
         assert standings_points(state(base, t)) == recompute(db, t["id"])
 
 
+def seen_by_tournament(base: str, t: dict[str, Any], hands: int) -> dict[str, Any]:
+    """The state once the tournament has seen the scorers' first ``hands`` hands of table 1."""
+    end = time.monotonic() + 30
+    while True:
+        s = state(base, t)
+        seen = {n for a in s["audit"] if a["who"] == "scorer" for n in a["hands"]}
+        if set(range(1, hands + 1)) <= seen:
+            return s
+        assert time.monotonic() < end, s["audit"]
+        time.sleep(0.3)
+
+
+def striche_of(s: dict[str, Any]) -> tuple[list[int], dict[str, int]]:
+    """Table 1's Striche, and each player's score in the standings (counted in Striche)."""
+    return s["rounds"][0]["tables"][0]["striche"], {x["name"]: x["score"] for x in s["standings"]}
+
+
+def test_the_organiser_corrects_a_schneider(tmp_path: Path) -> None:
+    """The Schneider of the hand that ends a game, corrected with the hand's points or alone
+    (the hand kept as entered); refusals say why, in the page's language, and change
+    nothing."""
+    with running_server(tmp_path) as base:
+        t = create(base, options=SHORT, rounds=1, real_tables=1, scoring="striche")
+        for n in range(4):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        table = state(base, t)["rounds"][0]["tables"][0]
+        winners = {table["seats"][0]["name"], table["seats"][2]["name"]}
+        sheet_id, key = table["sheet"].removeprefix("/tafel#").split(".", 1)
+        hands: list[dict[str, Any]] = [
+            {"contract": 0, "chooser": 0, "points": 100, "team": 0},
+            {"contract": 0, "chooser": 0, "points": 100, "team": 0},
+            {"contract": 0, "chooser": 0, "match": 0},  # 457:114, the losers under 150
+        ]
+        for hand in hands:
+            status, answer = http_json(base, f"/api/sheets/{sheet_id}/hands?key={key}", hand)
+            assert status == 201, answer
+        s = seen_by_tournament(base, t, 3)
+        # Bergpreis 1, Match 1, Sieg 2, Schneider 2
+        names = {x["name"] for x in s["standings"]}
+        assert len(names) == 4 and winners < names
+        assert striche_of(s) == ([6, 0], {n: 6 if n in winners else 0 for n in names})
+        corrections = f"/api/tournaments/{t['id']}/corrections?key={t['key']}"
+
+        def unchanged() -> None:
+            assert state(base, t)["audit"] == s["audit"]  # a refused correction changes nothing
+            assert striche_of(state(base, t)) == striche_of(s)
+            assert http_json(base, f"/api/sheets/{sheet_id}?key={key}")[1]["hands"] == sheet
+
+        sheet = http_json(base, f"/api/sheets/{sheet_id}?key={key}")[1]["hands"]
+        # no match after all, 100 points: the sheet cannot tell whether it is Schneider
+        no_match = {"round": 1, "table": 1, "hand": 3, "points": 100}
+        for lang, said in (
+            ("en", "with these points hand 3 ends the game"),
+            ("de-CH", "mit diesen Punkten beendet Spiel 3 die Partie"),
+            ("fr-CH", "avec ces points, la donne 3 termine la partie"),
+        ):
+            status, answer = http_json(base, corrections, no_match, lang=lang)
+            assert status == 400 and answer["error"].startswith(said), answer
+            assert answer["field"] == "schneider"
+        unchanged()
+        # the Schneider on a hand that does not end the game
+        status, answer = http_json(
+            base, corrections, {"round": 1, "table": 1, "hand": 2, "schneider": True}, lang="de"
+        )
+        assert status == 400 and "beendet die Partie nicht" in answer["error"], answer
+        # no Schneider where the match left the losers at 114
+        wrong = {
+            "round": 1,
+            "table": 1,
+            "hand": 3,
+            "points": 157,
+            "match": True,
+            "schneider": False,
+        }
+        status, answer = http_json(base, corrections, wrong, lang="fr")
+        assert status == 400 and answer["error"].endswith("c’est Schneider"), answer
+        # the team or the match are corrected with the points only
+        for body in (
+            {"round": 1, "table": 1, "hand": 3, "schneider": True, "team": 1},
+            {"round": 1, "table": 1, "hand": 3, "schneider": True, "match": True},
+        ):
+            status, answer = http_json(base, corrections, body, lang="de")
+            assert status == 400 and answer["field"] == "points", answer
+            assert answer["error"] == (
+                "Team und Match werden mit den Punkten des Spiels korrigiert: "
+                "gib auch die Punkte an"
+            )
+        unchanged()
+
+        status, answer = http_json(base, corrections, {**no_match, "schneider": False})
+        assert status == 200, answer
+        assert answer["after"]["match"] is None and answer["after"]["schneider"] is False
+        s = state(base, t)
+        assert striche_of(s)[0] == [3, 0]  # Bergpreis, Sieg
+        # the Schneider alone: the hand kept as entered
+        alone = {"round": 1, "table": 1, "hand": 3, "schneider": True, "reason": "Schneider"}
+        status, answer = http_json(base, corrections, alone)
+        assert status == 200, answer
+        assert answer["before"] == {**answer["after"], "schneider": False}
+        assert answer["after"]["points"] == 100 and answer["after"]["schneider"] is True
+        s = state(base, t)
+        assert s["rounds"][0]["tables"][0]["totals"] == [300, 171]
+        line, scores = striche_of(s)
+        assert line == [5, 0] and all(scores[n] == 5 for n in winners)
+        assert [a["reason"] for a in s["audit"] if a["who"] == "organiser"] == ["", "Schneider"]
+        # the stöck forgotten in hand 1: the whole hand again, the Schneider said still kept
+        whole = {"contract": 0, "chooser": 0, "points": 100, "team": 0, "stoeck": 0}
+        status, answer = http_json(
+            base, corrections, {"round": 1, "table": 1, "hand": 1, "entry": whole}
+        )
+        assert status == 200 and answer["after"]["stoeck"] == 0, answer
+        s = state(base, t)
+        assert s["rounds"][0]["tables"][0]["totals"] == [320, 171]
+        assert striche_of(s)[0] == [5, 0]
+
+
 def test_kill_9_mid_round_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "chibre.sqlite"
     args = ("--bot-delay", "0.05")

@@ -869,12 +869,16 @@ class Tournaments:
 
     def correct(self, t: Tournament, request: CorrectionRequest) -> dict[str, Any]:
         """The organiser corrects hand ``hand`` of a real-card table's sheet; logged with
-        the hand before and after."""
-        if (request.entry is None) == (request.points is None):
+        the hand before and after. The Schneider may be corrected alone (no ``points``): the
+        hand is kept as entered, with the organiser's word on the Schneider."""
+        alone = request.entry is None and request.points is None and request.schneider is not None
+        if (request.entry is None) == (request.points is None) and not alone:
             raise TournamentError.said_as("entry_or_points", "points")
         said = request.team is not None or request.match or request.schneider is not None
         if request.entry is not None and said:
             raise TournamentError.said_as("entry_whole", "team")
+        if alone and (request.team is not None or request.match):
+            raise TournamentError.said_as("points_with_team", "points")
         link = t.links.get((request.round, request.table))
         if link is None or link.kind != CARDS:
             raise TournamentError.said_as(
@@ -888,21 +892,35 @@ class Tournaments:
             before.update(sheet.hands[request.hand - 1].to_dict())
             if request.entry is not None:
                 sheet.replace(request.hand, request.entry.entry())
-            else:
-                kept = {k: v for k, v in before.items() if v is not None}
+                return
+            kept = {k: v for k, v in before.items() if v is not None}
+            hand = dict(kept)
+            if request.points is not None:
                 team = kept["team"] if request.team is None else request.team
                 match = team if request.match else None
-                hand = {**kept, "points": request.points, "team": team, "match": match}
-                if request.schneider is not None:  # the organiser's word on it
-                    hand["schneider"] = request.schneider
-                try:
-                    sheet.replace(request.hand, hand)
-                except InvalidEntry as e:
-                    if request.schneider is not None or not e.key.startswith("schneider"):
-                        raise
+                hand.update(points=request.points, team=team, match=match)
+            if request.schneider is not None:  # the organiser's word on it
+                hand["schneider"] = request.schneider
+            try:
+                sheet.replace(request.hand, hand)
+            except InvalidEntry as e:
+                if request.schneider is None and e.key.startswith("schneider"):
                     # the scorer's word on the Schneider no longer fits: the new points say it
                     hand.pop("schneider", None)
                     sheet.replace(request.hand, hand)
+                elif (
+                    request.schneider is None
+                    and not e.key
+                    and _asks_schneider(sheet, request.hand, hand)
+                ):
+                    raise TournamentError.said_as(
+                        "schneider_asked",
+                        "schneider",
+                        hand=str(request.hand),
+                        half=str(sheet.rules.half_target),
+                    ) from e
+                else:
+                    raise
 
         what: dict[str, Any] = {}
 
@@ -1036,6 +1054,17 @@ class Tournaments:
         writer.writeheader()
         writer.writerows(rows)
         return buffer.getvalue()
+
+
+def _asks_schneider(sheet: ScoreSheet, number: int, hand: dict[str, Any]) -> bool:
+    """Whether hand ``number`` written as ``hand`` is refused only for want of a word on the
+    Schneider: it ends the game and the sheet cannot tell (a copy is tried with one said)."""
+    trial = ScoreSheet.from_dict(sheet.to_dict())
+    try:
+        trial.replace(number, {**hand, "schneider": True})
+    except InvalidEntry:
+        return False
+    return True
 
 
 def duplicate_results(played: list[Played]) -> dict[str, float]:

@@ -338,6 +338,8 @@ function render(state) {
   $("exports").hidden = !organiser;
   const real = state.rounds.some((r) => r.tables.some((table) => table.kind === "cards"));
   $("correct-form").hidden = !organiser || !real;
+  // a Schneider only where a game is won to a target and the rules count one (not in a Passe)
+  $("correct-form").schneider.hidden = Boolean(state.hands) || !state.rules.striche.schneider;
   if (organiser) {
     $("export-csv").href = `/api/tournaments/${id}/export.csv?${query}`;
     $("export-json").href = `/api/tournaments/${id}/export.json?${query}`;
@@ -486,9 +488,13 @@ function wire() {
     event.preventDefault();
     const number = (name) => Number(correct[name].value);
     const body = { round: number("round"), table: number("table"), hand: number("hand") };
-    body.points = number("points"); // the trick points of the team entered or chosen; the rest is kept
+    // the trick points of the team entered or chosen; the rest is kept (no points: the
+    // Schneider alone is corrected, the hand kept as entered)
+    if (correct.points.value !== "") body.points = number("points");
     if (correct.team.value) body.team = number("team");
-    body.match = correct.match.checked;
+    if (correct.match.checked) body.match = true;
+    // the organiser's word on the Schneider, where the tournament's rules have one
+    if (!correct.schneider.hidden && correct.schneider.value) body.schneider = correct.schneider.value === "true";
     body.reason = correct.reason.value;
     change(submitButton(correct), `/api/tournaments/${id}/corrections?${query}`, "POST", body);
   });
