@@ -939,7 +939,7 @@ def test_the_tournament_s_refusals_in_the_page_s_language(tmp_path: Path) -> Non
         entries = f"/api/tournaments/{t['id']}/entries?code={t['code']}"
         assert post_as(base, entries, {"name": "Aline"}, "fr-CH")[0] == 201
         status, said = post_as(base, entries, {"name": "aline"}, "fr-CH")
-        assert status == 400 and said.startswith("« aline » est déjà inscrit"), said
+        assert status == 400 and said.startswith("«\u00a0aline\u00a0» est déjà inscrit"), said
         said = post_as(base, entries, {"name": "Aline"}, "de-CH")[1]
         assert said.startswith("„Aline“ ist schon angemeldet"), said
         assert "is already entered" in post_as(base, entries, {"name": "Aline"}, "en")[1]
