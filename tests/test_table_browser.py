@@ -1240,6 +1240,7 @@ def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, serv
     line_js = "document.querySelector('#hand-info .weis-line')?.textContent"
     written = f"/ · (ours|theirs) \\d+( \\([a-z ]+\\))?$/.test({line_js})"
     play_until(page, written, turns=400)
+    wait_my_turn_or(page, "false")  # the hand waits for seat 0: read as it stays, for both
     full = page.locator("#hand-info .weis-line").first.inner_text()
     line = re.sub(r" \([a-z ]+\)$", "", full)  # why it won, when both teams announced
     team, points = line.rsplit(" · ", 1)[1].split()
@@ -1256,7 +1257,6 @@ def test_the_hand_s_weis_line_says_which_team_writes_them(browser: Browser, serv
     assert any(page.locator(f"{p} .shown-weis").count() for p in writers)
     assert not any(page.locator(f"{p} .shown-weis").count() for p in others)
     # a spectator, who sits in no team, reads the team by its names
-    wait_my_turn_or(page, "false")  # the hand waits for seat 0: the same hand for both
     watcher = new_page(browser)
     watcher.goto(server + made["watch"])
     said = watcher.locator("#hand-info .weis-line", has_text="written by")
