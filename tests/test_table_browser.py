@@ -1332,6 +1332,7 @@ def test_the_weis_line_says_why_the_weis_won(browser: Browser, tmp_path: Path) -
         expect(page.locator(line).first).to_have_text(
             re.compile(r"^Weis: .* · ours 20 \(first to play\)$")
         )
+        page.screenshot(path=artifacts() / "weis-why.png")
         other = new_page(browser, locale="de-CH")
         other.goto(f"{base}/t/tie?seat=tok-tie-1")
         expect(other.locator(line).first).to_have_text(
