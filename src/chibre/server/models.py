@@ -387,10 +387,11 @@ class EntryRequest(Strict):
 
 class CorrectionRequest(Strict):
     """``POST /api/tournaments/{id}/corrections``: the organiser corrects a hand of a table's
-    sheet (``hand`` from 1), saying why: the whole hand (``entry``), or only the trick points
+    sheet (``hand`` from 1), saying why: the whole hand (``entry``); or only the trick points
     (``points``), of the team entered or of ``team``, which made ``match`` when true, with the
     organiser's word on the Schneider (``schneider``) where the sheet asks for it, the rest of
-    the hand kept."""
+    the hand kept; or the Schneider alone (``schneider`` without ``points``: the hand kept as
+    entered)."""
 
     round: Annotated[int, Field(ge=1, le=30)]
     table: Annotated[int, Field(ge=1, le=64)]
