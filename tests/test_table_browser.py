@@ -382,7 +382,16 @@ def test_the_phone_s_top_bar_is_one_row_and_the_settings_hold_deck_and_language(
     browser: Browser, server: str
 ) -> None:
     """A phone's top bar keeps the felt and the hand in view: the deck and the language are
-    chosen in the settings, and take effect there at once."""
+    chosen in the settings, and take effect there at once. It keeps one row on a tablet and
+    at a friends' table (with its reactions) too, in German, whose words are the longest."""
+    friends = create_table(server, seats=["human", "rule", "human", "rule"])
+    for width in (390, 560, 768):
+        tablet = new_page(browser, locale="de-CH", width=width, height=844, mobile=True)
+        tablet.goto(server + friends["seats"][0]["link"])
+        tablet.locator("#react-btn").wait_for()
+        assert tablet.locator(".topbar").bounding_box()["height"] < 70, width  # type: ignore[index]
+        expect(tablet.locator(".brand")).to_have_accessible_name("Schieber")
+        tablet.context.close()
     made = create_table(server)
     page = new_page(browser, locale="de-CH", width=390, height=844, mobile=True)
     page.goto(server + made["seats"][0]["link"])
