@@ -535,3 +535,21 @@ def test_the_accuracy_is_rounded_once_half_up_as_the_pages_round_it() -> None:
     assert (percent(1 / 8), percent(13 / 17), percent(1.0)) == (13, 76, 100)
     summary = Summary(seat=0, decisions=17, hands=3, lost=12.0, accuracy=13 / 17, biggest=())
     assert summary.to_dict()["accuracy"] == 13 / 17  # a page gets it whole: 76, not 77 (0.765)
+
+
+def test_the_summary_counts_one_decision_in_the_singular() -> None:
+    from chibre.coach.review import Review, Summary
+
+    def said(decisions: int, lang: str) -> str:
+        one = Summary(seat=0, decisions=decisions, hands=1, lost=0.0, accuracy=1.0, biggest=())
+        review = Review(seats=(0,), settings=QUICK, assessments=(), summaries=(one,))
+        return text_report(review, lang) + html_report(review, lang)
+
+    for lang, singular, plural in (
+        ("en", "1 decision,", "2 decisions,"),
+        ("de", "1 Entscheidung,", "2 Entscheidungen,"),
+        ("fr", "1 décision,", "2 décisions,"),
+    ):
+        assert said(1, lang).count(singular) == 2 and plural.split()[1] not in said(1, lang)
+        assert said(2, lang).count(plural) == 2
+    assert "100\u00a0%" in said(1, "fr")  # the French percent sign kept on its number's line

@@ -130,7 +130,7 @@ def text_report(review: Review, lang: str = "en", deck: str = "french") -> str:
                 lang,
                 "coach.summary",
                 seat=seat,
-                decisions=s.decisions,
+                n=s.decisions,
                 lost=number_text(s.lost_per_hand, lang),
                 accuracy=percent(s.accuracy),
             )
@@ -164,7 +164,7 @@ def html_report(review: Review, lang: str = "en", deck: str = "french") -> str:
                 lang,
                 "coach.summary",
                 seat=text(lang, "coach.seat", seat=s.seat),
-                decisions=s.decisions,
+                n=s.decisions,
                 lost=number_text(s.lost_per_hand, lang),
                 accuracy=percent(s.accuracy),
             )

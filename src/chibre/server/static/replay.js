@@ -85,7 +85,7 @@ export class Replay {
         part.append(
           el("p", "", t("coach.summary", {
             seat: this.hooks.seatName(s.seat),
-            decisions: s.decisions,
+            n: s.decisions,
             lost: formatNumber(s.lost_per_hand),
             accuracy: Math.round(100 * s.accuracy),
           })),
