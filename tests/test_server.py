@@ -832,10 +832,10 @@ def test_the_view_says_why_the_weis_won_to_everyone_alike(
     assert hand is not None
     losing = parse_cards("♣7 ♣8 ♣9" if team == 0 else "♦7 ♦8 ♦9")
     hidden = {card_code(c) for c in cards_of(losing & hand.hands[1 - team])}
-    spectator = {k: v for k, v in seen[4].items() if k != "rules"}  # rules name ♦7, no hand
-    assert hidden and not hidden & set(
-        re.findall(r'"([DHSC](?:10|[6-9JQKA]))"', json.dumps(spectator))
-    )
+    assert hidden
+    for v in (seen[team], seen[team + 2], seen[4]):  # the winners' seats and the spectator
+        shown = json.dumps({k: x for k, x in v.items() if k != "rules"})  # the rules name ♦7
+        assert not hidden & set(re.findall(r'"([DHSC](?:10|[6-9JQKA]))"', shown))
     while not hand.is_over:
         play()
         assert all(v["weis_reason"] == reason for v in views())  # for the whole hand

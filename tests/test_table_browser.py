@@ -1339,18 +1339,18 @@ def test_the_weis_line_says_why_the_weis_won(browser: Browser, tmp_path: Path) -
         page = new_page(browser)
         page.goto(f"{base}/t/tie?seat=tok-tie-0")
         expect(page.locator(line).first).to_have_text(
-            re.compile(r"^Weis: .* · ours 20 \(first to play\)$")
+            re.compile(r"^Weis: .* · ours 20 \(announced first\)$")
         )
         page.screenshot(path=artifacts() / "weis-why.png")
         other = new_page(browser, locale="de-CH")
         other.goto(f"{base}/t/tie?seat=tok-tie-1")
         expect(other.locator(line).first).to_have_text(
-            re.compile(r" · für euch 20 \(zuerst am Zug\)$")
+            re.compile(r" · für euch 20 \(zuerst gewiesen\)$")
         )
         watcher = new_page(browser, locale="fr-CH")
         watcher.goto(f"{base}/t/tie?watch=tok-tie")
         expect(watcher.locator(line).first).to_have_text(
-            re.compile(r"marquées par A & C 20 \(premier à jouer\)$")
+            re.compile(r"marquées par A & C 20 \(annoncé en premier\)$")
         )
         # Undenufe: the lower top card wins, said so
         page.goto(f"{base}/t/low?seat=tok-low-0")

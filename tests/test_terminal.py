@@ -192,7 +192,7 @@ def test_the_game_ends_at_the_target_with_the_striche() -> None:
         else:
             break
     by = child.match.group(1)
-    child.expect(r"(You|They) win (\d+) : (\d+)!")
+    child.expect(r"(You|They) win (\d+)\s:\s(\d+)!")
     winner = 0 if child.match.group(1) == "You" else 1
     assert by == ("your team", "the opponents")[winner]
     first, second = int(child.match.group(2)), int(child.match.group(3))

@@ -485,6 +485,20 @@ def test_the_organiser_corrects_a_schneider(tmp_path: Path) -> None:
                 "Team und Match werden mit den Punkten des Spiels korrigiert: "
                 "gib auch die Punkte an"
             )
+        # a Schneider at tables that count none is refused, not written without effect
+        none = create(base, options={**SHORT, "striche": {"schneider": 0}}, rounds=1, real_tables=1)
+        status, answer = http_json(
+            base,
+            f"/api/tournaments/{none['id']}/corrections?key={none['key']}",
+            {"round": 1, "table": 1, "hand": 1, "schneider": True},
+            lang="fr",
+        )
+        assert status == 400 and answer["field"] == "schneider", answer
+        assert answer["error"] == "ces tables ne comptent pas de Schneider"
+        # nothing said to correct: said so, not "not both"
+        status, answer = http_json(base, corrections, {"round": 1, "table": 1, "hand": 3})
+        assert status == 400 and answer["field"] == "points", answer
+        assert answer["error"].startswith("say what to correct"), answer
         unchanged()
 
         status, answer = http_json(base, corrections, {**no_match, "schneider": False})

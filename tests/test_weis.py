@@ -8,7 +8,6 @@ from chibre.errors import IllegalAction
 from chibre.hand import Hand
 from chibre.rules import Rules
 from chibre.weis import (
-    WEIS_REASONS,
     best_weis,
     check_declaration,
     weis_key,
@@ -480,10 +479,6 @@ def test_nothing_is_compared_when_one_team_alone_announced():
     assert why([["♦7 ♦8 ♦9"], [], [FOUR["A"]], []]) == (2, None)
     assert why([[], ["♣6 ♣7 ♣8 ♣9"], [], []]) == (1, None)
     assert why([[], [], [], []]) == (-1, None)
-
-
-def test_every_reason_is_a_step_of_the_ladder():
-    assert WEIS_REASONS == ("points", "cards", "top", "trump", "order")
 
 
 @pytest.mark.parametrize(("contract", "team", "reason"), [(H, 0, "order"), (C, 1, "trump")])

@@ -203,8 +203,12 @@ class Hand:
         ``None`` before the first trick is complete, or when only one team announced."""
         if self.weis_team < 0:
             return None
-        compared = [self.declared[s][: self.compared[s]] for s in range(4)]  # not further weis
-        return weis_reason(compared, self.contract, self.chooser, self.rules)
+        return weis_reason(self._compared_weis(), self.contract, self.chooser, self.rules)
+
+    def _compared_weis(self) -> list[tuple[Weis, ...]]:
+        """Each seat's weis that enter the comparison: those of its announcement, not the
+        further weis declared later in the first trick."""
+        return [self.declared[s][: self.compared[s]] for s in range(4)]
 
     def score(self) -> HandScore:
         r = self.raw
@@ -705,8 +709,7 @@ class Hand:
         steps: dict[str, tuple[int, int, int]] = {"tricks": (trick_team, 2, trick_points)}
         if stoeck_pending:
             steps["stoeck"] = (team_of(stoeck_seat), 0, STOECK_POINTS)
-        compared = [self.declared[s][: self.compared[s]] for s in range(4)]  # not further weis
-        best_seat = weis_winner(compared, self.contract, self.chooser, self.rules)
+        best_seat = weis_winner(self._compared_weis(), self.contract, self.chooser, self.rules)
         if best_seat >= 0:
             team = team_of(best_seat)
             self.weis_team = team

@@ -9,7 +9,7 @@ which of its steps the best weis beat the other team's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
@@ -214,19 +214,22 @@ def weis_key(w: Weis, contract: int, position: int, rules: Rules) -> tuple[int, 
     return (w.points, w.length, rank, in_trump, -position)
 
 
+def _keyed(
+    compared: Sequence[Sequence[Weis]], contract: int, leader: int, rules: Rules
+) -> Iterator[tuple[tuple[int, int, int, int, int], int]]:
+    """Each weis that compares, as (its ``weis_key``, its seat)."""
+    for seat in range(4):
+        for w in compared[seat]:
+            yield weis_key(w, contract, (seat - leader) & 3, rules), seat
+
+
 def weis_winner(
     compared: Sequence[Sequence[Weis]], contract: int, leader: int, rules: Rules
 ) -> int:
     """The seat whose weis wins the comparison (RULES.md §5), -1 when nobody has one:
     ``compared[s]`` the weis of seat ``s`` that compare (those of its announcement),
     ``leader`` the seat that led the first trick."""
-    best_seat, best_key = -1, None
-    for seat in range(4):
-        for w in compared[seat]:
-            key = weis_key(w, contract, (seat - leader) & 3, rules)
-            if best_key is None or key > best_key:
-                best_seat, best_key = seat, key
-    return best_seat
+    return max(_keyed(compared, contract, leader, rules), default=(None, -1))[1]
 
 
 WEIS_REASONS = ("points", "cards", "top", "trump", "order")
@@ -242,14 +245,8 @@ def weis_reason(
     warum der Wys gewinnt): the first step of ``WEIS_REASONS`` that parts the two teams' best
     weis; ``None`` when only one team announced (nothing was compared) or nobody did.
     ``compared`` and ``leader`` as for ``weis_winner``. It names no card of either team."""
-    best: list[tuple[int, int, int, int, int] | None] = [None, None]
-    for seat in range(4):
-        for w in compared[seat]:
-            key = weis_key(w, contract, (seat - leader) & 3, rules)
-            held = best[seat & 1]
-            if held is None or key > held:
-                best[seat & 1] = key
-    ours, theirs = best
+    keyed = list(_keyed(compared, contract, leader, rules))
+    ours, theirs = (max((k for k, s in keyed if s & 1 == team), default=None) for team in (0, 1))
     if ours is None or theirs is None:
         return None
     return next(why for why, a, b in zip(WEIS_REASONS, ours, theirs, strict=True) if a != b)

@@ -871,14 +871,18 @@ class Tournaments:
         """The organiser corrects hand ``hand`` of a real-card table's sheet; logged with
         the hand before and after. The Schneider may be corrected alone (no ``points``): the
         hand is kept as entered, with the organiser's word on the Schneider."""
-        alone = request.entry is None and request.points is None and request.schneider is not None
-        if (request.entry is None) == (request.points is None) and not alone:
+        if request.entry is not None and request.points is not None:
             raise TournamentError.said_as("entry_or_points", "points")
+        if request.entry is None and request.points is None:
+            if request.team is not None or request.match:
+                raise TournamentError.said_as("points_with_team", "points")
+            if request.schneider is None:
+                raise TournamentError.said_as("nothing_to_correct", "points")
         said = request.team is not None or request.match or request.schneider is not None
         if request.entry is not None and said:
             raise TournamentError.said_as("entry_whole", "team")
-        if alone and (request.team is not None or request.match):
-            raise TournamentError.said_as("points_with_team", "points")
+        if request.schneider is not None and not t.rules.striche.schneider:
+            raise TournamentError.said_as("no_schneider", "schneider")
         link = t.links.get((request.round, request.table))
         if link is None or link.kind != CARDS:
             raise TournamentError.said_as(
