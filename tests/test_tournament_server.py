@@ -363,7 +363,7 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
             f"/api/tournaments/{t['id']}/corrections?key={t['key']}",
             {"round": 1, "table": 1, "hand": 1},
         )
-        assert status == 400 and "or its points" in answer["error"]
+        assert status == 400 and answer["error"].startswith("say what to correct"), answer
         corrections = f"/api/tournaments/{t['id']}/corrections?key={t['key']}"
         whole = {"contract": 0, "points": 1}
         for body in (
