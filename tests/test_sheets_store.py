@@ -280,6 +280,86 @@ def test_the_rules_refusals_are_said_in_the_page_s_language(server):
     assert len(call(server, "GET", sheet)[1]["hands"]) == 1  # nothing written
 
 
+QUESTIONS = [
+    # both past half of 300 with the tricks of hand 2 (160 : 154)
+    (
+        {"target": 300},
+        [{"contract": "D", "points": 80}, {"contract": "D", "points": 80}],
+        "berg_first",
+        1,
+        {
+            "en": "both teams reach half the target (150) in hand 2: say which team got there "
+            "first",
+            "de": "im Spiel 2 erreichen beide Teams den halben Zielwert (150): gib an, welches "
+            "Team ihn zuerst erreicht hat",
+            "fr": "les deux équipes atteignent la moitié du but (150) à la donne 2\u00a0: dites "
+            "laquelle y est arrivée la première",
+        },
+    ),
+    # 240 : 274, then A needs 60 and B 26: both go out with the tricks of hand 3
+    (
+        {"target": 300},
+        [
+            {"contract": "D", "points": 140, "weis": [[100], []]},
+            {"contract": "D", "points": 0, "weis": [[], [100]]},
+            {"contract": "D", "points": 100},
+        ],
+        "first_out",
+        1,
+        {
+            "en": "both teams reach the target (300) in hand 3: say which team got there first",
+            "de": "im Spiel 3 erreichen beide Teams das Ziel (300): gib an, welches Team es "
+            "zuerst erreicht hat",
+            "fr": "les deux équipes atteignent le but (300) à la donne 3\u00a0: dites laquelle y "
+            "est arrivée la première",
+        },
+    ),
+    # RULES.md §8: 495 : 744, B goes out in hand 4 while A makes 228 of it (half: 560)
+    (
+        {"target": 1119, "multipliers": "current"},
+        [
+            {"contract": "U", "points": 60, "team": 0},
+            {"contract": "S", "points": 100, "team": 0},
+            {"contract": "D", "points": 55, "team": 0, "weis": [[], [100, 20, 20]]},
+            {"contract": "U", "points": 57, "team": 0},
+        ],
+        "schneider",
+        True,
+        {
+            "en": "hand 4 ends the game, and the sheet cannot tell whether the losers had "
+            "reached half the target (560) at that moment (they had between 495 and 723): say "
+            "whether it is Schneider",
+            "de": "Spiel 4 beendet die Partie, und das Jassblatt kann nicht sagen, ob die "
+            "Verlierer in dem Moment den halben Zielwert (560) erreicht hatten (sie hatten "
+            "zwischen 495 und 723): gib an, ob es Schneider ist",
+            "fr": "la donne 4 termine la partie, et la feuille ne peut pas dire si les perdants "
+            "avaient atteint la moitié du but (560) à ce moment (ils avaient entre 495 et "
+            "723)\u00a0: dites si c’est Schneider",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "hands", "field", "answer", "said"), QUESTIONS)
+def test_the_sheet_asks_what_it_cannot_tell_naming_the_field(
+    server, rules, hands, field, answer, said
+):
+    """A moment the blocks do not tell is asked in the reader's language, with the hand's
+    field that says it; the hand sent again with that field is written."""
+    status, view = call(server, "POST", "/api/sheets", {"name": "Frage", "rules": rules})
+    assert status == 201
+    at = f"/api/sheets/{view['id']}/hands?key={view['key']}"
+    *before, last = hands
+    for hand in before:
+        assert call(server, "POST", at, hand)[0] == 201
+    for lang, question in said.items():
+        status, refused = call(server, "POST", f"{at}&lang={lang}", last)
+        assert (status, refused) == (400, {"error": question, "field": field}), lang
+    status, view = call(server, "POST", f"{at}&lang=fr", {**last, field: answer})
+    assert status == 201 and len(view["hands"]) == len(hands), view
+    assert view["hands"][-1][field] == answer
+
+
 def test_without_its_key_a_sheet_is_neither_listed_nor_opened(server):
     status, view = call(server, "POST", "/api/sheets", {"name": "secret"})
     sid, key = view["id"], view["key"]

@@ -238,7 +238,8 @@ def test_hands_entered_after_one_the_sheet_refuses_wait_for_it(
 ) -> None:
     """Offline, hand 3 needs an answer (both teams reach the target) and hand 4 follows it:
     back online, hand 3 is refused and hand 4 is not sent — it waits, kept, to be written
-    after hand 3 (never counted as the deciding hand in its place)."""
+    after hand 3 (never counted as the deciding hand in its place). The refusal kept is the
+    sheet's question: hand 3 written again, the page asks it."""
     status, view = http_json(server, "/api/sheets", {"name": "Beiz", "rules": {"target": 300}})
     assert status == 201
     sheet = (view["id"], view["key"])
@@ -261,6 +262,19 @@ def test_hands_entered_after_one_the_sheet_refuses_wait_for_it(
     expect(held).to_contain_text("Spiel 3")
     assert len(stored(server, sheet)) == 2  # hand 4 was not written in hand 3's place
     expect(held.locator("button.rewrite")).to_be_visible()
+    refused = page.locator("#conflicts li.refused")
+    expect(refused).to_contain_text("im Spiel 3 erreichen beide Teams das Ziel (300)")
+    press(refused.locator("button.rewrite"))
+    expect(page.locator("#error")).to_have_text(
+        "Beide Teams erreichen in diesem Spiel das Ziel: unten angeben, welches zuerst."
+    )
+    expect(page.locator("#moments")).to_have_attribute("open", "")
+    expect(page.locator("#first-out")).to_be_focused()
+    page.select_option("#first-out", "1")
+    enter_hand(page)
+    expect(page.locator("#conflicts li.refused")).to_have_count(0)
+    hands = stored(server, sheet)
+    assert len(hands) == 3 and hands[2]["points"] == 100 and hands[2]["first_out"] == 1
     page.context.close()
     assert page.errors == []  # type: ignore[attr-defined]
 

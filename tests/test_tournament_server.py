@@ -320,7 +320,7 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
             while winner < 0:
                 hand: dict[str, Any] = {"contract": 0, "chooser": 0, "points": points, "team": 0}
                 status, answer = http_json(base, f"/api/sheets/{sheet_id}/hands?key={key}", hand)
-                if status == 400 and "(schneider)" in answer["error"]:
+                if status == 400 and answer.get("field") == "schneider":
                     hand["schneider"] = False  # the scorer says: the losers had reached 150
                     status, answer = http_json(
                         base, f"/api/sheets/{sheet_id}/hands?key={key}", hand
@@ -363,7 +363,7 @@ def test_a_real_card_round_with_a_correction(tmp_path: Path) -> None:
             f"/api/tournaments/{t['id']}/corrections?key={t['key']}",
             {"round": 1, "table": 1, "hand": 1},
         )
-        assert status == 400 and "or its points" in answer["error"]
+        assert status == 400 and answer["error"].startswith("say what to correct"), answer
         corrections = f"/api/tournaments/{t['id']}/corrections?key={t['key']}"
         whole = {"contract": 0, "points": 1}
         for body in (
@@ -447,16 +447,28 @@ def test_the_organiser_corrects_a_schneider(tmp_path: Path) -> None:
             assert http_json(base, f"/api/sheets/{sheet_id}?key={key}")[1]["hands"] == sheet
 
         sheet = http_json(base, f"/api/sheets/{sheet_id}?key={key}")[1]["hands"]
-        # no match after all, 100 points: the sheet cannot tell whether it is Schneider
+        # no match after all, 100 points: the sheet cannot tell whether it is Schneider, and
+        # asks as it asks the scorer, in the page's language
         no_match = {"round": 1, "table": 1, "hand": 3, "points": 100}
         for lang, said in (
-            ("en", "with these points hand 3 ends the game"),
-            ("de-CH", "mit diesen Punkten beendet Spiel 3 die Partie"),
-            ("fr-CH", "avec ces points, la donne 3 termine la partie"),
+            ("en", "hand 3 ends the game, and the sheet cannot tell whether the losers had "),
+            ("de-CH", "Spiel 3 beendet die Partie, und das Jassblatt kann nicht sagen, ob "),
+            ("fr-CH", "la donne 3 termine la partie, et la feuille ne peut pas dire si "),
         ):
             status, answer = http_json(base, corrections, no_match, lang=lang)
             assert status == 400 and answer["error"].startswith(said), answer
             assert answer["field"] == "schneider"
+        # the same hand corrected whole: the same question
+        entry = {"contract": 0, "chooser": 0, "points": 100, "team": 0}
+        status, answer = http_json(
+            base, corrections, {"round": 1, "table": 1, "hand": 3, "entry": entry}, lang="fr"
+        )
+        assert status == 400 and answer["field"] == "schneider", answer
+        assert answer["error"] == (
+            "la donne 3 termine la partie, et la feuille ne peut pas dire si les perdants "
+            "avaient atteint la moitié du but (150) à ce moment (ils avaient entre 114 et "
+            "171)\u00a0: dites si c’est Schneider"
+        )
         unchanged()
         # the Schneider on a hand that does not end the game
         status, answer = http_json(

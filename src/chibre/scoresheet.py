@@ -28,6 +28,10 @@ them when they matter:
   everything they made in the hand (points count as they arise). When half the target lies
   in between, the scorer, who saw the game, says.
 
+A hand that needs one of them unsaid is refused with the question: an ``InvalidEntry`` whose
+``field`` names the field to say it in (key ``sheet.bad.ask_<field>``, said in any language of
+the catalogue like every keyed refusal).
+
 What the calculator does not represent, and how it reads it instead:
 
 * ``immediate`` mode ends the game in the middle of a hand; the scorer writes the hand
@@ -73,19 +77,29 @@ TEAM_NAMES = ("A", "B")
 
 class InvalidEntry(IllegalAction, ValueError):
     """A hand (or a sheet) the calculator cannot write: the message says what is wrong; one
-    made by ``said_as`` says it in every language of the catalogue (``said``)."""
+    made by ``said_as`` says it in every language of the catalogue (``said``). ``field``: the
+    field of the hand the sheet asks for, when the refusal is one of its questions
+    (``first_out``, ``berg_first``, ``schneider``: a moment it cannot read from the blocks)."""
 
     key = ""
     fields: Mapping[str, object] = {}
     why: IllegalAction | None = None
+    field: str | None = None
 
     @classmethod
-    def said_as(cls, key: str, why: IllegalAction | None = None, **fields: object) -> InvalidEntry:
+    def said_as(
+        cls,
+        key: str,
+        why: IllegalAction | None = None,
+        *,
+        field: str | None = None,
+        **fields: object,
+    ) -> InvalidEntry:
         """The refusal ``sheet.bad.<key>`` of the message catalogue, in English; ``why``: the
-        engine's refusal it gives as its ``{why}``."""
+        engine's refusal it gives as its ``{why}``; ``field``: the field the sheet asks for."""
         said = {"why": why.said("en")} if why is not None else {}
         refused = cls(text("en", "sheet.bad." + key, **fields, **said))
-        refused.key, refused.fields, refused.why = key, fields, why
+        refused.key, refused.fields, refused.why, refused.field = key, fields, why, field
         return refused
 
     def said(self, lang: str) -> str:
@@ -465,12 +479,12 @@ def count_game(
         if c.bergpreis < 0:
             c.bergpreis = _decide(
                 number, before, blocks, rules.half_target, immediate, weis_at, entry.berg_first,
-                "half the target", needed=rules.striche.bergpreis > 0,
+                "berg_first", needed=rules.striche.bergpreis > 0,
             )[0]  # fmt: skip
         elif entry.berg_first is not None:
             raise InvalidEntry.said_as("berg_won", number=number, team=TEAM_NAMES[c.bergpreis])
         winner, block = _decide(
-            number, before, blocks, rules.target, immediate, weis_at, entry.first_out, "the target"
+            number, before, blocks, rules.target, immediate, weis_at, entry.first_out, "first_out"
         )
         totals = [before[0] + score.total(0), before[1] + score.total(1)]
         if winner >= 0:
@@ -532,10 +546,8 @@ def _schneider(number: int, low: int, high: int, rules: Rules, said: bool | None
     if said is None:
         if not rules.striche.schneider:  # no Schneider at this table: nothing to ask
             return False
-        raise InvalidEntry(
-            f"hand {number} ends the game, and the sheet cannot tell whether the losers had "
-            f"reached half the target ({half}) at that moment (they had between {low} and "
-            f"{high}): say whether it is Schneider (schneider)"
+        raise InvalidEntry.said_as(
+            "ask_schneider", field="schneider", number=number, half=half, low=low, high=high
         )
     return said
 
@@ -548,20 +560,19 @@ def _decide(
     immediate: bool,
     weis_at: int | None,
     said: int | None,
-    what: str,
+    field_name: str,
     needed: bool = True,
 ) -> tuple[int, int]:
     """The team that reaches ``threshold`` first in this hand and the index of its block,
-    read from the counting order or from what the scorer said."""
-    field_name = "first_out" if what == "the target" else "berg_first"
+    read from the counting order or from what the scorer said (the hand's ``field_name``:
+    ``first_out`` for the target, ``berg_first`` for half of it)."""
     team, unclear, block = _first_to_reach(before, blocks, threshold, immediate, weis_at)
     if unclear:
         if said is None:
             if not needed:  # no Bergpreis at this table: nobody is credited with it
                 return -1, block
-            raise InvalidEntry(
-                f"both teams reach {what} ({threshold}) in hand {number}: say which team got "
-                f"there first ({field_name})"
+            raise InvalidEntry.said_as(
+                f"ask_{field_name}", field=field_name, number=number, threshold=threshold
             )
         team = said
         running = list(before)

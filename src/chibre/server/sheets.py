@@ -45,8 +45,11 @@ the browser first and sends it with its id (``static/tafel-sync.js``); ``GET /ta
 is its service worker, which keeps the page for use without a connection.
 
 The rules' presets are ``GET /api/presets`` of the server. Bad input is answered 400 with
-``{"error": message}`` and nothing is stored; a wrong key 403, an unknown sheet 404, a hand
-changed meanwhile 409.
+``{"error": message}`` (in the ``lang`` asked for) and nothing is stored; a moment the sheet
+cannot read from the blocks is asked for the same way, ``{"error", "field"}`` naming the
+hand's field that says it (``first_out``, ``berg_first`` or ``schneider``: the hand sent
+again with it is written). A wrong key 403, an unknown sheet 404, a hand changed meanwhile
+409.
 """
 
 from __future__ import annotations
@@ -477,8 +480,8 @@ def router(db_path: Path) -> APIRouter:
             except StoreUnavailable:
                 log.exception("the score sheets' store refused a request")
                 return error(503, "the score sheet could not be read or saved: try again later")
-            except InvalidEntry as e:
-                return error(400, e.said(kwargs.get("lang", "en")))
+            except InvalidEntry as e:  # a question the sheet asks names its field
+                return error(400, e.said(kwargs.get("lang", "en")), e.field)
             except (InvalidRules, ChibreError) as e:
                 return error(400, str(e))
 

@@ -912,18 +912,7 @@ class Tournaments:
                     # the scorer's word on the Schneider no longer fits: the new points say it
                     hand.pop("schneider", None)
                     sheet.replace(request.hand, hand)
-                elif (
-                    request.schneider is None
-                    and not e.key
-                    and _asks_schneider(sheet, request.hand, hand)
-                ):
-                    raise TournamentError.said_as(
-                        "schneider_asked",
-                        "schneider",
-                        hand=str(request.hand),
-                        half=str(sheet.rules.half_target),
-                    ) from e
-                else:
+                else:  # the sheet's own refusal, a question it asks (``field``) included
                     raise
 
         what: dict[str, Any] = {}
@@ -1058,17 +1047,6 @@ class Tournaments:
         writer.writeheader()
         writer.writerows(rows)
         return buffer.getvalue()
-
-
-def _asks_schneider(sheet: ScoreSheet, number: int, hand: dict[str, Any]) -> bool:
-    """Whether hand ``number`` written as ``hand`` is refused only for want of a word on the
-    Schneider: it ends the game and the sheet cannot tell (a copy is tried with one said)."""
-    trial = ScoreSheet.from_dict(sheet.to_dict())
-    try:
-        trial.replace(number, {**hand, "schneider": True})
-    except InvalidEntry:
-        return False
-    return True
 
 
 def duplicate_results(played: list[Played]) -> dict[str, float]:

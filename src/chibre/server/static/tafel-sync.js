@@ -76,8 +76,9 @@ export function change(view, kind, fields) {
   return { write: newWriteId(), sheet: view.id, key: view.key, kind, made: lastMade, ...fields };
 }
 
-/** A JSON request to the server; an error says its ``status``, or ``offline`` when the
- * server could not be reached at all. */
+/** A JSON request to the server; an error says its ``status`` (and the ``field`` the server
+ * names: for a hand, the question the sheet asks), or ``offline`` when the server could not
+ * be reached at all. */
 export async function api(method, path, body, lang) {
   const sep = path.includes("?") ? "&" : "?";
   let res;
@@ -101,6 +102,7 @@ export async function api(method, path, body, lang) {
   if (!res.ok) {
     const error = new Error(data.error || res.statusText);
     error.status = res.status;
+    if (data.field) error.field = data.field;
     throw error;
   }
   return data;
@@ -149,7 +151,8 @@ async function syncNow(id, lang, direct) {
         return result;
       }
       const conflict = e.status === 409 ? "changed" : "refused";
-      await book.note({ ...c, conflict, status: e.status, error: e.message });
+      // kept with the field refused: a question the sheet asks is asked again when it is rewritten
+      await book.note({ ...c, conflict, status: e.status, error: e.message, field: e.field });
       if (c.kind === "add") {
         // the hands entered after a refused one were counted on it: none is sent before the
         // scorer has written that one again; they wait, in order, each to be written again

@@ -166,6 +166,21 @@ function refusal(e) {
   return REFUSALS[e.status] ? t(REFUSALS[e.status]) : e.message;
 }
 
+/** The moments the sheet cannot read from the blocks, by the hand's field that says each: a
+ * refusal naming one of them (``field``) is the sheet's question, asked on the form. */
+const QUESTIONS = { first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" };
+
+function question(e) {
+  return Object.keys(QUESTIONS).includes(e.field) ? e.field : "";
+}
+
+/** Open the question ``field`` below the entry, saying it in the page's own words. */
+function ask(field) {
+  showError(t(`tf_ask_${field}`));
+  $("#moments").open = true;
+  $(QUESTIONS[field]).focus();
+}
+
 function showError(message, where = "#error") {
   const el = $(where);
   el.textContent = message || "";
@@ -531,6 +546,7 @@ function drawConflicts() {
           fillEntry(c.hand);
           show(sheet);
           $("#hand-form").scrollIntoView({ behavior: "instant", block: "start" });
+          if (question(c)) ask(question(c)); // the sheet's question, kept with the refusal
         }),
       );
     }
@@ -857,13 +873,10 @@ async function submitHand(ev) {
       if (replaced) await book.keep(replaced); // the hand as it was before this correction
       await loadLocal(sheet.id);
       show(sheet);
-      // the sheet asks what it cannot read from the blocks: open those questions
-      const asked = /\((first_out|berg_first|schneider)\)/.exec(result.refused.message || "");
-      showError(asked ? t(`tf_ask_${asked[1]}`) : refusal(result.refused));
-      if (asked) {
-        $("#moments").open = true;
-        $({ first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" }[asked[1]]).focus();
-      }
+      // the sheet asks what it cannot read from the blocks: open that question
+      const asked = question(result.refused);
+      if (asked) ask(asked);
+      else showError(refusal(result.refused));
       return;
     }
     // written on the server, or kept here until it can be reached
