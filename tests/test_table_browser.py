@@ -1297,6 +1297,11 @@ def stored_table(db: Path, table_id: str, rules: Rules, deal: Deal, *actions: Ac
     store.close()
 
 
+def dealt(dealer: int, *hands: str) -> Deal:
+    """A deal of these four hands (written as cards), dealt by ``dealer``."""
+    return Deal(tuple(parse_cards(h) for h in hands), dealer)
+
+
 def test_the_weis_line_says_why_the_weis_won(browser: Browser, tmp_path: Path) -> None:
     """Both teams announced 20: the line says why the writing team's won — the seat order in
     hearts, the lower card in Undenufe (6-7-8 beats Q-K-A, RULES.md §5) —, to its team, to
@@ -1305,32 +1310,22 @@ def test_the_weis_line_says_why_the_weis_won(browser: Browser, tmp_path: Path) -
     rules = Rules.preset("romand")
     # seat 0 ♦7-8-9 (and ♦7: it chooses, hearts, and leads), seat 1 ♣7-8-9: only the seat
     # order parts them; the first trick is played
-    tie = Deal(
-        tuple(
-            parse_cards(h)
-            for h in (
-                "♦7 ♦8 ♦9 ♥6 ♥10 ♥A ♠9 ♠K ♣6",
-                "♣7 ♣8 ♣9 ♥7 ♥J ♠6 ♠10 ♠A ♦6",
-                "♥8 ♥Q ♠7 ♠J ♦10 ♦Q ♦A ♣J ♣K",
-                "♥9 ♥K ♠8 ♠Q ♦J ♦K ♣10 ♣Q ♣A",
-            )
-        ),
+    tie = dealt(
         3,
+        "♦7 ♦8 ♦9 ♥6 ♥10 ♥A ♠9 ♠K ♣6",
+        "♣7 ♣8 ♣9 ♥7 ♥J ♠6 ♠10 ♠A ♦6",
+        "♥8 ♥Q ♠7 ♠J ♦10 ♦Q ♦A ♣J ♣K",
+        "♥9 ♥K ♠8 ♠Q ♦J ♦K ♣10 ♣Q ♣A",
     )
     trick = [Play(parse_card(c)) for c in ("♦7", "♦6", "♦10", "♦J")]
     stored_table(db, "tie", rules, tie, Choose(1), *trick)
     # seat 0 ♣6-7-8, seat 1 ♥Q-K-A and ♦7: seat 1 chooses Undenufe and leads
-    low = Deal(
-        tuple(
-            parse_cards(h)
-            for h in (
-                "♣6 ♣7 ♣8 ♦6 ♦8 ♦10 ♠6 ♠8 ♠10",
-                "♥Q ♥K ♥A ♦7 ♦9 ♦J ♠7 ♠9 ♠J",
-                "♥6 ♥8 ♥10 ♦Q ♦A ♠Q ♠A ♣10 ♣Q",
-                "♥7 ♥9 ♥J ♦K ♠K ♣9 ♣J ♣K ♣A",
-            )
-        ),
+    low = dealt(
         0,
+        "♣6 ♣7 ♣8 ♦6 ♦8 ♦10 ♠6 ♠8 ♠10",
+        "♥Q ♥K ♥A ♦7 ♦9 ♦J ♠7 ♠9 ♠J",
+        "♥6 ♥8 ♥10 ♦Q ♦A ♠Q ♠A ♣10 ♣Q",
+        "♥7 ♥9 ♥J ♦K ♠K ♣9 ♣J ♣K ♣A",
     )
     trick = [Play(parse_card(c)) for c in ("♦7", "♦Q", "♦K", "♦8")]
     stored_table(db, "low", rules, low, Choose(5), *trick)
