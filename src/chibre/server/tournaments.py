@@ -897,10 +897,9 @@ class Tournaments:
             if request.entry is not None:
                 sheet.replace(request.hand, request.entry.entry())
                 return
-            kept = {k: v for k, v in before.items() if v is not None}
-            hand = dict(kept)
+            hand = {k: v for k, v in before.items() if v is not None}  # the rest is kept
             if request.points is not None:
-                team = kept["team"] if request.team is None else request.team
+                team = hand["team"] if request.team is None else request.team
                 match = team if request.match else None
                 hand.update(points=request.points, team=team, match=match)
             if request.schneider is not None:  # the organiser's word on it
