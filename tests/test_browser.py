@@ -201,7 +201,10 @@ def test_the_lobby_buttons_wait_for_the_rules(browser: Browser, server: str) -> 
 
     page.route("**/api/presets*", hold)
     page.goto(server + "/")
-    page.wait_for_function("() => document.querySelector('#create') !== null")
+    deadline = time.monotonic() + 15
+    while not held:  # the page has asked for the presets (its script may ask after the load)
+        assert time.monotonic() < deadline, "the lobby never asked for the presets"
+        page.wait_for_timeout(50)
     expect(page.locator("#create")).to_be_disabled()
     expect(page.locator("#play-now")).to_be_disabled()
     assert len(held) == 1
