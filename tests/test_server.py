@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from chibre.actions import Choose, Deal, Play
 from chibre.bots import make_player
@@ -743,6 +744,53 @@ def test_a_finished_game_refuses_actions_and_gives_its_record(server: tuple[str,
     game, _ = record.replay()
     assert list(game.totals) == me.view["totals"] and game.winner == me.view["winner"]
     assert http_json(base, f"/api/tables/{tid}/record?format=pdf&token={token}")[0] == 400
+
+
+def test_a_seat_may_share_the_replay_once_the_game_is_over(server: tuple[str, Path]) -> None:
+    """A friend's seat (not the host's, who holds the invitations) learns the spectators'
+    token nowhere while the game plays — its summary, its VIEW, the lobby's list of its games
+    —; once the game is over both give ``share``: the spectators' link with ``replay=1``,
+    which opens the game as a spectator and its record."""
+    base, db = server
+    made = create_table(base, ["human", "rule", "human", "rule"], options={"claim": "thank"})
+    tid, watch = made["table"], token_of(made["watch"])
+    friend = token_of(made["seats"][2]["link"])
+    held = {"seats": [{"table": tid, "token": friend}]}
+
+    def told_the_friend() -> tuple[dict[str, Any], dict[str, Any], str]:
+        status, summary = http_json(base, f"/api/tables/{tid}?token={friend}")
+        assert status == 200, summary
+        status, listed = http_json(base, "/api/history", held)
+        assert status == 200, listed
+        (game,) = listed["games"]
+        return summary, game, json.dumps([summary, listed])
+
+    summary, game, said = told_the_friend()
+    assert summary["finished"] is False and summary["share"] is None
+    assert game["finished"] is False and game["share"] is None
+    assert watch not in said and "share_later" not in said
+    with ws_connect(ws_url(base, made["seats"][2]["link"])) as ws:
+        frame = json.loads(ws.recv(timeout=TIMEOUT))
+        assert frame["type"] == "state" and watch not in json.dumps(frame)
+    with ws_connect(ws_url(base, made["seats"][0]["link"])) as ws:  # the host thanks: over
+        json.loads(ws.recv(timeout=TIMEOUT))
+        ws.send(json.dumps({"type": "act", "action": {"kind": "thank"}}))
+        while json.loads(ws.recv(timeout=TIMEOUT)).get("table", {}).get("status") != "finished":
+            pass
+    summary, game, _ = told_the_friend()
+    share = f"/t/{tid}?watch={watch}&replay=1"
+    assert summary["finished"] is True and summary["share"] == share
+    assert game["share"] == share and game["link"] == f"/t/{tid}?seat={friend}"
+    assert "share_later" not in summary and "share_later" not in game
+    assert "seat=" not in share and friend not in share
+    status, watched = http_json(base, f"/api/tables/{tid}?watch={watch}")
+    assert status == 200 and watched["you"] == {"seat": None, "spectator": True}
+    assert watched["share"] == share  # a spectator may pass it on: it is the link it has
+    _, entries = stored_game(db, tid)
+    with urllib.request.urlopen(f"{base}/api/tables/{tid}/record?format=text&watch={watch}") as r:
+        assert parse_record(r.read().decode()).entries == entries
+    with urllib.request.urlopen(base + share) as r:  # the page that shows it
+        assert r.status == 200 and "text/html" in r.headers["Content-Type"]
 
 
 # --- the view, the protocol ------------------------------------------------------------------

@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import defaultdict
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -698,6 +699,51 @@ def test_a_duplicate_passe_online(tmp_path: Path) -> None:
         assert standings_points(s) == recompute(db, t["id"])
         ranked = [line["score"] for line in s["standings"]]
         assert ranked == sorted(ranked, reverse=True)
+
+
+def test_a_shared_deal_table_s_replay_is_shared_once_the_round_is_over(tmp_path: Path) -> None:
+    """At a duplicate round the other table plays the same deals: a player whose game is over
+    is not given the spectators' token (its summary, the lobby's list of its games) before the
+    round is over at every table — "share later" —, then ``share`` opens the replay as a
+    spectator."""
+    with running_server(tmp_path, "--bot-delay", "0", "--deal-delay", "0") as base:
+        t = create(base, name="Duplicate", rounds=1, hands=1, duplicate=True, grace=5)
+        for n in range(8):
+            assert enter(base, t, f"P{n + 1}")[0] == 201
+        status, _ = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
+        assert status == 201
+        first, second = state(base, t)["rounds"][0]["tables"]
+        # the second table's players are all there and none of them moves: it waits
+        with ExitStack() as waiting:
+            for seat in second["seats"]:
+                waiting.enter_context(ws_connect(ws_url(base, seat["link"])))
+            link = first["seats"][0]["link"]  # no one came: computers play it after 5 s
+            table_id, token = link.split("/t/")[1].split("?seat=")
+            held = {"seats": [{"table": table_id, "token": token}]}
+            end = time.monotonic() + 60
+            while not (summary := http_json(base, f"/api/tables/{table_id}?token={token}")[1])[
+                "finished"
+            ]:
+                assert summary["share"] is None and "share_later" not in summary
+                assert time.monotonic() < end, summary
+                time.sleep(0.2)
+            _, listed = http_json(base, "/api/history", held)
+            for told in (summary, listed["games"][0]):
+                assert told["share"] is None and told["share_later"] is True
+            assert "watch=" not in json.dumps([summary, listed])
+            assert not state(base, t)["round_over"]
+        # the second table's players gone: after the grace period computers finish the round
+        s = wait_for(base, t, "round_over")
+        watch = s["rounds"][0]["tables"][0]["watch"].split("watch=")[1]
+        share = f"/t/{table_id}?watch={watch}&replay=1"
+        _, summary = http_json(base, f"/api/tables/{table_id}?token={token}")
+        _, listed = http_json(base, "/api/history", held)
+        for told in (summary, listed["games"][0]):
+            assert told["share"] == share and "share_later" not in told
+        _, watched = http_json(base, f"/api/tables/{table_id}?watch={watch}")
+        assert watched["you"]["spectator"] and watched["deals"]["seed"]
+        status, record = http_json(base, f"/api/tables/{table_id}/record?format=json&watch={watch}")
+        assert status == 200 and verify(record_from_dict(record), watched["deals"]) == []
 
 
 def test_passe_and_duplicate_refusals(tmp_path: Path) -> None:

@@ -439,7 +439,8 @@ async def seat_history(request: Request, body: HistoryRequest) -> Response:
             continue
         game = history.SeatGame(table.stored, table.game, seat)
         games.append(game)
-        entries.append(history.game_entry(game, f"/t/{table.id}?seat={held.token}"))
+        link = f"/t/{table.id}?seat={held.token}"
+        entries.append(history.game_entry(game, link, table.replay_share()))
         tables.release(table)
     entries.sort(key=lambda e: e["created"], reverse=True)  # the newest first
     return JSONResponse({"games": entries, "figures": history.figures(games)})

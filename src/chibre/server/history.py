@@ -29,8 +29,9 @@ def _name(info: SeatInfo) -> str:
     return info.name or ("" if info.kind == "human" else info.kind)
 
 
-def game_entry(g: SeatGame, link: str) -> dict[str, Any]:
-    """What the lobby lists of one game: when, with whom, the result, the link back."""
+def game_entry(g: SeatGame, link: str, share: dict[str, Any]) -> dict[str, Any]:
+    """What the lobby lists of one game: when, with whom, the result, the link back, and
+    what the player may share of it (``Table.replay_share``)."""
     team = team_of(g.seat)
     seats = g.stored.seats
     return {
@@ -47,6 +48,7 @@ def game_entry(g: SeatGame, link: str) -> dict[str, Any]:
         "points": [g.game.totals[team], g.game.totals[1 - team]],
         "striche": [g.game.striche[team], g.game.striche[1 - team]],
         "hands": len(g.game.hands),
+        **share,
     }
 
 

@@ -276,6 +276,8 @@ class Table:
         self._renamed: dict[int, deque[float]] = {}  # when each seat named itself (monotonic)
         self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
         """What a tournament adds to the table's summary (set by ``Tables``)."""
+        self.round_over: Callable[[Table], bool] | None = None
+        """Whether every table of this tournament table's round is over (set by ``Tables``)."""
 
     # --- reading -------------------------------------------------------------------------
 
@@ -302,6 +304,18 @@ class Table:
     def watches(self, token: str | None) -> bool:
         """Whether a token is the spectators' token of this table."""
         return _same(token, self.stored.watch)
+
+    def replay_share(self) -> dict[str, Any]:
+        """What a player may share of the game: ``share``, the link that opens its replay
+        read-only for anyone (the spectators' link), once the game is over — ``None`` before.
+        At a shared-deal tournament table only once every table of the round is over too (the
+        others play the same deals): until then ``share_later`` says so."""
+        if not self.game.is_over:
+            return {"share": None}
+        terms = self.stored.terms
+        if terms is not None and terms.shared and not (self.round_over and self.round_over(self)):
+            return {"share": None, "share_later": True}
+        return {"share": f"/t/{self.id}?watch={self.stored.watch}&replay=1"}
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [
@@ -376,6 +390,7 @@ class Table:
             out["move_limit"] = self.move_limit
         if self.about is not None:  # a tournament's table: its tournament, shared deals
             out.update(self.about(self, seat))
+        out.update(self.replay_share())
         if seat == 0 and terms is None:  # the creator of a friends' table: the invitations
             out["links"] = {
                 "seats": [
@@ -851,6 +866,8 @@ class Tables:
         """Tables that were damaged and could not be restored (kept in the store)."""
         self.about: Callable[[Table, int | None], dict[str, Any]] | None = None
         """What the tournaments add to a table's summary (``Table.about``)."""
+        self.round_over: Callable[[Table], bool] | None = None
+        """Whether a tournament table's round is over at every table (``Table.round_over``)."""
 
     @property
     def playing(self) -> int:
@@ -928,6 +945,7 @@ class Tables:
             table = Table(stored, self.store, self.settings, self.thinkers)
             table.rematch = self.rematch
             table.about = self.about
+            table.round_over = self.round_over
             if table.game.is_over:
                 table.next = self.store.next_game(table_id)
         except StoreUnavailable as e:
@@ -1055,6 +1073,7 @@ class Tables:
         table = Table(stored, self.store, self.settings, self.thinkers)
         table.rematch = self.rematch
         table.about = self.about
+        table.round_over = self.round_over
         self.tables[stored.id] = table
         table.schedule()
         return table

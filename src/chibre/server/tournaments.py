@@ -457,8 +457,10 @@ class Tournaments:
         self.sheets = SheetStore(db_path)
         self.tables = tables
         tables.about = self.about
+        tables.round_over = self.round_over
         for table in tables.tables.values():  # restored before the tournaments were read
             table.about = self.about
+            table.round_over = self.round_over
         self._task: asyncio.Task[None] | None = None
         self._finished: set[str] = set()
         self._unopened: set[tuple[str, int, int]] = set()  # said in the log already
@@ -668,6 +670,20 @@ class Tournaments:
             if mine is not None and "deals" in mine.info:
                 out["deals"] = mine.info["deals"]
         return out
+
+    def round_over(self, table: Table) -> bool:
+        """Whether every table of the round that ``table`` belongs to is over (what a
+        shared-deal table waits for before its players may share its spectators' link, as the
+        tournament's page shows it only then); ``False`` where that cannot be read."""
+        try:
+            found = self.store.table_of(table.id)
+            t = self.store.load(found[0]) if found is not None else None
+            if found is None or t is None:
+                return False
+            return all(p.done for p in self.played(t) if p.round == found[1])
+        except (StoreUnavailable, ChibreError):
+            log.exception("the round of table %s could not be read", table.id)
+            return False
 
     def entry_seat(self, tid: str, token: str) -> EntrySeat | None:
         """Where the player of ``token`` (a human entry's) sits in tournament ``tid`` now;
