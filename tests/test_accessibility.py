@@ -127,7 +127,7 @@ def test_the_end_and_the_replay(browser: Browser, server: str, axe_source: str, 
     made = finished_table(server)
     page = deck_page(browser, deck)
     page.goto(server + made["seats"][0]["link"])
-    page.locator("#over-dialog[open]").wait_for()
+    page.locator("#over-dialog[open] #over-share .share-button").wait_for()  # all of it
     assert violations(page, axe_source, also=OUTLINE) == []
     # closed with Escape, the end — its rematch, its review — is one button away
     page.keyboard.press("Escape")

@@ -656,6 +656,77 @@ def test_a_finished_game_s_replay_asks_for_its_review_without_an_error(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def opens_the_replay_as_a_spectator(browser: Browser, url: str) -> None:
+    """A shared link, opened in a browser of its own: the replay, watched, no seat."""
+    page = new_page(browser, locale="de-CH")
+    page.goto(url)
+    page.locator("#replay:not([hidden])").wait_for()
+    expect(page.locator("#table")).to_have_attribute("data-spectator", "true")
+    assert page.locator("#rp-hand option").count() >= 1
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_end_dialog_shares_the_replay_as_a_spectator_s_link(
+    browser: Browser, server: str
+) -> None:
+    """ "Share the replay" copies the spectators' link with replay=1 (never the seat's own)
+    and says so; opened elsewhere, it shows the replay to a spectator."""
+    made = create_table(server, options={"claim": "thank"})
+    share = f"{server}/t/{made['table']}?watch={made['watch'].split('watch=')[1]}&replay=1"
+    page = new_page(browser)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    expect(page.locator("#over-share")).to_be_hidden()  # nothing to share while it plays
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    page.click("#over-share .share-button")
+    expect(page.locator("#over-share [role=status]")).to_have_text(
+        "Link copied: anyone who opens it sees the replay."
+    )
+    assert page.evaluate("navigator.clipboard.readText()") == share
+    expect(page.locator("#over-share .share-url")).to_be_hidden()
+    assert not page.errors  # type: ignore[attr-defined]
+    opens_the_replay_as_a_spectator(browser, share)
+
+
+def test_without_a_clipboard_the_replay_s_link_is_shown_to_select(
+    browser: Browser, server: str
+) -> None:
+    """Where the page may not write to the clipboard, "Share the replay" shows the link,
+    selected — in the replay as the seat opens it, and in the lobby's list of its games."""
+    made = create_table(server, options={"claim": "thank"})
+    share = f"{server}/t/{made['table']}?watch={made['watch'].split('watch=')[1]}&replay=1"
+    page = new_page(browser)
+    page.context.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined})"
+    )
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+    page.goto(server + made["seats"][0]["link"] + "&replay=1")
+    page.locator("#replay:not([hidden])").wait_for()
+    page.click("#rp-share .share-button")
+    shown = page.locator("#rp-share .share-url")
+    expect(shown).to_be_focused()
+    expect(shown).to_have_value(share)
+    selected = "e => e.value.slice(e.selectionStart, e.selectionEnd)"
+    assert shown.evaluate(selected) == share
+    expect(page.locator("#rp-share [role=status]")).to_have_text(
+        "Copy this link to share the replay:"
+    )
+    page.goto(server + "/")
+    game = page.locator(f"#recent li[data-table='{made['table']}']")
+    game.locator(".share-button").click()
+    expect(game.locator(".share-url")).to_have_value(share)
+    expect(game.locator("a")).to_have_attribute("href", made["seats"][0]["link"] + "&replay=1")
+    assert not page.errors  # type: ignore[attr-defined]
+    opens_the_replay_as_a_spectator(browser, share)
+
+
 def invite_friend(browser: Browser, server: str, **options: object) -> tuple[Page, Page, str]:
     """A table of the host (seat 0) with a friend opposite (seat 2) and two computers; both
     pages at the table. Returns (host, friend, the friend's invitation)."""

@@ -9,7 +9,7 @@ import re
 import signal
 import time
 from collections.abc import Callable, Iterator
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,10 @@ from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
+from websockets.sync.client import connect as ws_connect
 
 from browser_support import artifacts, new_page, take_turn
-from server_support import free_port, http_json, opened, start_server, stop_server
+from server_support import free_port, http_json, opened, start_server, stop_server, ws_url
 from tafel_support import enter_hand, hand_rows
 from test_tournament_server import recompute
 
@@ -410,6 +411,41 @@ def test_a_passe_table_shows_its_commitment_and_leads_back(
     expect(first.locator("#terms")).to_contain_text("A Passe of 2 hands at every table")
     for page in pages:
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_duplicate_table_s_replay_is_shared_once_the_round_is_over(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """A duplicate round: the other table plays the same deals. A player whose game is over
+    is told the replay is shared once the round is over; when the other table is done too,
+    "Share the replay" comes by itself."""
+    base = served["base"]
+    body = {"name": "D", "rounds": 1, "hands": 1, "duplicate": True, "grace": 5}
+    t = http_json(base, "/api/tournaments", {**body, "options": {"claim": "thank"}})[1]
+    entered(base, t, *(f"P{n + 1}" for n in range(8)))
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    first, second = state["rounds"][0]["tables"]
+    page = new_page(browser)
+    with ExitStack() as waiting:  # the second table's players are there and never move
+        for seat in second["seats"]:
+            waiting.enter_context(ws_connect(ws_url(base, seat["link"])))
+        page.goto(base + first["seats"][0]["link"])
+        page.click("#controls [data-kind='thank']")
+        page.click("#thank-yes")
+        later = page.locator("#over-dialog[open] #over-share")
+        expect(later).to_have_text("The replay can be shared once the round is over.")
+        expect(later.locator("button")).to_have_count(0)
+    # the second table's players gone, computers finish it after the grace period
+    page.locator("#over-share .share-button").click(timeout=30_000)
+    expect(page.locator("#over-share [role=status]")).to_have_text(
+        re.compile("Link copied|Copy this link")
+    )
+    state = http_json(base, f"/api/tournaments/{t['id']}?code={t['code']}")[1]
+    watch = state["rounds"][0]["tables"][0]["watch"]  # shown to all now the round is over
+    link = page.locator("#over-share .share-url").input_value()
+    assert link == f"{base}{watch}&replay=1"
+    assert page.errors == []  # type: ignore[attr-defined]
 
 
 def test_a_late_answer_to_an_older_poll_is_not_drawn_over_a_newer_state(

@@ -78,6 +78,51 @@ export function linkRow(label, link) {
   return li;
 }
 
+// "Share the replay" of a finished game: a button that copies `share` (the spectators' link
+// with replay=1: it opens the replay read-only for anyone, never the seat), then says it was
+// copied; where the clipboard is not available (no secure context, no permission), the link
+// shown as text to select. Without a link: at a shared-deal tournament table (`later`) the
+// note that it is shared once the round is over, else nothing (`null`).
+export function shareControl(share, later) {
+  const box = document.createElement("span");
+  box.className = "share-replay";
+  if (!share) {
+    if (!later) return null;
+    box.dataset.state = "later";
+    box.textContent = t("share_later");
+    return box;
+  }
+  const url = new URL(share, location.origin).href;
+  box.dataset.state = "ready";
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "btn btn-small share-button";
+  button.textContent = t("share_replay");
+  const said = document.createElement("span");
+  said.className = "share-said";
+  said.setAttribute("role", "status"); // "Link copied" is announced
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.value = url;
+  input.className = "share-url";
+  input.hidden = true;
+  input.setAttribute("aria-label", t("share_select"));
+  input.addEventListener("focus", () => input.select());
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      said.textContent = t("share_copied");
+      input.hidden = true;
+    } catch (e) {
+      said.textContent = t("share_select");
+      input.hidden = false;
+      input.focus();
+    }
+  });
+  box.append(button, said, input);
+  return box;
+}
+
 const SEATS_KEY = "chibre.tables";
 const MAX_SEATS = 200;
 

@@ -4,7 +4,7 @@
 
 import { applyI18n, colon, formatNumber, getLang, languageSelect, t } from "./i18n.js";
 import { getDeck, SUIT_SYMBOLS, setDeck, suitName } from "./cards.js";
-import { heldSeats, holdSeat, linkRow } from "./links.js";
+import { heldSeats, holdSeat, linkRow, shareControl } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT_LABELS = ["seat_you", "seat_right", "seat_partner", "seat_left"];
@@ -256,6 +256,9 @@ function renderHistory() {
           b: someone(g.opponents[1], g.opponent_kinds[1], "left"),
         });
       li.append(text, " ", a);
+      // the replay to share: the spectators' link, not this seat's own (that one is the seat)
+      const share = g.finished ? shareControl(g.share, g.share_later) : null;
+      if (share) li.append(" ", share);
       return li;
     }),
   );

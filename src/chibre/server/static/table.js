@@ -19,7 +19,7 @@ import {
   sortHand,
   suitName,
 } from "./cards.js";
-import { holdSeat, linkRow } from "./links.js";
+import { holdSeat, linkRow, shareControl } from "./links.js";
 import { Replay, weisWhy } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -188,6 +188,7 @@ const app = {
   overShown: false,
   fair: null, // the table's summary: its committed deals, its tournament
   fairLoading: false,
+  shareDrawn: "", // the share drawn in the end dialog and the replay (drawn again on a change)
   ws: null,
   retry: 0,
   closedForGood: false,
@@ -1497,9 +1498,11 @@ async function loadInvites() {
   }
 }
 
-/** A table that committed to its deals (a tournament's, or fair deals asked for): the
- * commitment shown from before the first card, the seed once revealed (a duplicate round's
- * when all its tables are over: asked again until then), and the way back to the tournament. */
+/** The table's summary. A table that committed to its deals (a tournament's, or fair deals
+ * asked for): the commitment shown from before the first card, the seed once revealed (a
+ * duplicate round's when all its tables are over: asked again until then), and the way back
+ * to the tournament. Every table: the replay's share once the game is over (at a shared-deal
+ * table once the round is over too: asked again until then). */
 async function loadDeals() {
   app.fairLoading = true;
   try {
@@ -1509,8 +1512,12 @@ async function loadDeals() {
     if (!r.ok) return;
     app.fair = await r.json();
     drawDeals();
+    drawShare();
     render();
-    if (app.fair.finished && app.fair.deals && !app.fair.deals.seed) setTimeout(loadDeals, 3000);
+    const later = (app.fair.deals && !app.fair.deals.seed) || app.fair.share_later;
+    if (app.fair.finished && later) setTimeout(loadDeals, 3000);
+    // the game ended while this was asked: its end (the seed, the share) asked for at once
+    else if (!app.fair.finished && app.msg?.table?.status === "finished") setTimeout(loadDeals, 0);
   } catch (e) {
     /* shown once the table answers */
   } finally {
@@ -1541,6 +1548,22 @@ function drawDeals() {
   if (tour) {
     $("over-tournament").href = tour.link;
     $("over-tournament").textContent = back;
+  }
+}
+
+/** "Share the replay" in the end dialog and the replay's bar, once the game is over (the
+ * summary's `share`: the spectators' link, never the seat's); at a shared-deal tournament
+ * table, until the round is over at every table, the note that it is shared then. Drawn
+ * again only when that changes (or the language): a link shown to select stays. */
+function drawShare(again = false) {
+  const s = app.fair;
+  const drawn = s?.finished ? `${s.share || ""} ${Boolean(s.share_later)}` : "";
+  if (drawn === app.shareDrawn && !again) return;
+  app.shareDrawn = drawn;
+  for (const id of ["over-share", "rp-share"]) {
+    const control = drawn ? shareControl(s.share, s.share_later) : null;
+    $(id).replaceChildren(...(control ? [control] : []));
+    $(id).hidden = !control;
   }
 }
 
@@ -1622,6 +1645,7 @@ function main() {
     send({ type: "language", lang: getLang() }); // the server words its refusals in it
     drawInvites();
     drawDeals();
+    drawShare(true);
     render();
     app.replay?.render();
     if (app.replay?.review) loadReview(); // its lines in this language
