@@ -886,6 +886,30 @@ def test_the_replay_s_scores_are_the_hands_as_written() -> None:
     assert weis_seen and stoeck_seen  # the cases this is about happened
 
 
+@pytest.mark.parametrize(
+    ("preset", "seed", "complete"),
+    [("romand", 1, False), ("romand", 5, True), ("jasvel", 2, True)],
+)
+def test_the_deciding_hand_is_counted_as_the_replay_counts_it(
+    preset: str, seed: int, complete: bool
+) -> None:
+    """The view's deciding hand and the replay's last hand are one count of the same credits:
+    under ``immediate`` decided in the middle of a hand (what came later is not written) or
+    with its last trick, under ``end_of_hand`` at the hand's end."""
+    game = play_game(Rules.preset(preset), seed)
+    deciding = deciding_hand(game)
+    assert deciding is not None and deciding["complete"] is complete
+    last = game_scores(game)[-1]
+    assert deciding["teams"] == last["teams"]
+    hand = game.hand
+    assert hand is not None
+    written = [t["total"] for t in deciding["teams"]]
+    assert written == history(game)[-1]
+    if game.rules.end_mode == "immediate":
+        assert last["totals"] == list(game.decided_at)  # the moment it was decided
+    assert (len(hand.tricks) == 9) is complete
+
+
 def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:
     game = Game(Rules(auto_weis=False, auto_stoeck=False, claim="thank"))
     game.deal(Random(9))

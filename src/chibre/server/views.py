@@ -10,12 +10,13 @@ at a given moment (serialised once per change and shared), and the *private* par
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from chibre.actions import Thank
 from chibre.cards import card_code, cards_of
 from chibre.game import Game
-from chibre.hand import BLOCKS, Hand, team_of
+from chibre.hand import BLOCKS, Credit, Hand, team_of
 from chibre.observation import Observation, observe
 from chibre.server.protocol import action_to_json
 
@@ -79,6 +80,17 @@ def hand_points(hand: Hand, credits: list[Any] | None = None) -> list[int]:
     return points
 
 
+def written_blocks(credits: Sequence[Credit]) -> list[dict[str, int]]:
+    """Each team's points of a hand as written, block by block (after the multiplier), and
+    their ``total``: the one count of the deciding hand and of every hand of the replay."""
+    teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
+    for credit in credits:
+        teams[credit.team][credit.block] += credit.points
+    for team in teams:
+        team["total"] = sum(team[b] for b in BLOCKS)
+    return teams
+
+
 def history(game: Game, done: list[list[int]] | None = None) -> list[list[int]]:
     """The points written per hand: every complete hand, and the one the game ended in.
 
@@ -136,17 +148,12 @@ def deciding_hand(game: Game) -> dict[str, Any] | None:
     if not game.is_over or hand is None:
         return None
     written = game.written_credits()
-    teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
-    for credit in written:
-        teams[credit.team][credit.block] += credit.points
-    for team in teams:
-        team["total"] = sum(team[b] for b in BLOCKS)
     out: dict[str, Any] = {
         "number": len(game.hands) - 1,
         "contract": hand.contract,
         "contract_seat": hand.contract_seat,
         "factor": hand.factor if hand.contract >= 0 else 1,
-        "teams": teams,
+        "teams": written_blocks(written),
         "complete": hand.is_over,
         "trick": len(hand.tricks) - 1,
         "tricks": len(hand.tricks),
@@ -175,12 +182,8 @@ def game_scores(game: Game) -> list[dict[str, Any]]:
     running = [0, 0]
     last = len(game.hands) - 1
     for number, hand in enumerate(game.hands):
-        credits = game.written_credits() if number == last else hand.credits
-        teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
-        for credit in credits:
-            teams[credit.team][credit.block] += credit.points
+        teams = written_blocks(game.written_credits() if number == last else hand.credits)
         for t in (0, 1):
-            teams[t]["total"] = sum(teams[t][b] for b in BLOCKS)
             running[t] += teams[t]["total"]
         weis_team = hand.weis_team if any(teams[t]["weis"] for t in (0, 1)) else -1
         stoeck = hand.stoeck_seat if any(teams[t]["stoeck"] for t in (0, 1)) else -1
