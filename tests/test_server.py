@@ -40,6 +40,7 @@ from chibre.server.store import Store, decode_entry
 from chibre.server.tables import MAX_REPLIES, Connection, Settings, Tables
 from chibre.server.thinking import FAST_PLAYERS
 from chibre.server.views import ViewCache, deciding_hand, game_scores, history, last_hand
+from deals import further_weis_game, late_stoeck_game
 from server_support import (
     create_table,
     http_json,
@@ -883,6 +884,53 @@ def test_the_replay_s_scores_are_the_hands_as_written() -> None:
             assert (h["match"] >= 0) == any(h["teams"][t]["match"] for t in (0, 1))
             weis_seen += bool(h["weis"])
             stoeck_seen += h["stoeck"] >= 0
+    assert weis_seen and stoeck_seen  # the cases this is about happened
+
+
+def live_moments(game: Game) -> list[tuple[dict[tuple[int, str], int], int]]:
+    """For each hand of a finished game, played again from its record: after which of its
+    actions the live VIEW first showed each weis (seat, cards) and the stöck."""
+    again = Game(game.rules)
+    out: list[tuple[dict[tuple[int, str], int], int]] = []
+    move = 0
+    for seat, action in game.record.entries:
+        if isinstance(action, Deal):
+            again.apply(action)
+            out.append(({}, -1))
+            move = 0
+            continue
+        again.apply(action, seat)
+        move += 1
+        view = observe(again, 0).to_dict()
+        weis, stoeck = out[-1]
+        for w in view["shown_weis"]:
+            weis.setdefault((w["seat"], " ".join(w["cards"])), move)
+        if view["stoeck_seat"] >= 0 and stoeck < 0:
+            out[-1] = (weis, move)
+    return out
+
+
+def test_the_replay_shows_each_weis_and_the_stoeck_when_the_table_showed_them() -> None:
+    """``game_scores`` says after which move of its hand the table showed each weis and the
+    stöck: the moment the live VIEW first held them — a weis added after the first trick
+    when it is declared, not with the first trick's."""
+    further = further_weis_game()
+    assert [(w["points"], w["move"]) for w in game_scores(further)[0]["weis"]] == [(20, 5), (50, 6)]
+    late = late_stoeck_game()
+    assert (game_scores(late)[0]["stoeck"], game_scores(late)[0]["stoeck_move"]) == (0, 20)
+    games = [further, late]
+    for seed, rules in enumerate(
+        [Rules(), Rules.make(auto_weis=False, auto_stoeck=False), Rules.preset("jasvel")]
+    ):
+        games += [play_game(rules, seed * 10 + n) for n in range(3)]
+    weis_seen = stoeck_seen = 0
+    for game in games:
+        for score, (weis, stoeck) in zip(game_scores(game), live_moments(game), strict=True):
+            for w in score["weis"]:
+                assert w["move"] == weis[w["seat"], " ".join(w["cards"])], w
+                weis_seen += 1
+            assert score["stoeck_move"] == (stoeck if score["stoeck"] >= 0 else -1)
+            stoeck_seen += score["stoeck"] >= 0
     assert weis_seen and stoeck_seen  # the cases this is about happened
 
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from chibre.actions import Thank
+from chibre.actions import Deal, Thank
 from chibre.cards import card_code, cards_of
 from chibre.game import Game
 from chibre.hand import BLOCKS, Credit, Hand, team_of
@@ -171,17 +171,62 @@ def deciding_hand(game: Game) -> dict[str, Any] | None:
     return out
 
 
+class ShownAt:
+    """When the table showed a hand's weis and stöck, as the number of the hand's actions
+    after which its VIEW first held them (``shown_weis``, ``stoeck_seat``)."""
+
+    def __init__(self) -> None:
+        self.weis: dict[tuple[int, int], int] = {}  # (seat, its n-th weis) -> move
+        self.stoeck = -1
+
+    def watch(self, hand: Hand, move: int) -> None:
+        """Note what the table shows of ``hand`` after its ``move``-th action."""
+        team = hand.weis_team
+        if team >= 0:
+            for seat in (team, team + 2):
+                for n in range(len(hand.declared[seat])):
+                    self.weis.setdefault((seat, n), move)
+        if hand.stoeck_declared and self.stoeck < 0:
+            self.stoeck = move
+
+
+def shown_at(game: Game) -> list[ShownAt]:
+    """For each hand of ``game``, when the table showed its weis and stöck: its record played
+    again, the hand looked at after every action as the live table's VIEW was. A weis is shown
+    once the first trick is complete, or, declared later (``auto_weis`` off: further weis
+    until the lead to the second trick, RULES.md §5), when it is declared; the stöck when
+    they are declared."""
+    again = Game(game.rules)
+    out: list[ShownAt] = []
+    move = 0
+    for seat, action in game.record.entries:
+        if isinstance(action, Deal):
+            again.apply(action)
+            out.append(ShownAt())
+            move = 0
+            continue
+        again.apply(action, seat)
+        move += 1
+        hand = again.hand
+        if hand is not None:
+            out[-1].watch(hand, move)
+    return out
+
+
 def game_scores(game: Game) -> list[dict[str, Any]]:
     """Each hand of a game as the table wrote it, for its replay: the factor, each team's
     blocks (after the multiplier) and total, the running totals after it; the weis written —
-    every weis of the team whose best weis won, each with its cards and points before the
-    multiplier — and why that team's won (``Hand.weis_reason``); who showed the stöck, who
-    made match, and whether the game was decided in it (``immediate``: what came after that
-    moment is not written)."""
+    every weis of the team whose best weis won, each with its cards, its points before the
+    multiplier and the ``move`` (the number of the hand's actions) after which the table
+    showed it — and why that team's won (``Hand.weis_reason``); who showed the stöck and
+    after which move (``stoeck_move``), who made match, and whether the game was decided in
+    it (``immediate``: what came after that moment is not written)."""
     out: list[dict[str, Any]] = []
     running = [0, 0]
     last = len(game.hands) - 1
+    moments = shown_at(game)
     for number, hand in enumerate(game.hands):
+        shown = moments[number]
         teams = written_blocks(game.written_credits() if number == last else hand.credits)
         for t in (0, 1):
             running[t] += teams[t]["total"]
@@ -193,13 +238,19 @@ def game_scores(game: Game) -> list[dict[str, Any]]:
                 "teams": teams,
                 "totals": list(running),
                 "weis": [
-                    {"seat": s, "cards": _codes(cards_of(w.cards)), "points": w.points}
+                    {
+                        "seat": s,
+                        "cards": _codes(cards_of(w.cards)),
+                        "points": w.points,
+                        "move": shown.weis[s, n],
+                    }
                     for s in range(4)
                     if weis_team >= 0 and team_of(s) == weis_team
-                    for w in hand.declared[s]
+                    for n, w in enumerate(hand.declared[s])
                 ],
                 "weis_reason": hand.weis_reason if weis_team >= 0 else None,
                 "stoeck": stoeck,
+                "stoeck_move": shown.stoeck if stoeck >= 0 else -1,
                 "match": next((t for t in (0, 1) if teams[t]["match"]), -1),
                 "decided": game.is_over and number == last,
             }
