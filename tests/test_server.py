@@ -1081,13 +1081,47 @@ def test_the_default_store_is_in_the_users_data_directory(
 
 def test_the_address_friends_on_the_network_are_told_is_this_machine_s() -> None:
     """Served on every interface, the server names the machine's network address beside
-    127.0.0.1: an IPv4 address that is not loopback, or none at all."""
+    127.0.0.1: an IPv4 address of this machine, that is not loopback — a server listening on
+    every interface answers there — or, on a machine with no network, none at all."""
     import ipaddress
+    import shutil
+    import socket
 
     found = network_address()
-    if found is not None:
+    if found is None:  # no packet to a private address would leave but from loopback
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.connect(("192.168.255.255", 1))
+            except OSError:
+                pass
+            else:
+                assert ipaddress.ip_address(probe.getsockname()[0]).is_loopback
+    else:
         address = ipaddress.ip_address(found)
         assert address.version == 4 and not address.is_loopback and not address.is_unspecified
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+            listener.bind(("0.0.0.0", 0))  # as `--host 0.0.0.0` does
+            listener.listen(1)
+            port = listener.getsockname()[1]
+            with socket.create_connection((found, port), timeout=5) as friend:
+                reached, _ = listener.accept()
+                with reached:  # the connection came in on this machine, at that address
+                    assert reached.getsockname()[0] == found == friend.getpeername()[0]
+    # A machine with no network but loopback: a fresh network namespace, where the kernel
+    # gives a process only a loopback interface, down.
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("no unshare here to make a machine without network")
+    alone = subprocess.run(
+        [unshare, "--user", "--map-root-user", "--net", sys.executable, "-c",
+         "import socket; from chibre.server.cli import network_address as n; "
+         "print([name for _, name in socket.if_nameindex()], n())"],
+        env=server_env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if alone.returncode != 0 and "Operation not permitted" in alone.stderr:
+        pytest.skip(f"this machine makes no network namespace: {alone.stderr.strip()}")
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.split() == ["['lo']", "None"]
 
 
 def test_serve_lists_its_options_and_refuses_bad_delays() -> None:
