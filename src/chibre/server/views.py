@@ -13,12 +13,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from chibre import i18n
 from chibre.actions import Deal, Thank
 from chibre.cards import card_code, cards_of
 from chibre.game import Game
 from chibre.hand import BLOCKS, Credit, Hand, team_of
 from chibre.observation import Observation, observe
 from chibre.server.protocol import action_to_json
+from chibre.server.store import SeatInfo
 
 _CODE = tuple(card_code(c) for c in range(36))
 
@@ -70,6 +72,28 @@ def private_view(obs: Observation | None) -> dict[str, Any]:
         "own_weis": [_codes(cards_of(w.cards)) for w in obs.own_weis],
         "legal": [action_to_json(a) for a in obs.legal_actions],
     }
+
+
+def level_name(lang: str, kind: str) -> str:
+    """A computer seat named by its level ("medium", "mittel", "moyen"): the server's one
+    naming of it, the same as the pages' ``levelName`` (``i18n.js``)."""
+    return i18n.text(lang, f"level_{kind}")
+
+
+def seat_name(seats: Sequence[SeatInfo], seat: int, viewer: int | None, lang: str) -> str:
+    """A seat's name as the table says it: its own name; else where it sits from the
+    viewer's; for a spectator a computer by its level (numbered when two share it), a person
+    by the seat's number — as the table's page names it (``seatName`` in ``table.js``)."""
+    info = seats[seat]
+    if info.name and info.name != info.kind:
+        return info.name
+    if viewer is not None:
+        return i18n.text(lang, ("you", "right", "partner", "left")[(seat - viewer) % 4])
+    if info.kind == "human":
+        return i18n.text(lang, "seat_n", n=seat + 1)
+    level = level_name(lang, info.kind)
+    twins = sum(s.kind == info.kind and s.name in ("", s.kind) for s in seats)
+    return f"{level} ({seat + 1})" if twins > 1 else level
 
 
 def hand_points(hand: Hand, credits: list[Any] | None = None) -> list[int]:
