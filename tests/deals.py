@@ -1,6 +1,10 @@
 """Deals shared by the tests of one hand and of the game, each checked by hand against RULES.md."""
 
-from chibre.cards import parse_cards
+from chibre.actions import Choose, Declare, Play
+from chibre.cards import cards_of, parse_card, parse_cards
+from chibre.game import Game
+from chibre.notation import parse_deal
+from chibre.rules import Rules
 
 # The worked example of RULES.md §6. Seat 0 (A, team 0) chooses ♠ and leads. Weis: seat 0
 # ♦6-♦9 (50), seat 1 ♥6-♥8 (20), nobody else. Stöck ♠Q ♠K with seat 2 (team 0).
@@ -50,3 +54,36 @@ STOECK_AGAINST_WEIS = (
     parse_cards("♦J ♦K ♥9 ♥J ♥K ♣J ♣K ♠7 ♠9"),
     parse_cards("♦Q ♦A ♥10 ♥Q ♣Q ♣A ♠10 ♠J ♠A"),
 )
+
+
+def _play_out(game: Game) -> Game:
+    """The first legal card of the seat to act, until a team reaches the target."""
+    while not game.is_over:
+        hand = game.hand
+        assert hand is not None
+        game.apply(Play(cards_of(hand.legal_cards())[0]))
+    return game
+
+
+def further_weis_game() -> Game:
+    """Obenabe, ``auto_weis`` off, target 150: seat 0 announces ♦Q-♦A (20) with its ♦A, takes
+    the first trick (♦A ♦6 ♦9 ♣9; moves 1-5 with the contract) and adds ♥6-♥9 (50) before the
+    lead to the second (move 6, RULES.md §5); then the first legal card until the game ends."""
+    game = Game(Rules.make(auto_weis=False, first_chooser="right_of_dealer", target=150))
+    game.apply(parse_deal("3:AKQ.9876..76/876..AKQJ.AK/JT9.AKQJT..8/..T9876.QJT9"))
+    game.apply(Choose(4), 0)
+    game.apply(Play(parse_card("♦A"), (parse_cards("♦Q ♦K ♦A"),)), 0)
+    for card in ("♦6", "♦9", "♣9"):
+        game.apply(Play(parse_card(card)))
+    game.apply(Declare((parse_cards("♥6 ♥7 ♥8 ♥9"),)), 0)
+    return _play_out(game)
+
+
+def late_stoeck_game() -> Game:
+    """♥ trump, target 100: seat 0 holds ♥K ♥Q, seat 1 a 50 and seat 3 a 20 (team 1 writes
+    70 with the first trick, move 5); the first legal card each time: seat 0 plays its
+    second stöck card at move 20, the next card (move 21) takes team 0 to 100."""
+    game = Game(Rules.make(first_chooser="right_of_dealer", target=100))
+    game.apply(parse_deal("3:QT.KQ9.T86.6/AKJ9876.7.9./.AJT8.AK7.K9/.6.QJ.AQJT87"))
+    game.apply(Choose(1), 0)
+    return _play_out(game)

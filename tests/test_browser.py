@@ -5,6 +5,7 @@ layout, replay a finished game with the keyboard, reconnect after the server wen
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import urllib.request
@@ -504,6 +505,31 @@ def test_the_page_reads_tricks_and_hands_as_the_engine_does(browser: Browser, se
     runs = [s for i, s in enumerate(suits) if i == 0 or suits[i - 1] != s]
     assert len(runs) == len(set(suits))  # each suit in one run
     assert sorted(ordered) == sorted(hand)
+
+
+def test_the_pages_name_a_computer_by_its_level_as_the_server_does(
+    browser: Browser, server: str
+) -> None:
+    """Every level the server offers, in every language: the pages' ``levelName`` says what
+    the server's ``level_name`` says (the game sheet's names, the lobby's, the table's)."""
+    from chibre.server.views import level_name
+
+    with urllib.request.urlopen(server + "/api/players") as r:
+        levels: list[str] = json.load(r)["players"]
+    assert "medium" in levels
+    page = new_page(browser)
+    page.goto(server + "/")
+    for lang in ("fr", "de", "en"):
+        said = page.evaluate(
+            """async ([lang, levels]) => {
+                const i18n = await import('/static/i18n.js');
+                i18n.setLang(lang);
+                return levels.map((kind) => i18n.levelName(kind));
+            }""",
+            [lang, levels],
+        )
+        assert said == [level_name(lang, kind) for kind in levels], lang
+    assert level_name("de", "medium") != level_name("en", "medium")  # each in its language
 
 
 # --- the page's files, read as text ---------------------------------------------------------

@@ -41,6 +41,7 @@ from chibre.server.store import Store, decode_entry
 from chibre.server.tables import MAX_REPLIES, Connection, Settings, Tables
 from chibre.server.thinking import FAST_PLAYERS
 from chibre.server.views import ViewCache, deciding_hand, game_scores, history, last_hand
+from deals import further_weis_game, late_stoeck_game
 from server_support import (
     create_table,
     http_json,
@@ -934,6 +935,77 @@ def test_the_replay_s_scores_are_the_hands_as_written() -> None:
     assert weis_seen and stoeck_seen  # the cases this is about happened
 
 
+def live_moments(game: Game) -> list[tuple[dict[tuple[int, str], int], int]]:
+    """For each hand of a finished game, played again from its record: after which of its
+    actions the live VIEW first showed each weis (seat, cards) and the stöck."""
+    again = Game(game.rules)
+    out: list[tuple[dict[tuple[int, str], int], int]] = []
+    move = 0
+    for seat, action in game.record.entries:
+        if isinstance(action, Deal):
+            again.apply(action)
+            out.append(({}, -1))
+            move = 0
+            continue
+        again.apply(action, seat)
+        move += 1
+        view = observe(again, 0).to_dict()
+        weis, stoeck = out[-1]
+        for w in view["shown_weis"]:
+            weis.setdefault((w["seat"], " ".join(w["cards"])), move)
+        if view["stoeck_seat"] >= 0 and stoeck < 0:
+            out[-1] = (weis, move)
+    return out
+
+
+def test_the_replay_shows_each_weis_and_the_stoeck_when_the_table_showed_them() -> None:
+    """``game_scores`` says after which move of its hand the table showed each weis and the
+    stöck: the moment the live VIEW first held them — a weis added after the first trick
+    when it is declared, not with the first trick's."""
+    further = further_weis_game()
+    assert [(w["points"], w["move"]) for w in game_scores(further)[0]["weis"]] == [(20, 5), (50, 6)]
+    late = late_stoeck_game()
+    assert (game_scores(late)[0]["stoeck"], game_scores(late)[0]["stoeck_move"]) == (0, 20)
+    games = [further, late]
+    for seed, rules in enumerate(
+        [Rules(), Rules.make(auto_weis=False, auto_stoeck=False), Rules.preset("jasvel")]
+    ):
+        games += [play_game(rules, seed * 10 + n) for n in range(3)]
+    weis_seen = stoeck_seen = 0
+    for game in games:
+        for score, (weis, stoeck) in zip(game_scores(game), live_moments(game), strict=True):
+            for w in score["weis"]:
+                assert w["move"] == weis[w["seat"], " ".join(w["cards"])], w
+                weis_seen += 1
+            assert score["stoeck_move"] == (stoeck if score["stoeck"] >= 0 else -1)
+            stoeck_seen += score["stoeck"] >= 0
+    assert weis_seen and stoeck_seen  # the cases this is about happened
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed", "complete"),
+    [("romand", 1, False), ("romand", 5, True), ("jasvel", 2, True)],
+)
+def test_the_deciding_hand_is_counted_as_the_replay_counts_it(
+    preset: str, seed: int, complete: bool
+) -> None:
+    """The view's deciding hand and the replay's last hand are one count of the same credits:
+    under ``immediate`` decided in the middle of a hand (what came later is not written) or
+    with its last trick, under ``end_of_hand`` at the hand's end."""
+    game = play_game(Rules.preset(preset), seed)
+    deciding = deciding_hand(game)
+    assert deciding is not None and deciding["complete"] is complete
+    last = game_scores(game)[-1]
+    assert deciding["teams"] == last["teams"]
+    hand = game.hand
+    assert hand is not None
+    written = [t["total"] for t in deciding["teams"]]
+    assert written == history(game)[-1]
+    if game.rules.end_mode == "immediate":
+        assert last["totals"] == list(game.decided_at)  # the moment it was decided
+    assert (len(hand.tricks) == 9) is complete
+
+
 def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:
     game = Game(Rules(auto_weis=False, auto_stoeck=False, claim="thank"))
     game.deal(Random(9))
@@ -1057,13 +1129,47 @@ def test_the_default_store_is_in_the_users_data_directory(
 
 def test_the_address_friends_on_the_network_are_told_is_this_machine_s() -> None:
     """Served on every interface, the server names the machine's network address beside
-    127.0.0.1: an IPv4 address that is not loopback, or none at all."""
+    127.0.0.1: an IPv4 address of this machine, that is not loopback — a server listening on
+    every interface answers there — or, on a machine with no network, none at all."""
     import ipaddress
+    import shutil
+    import socket
 
     found = network_address()
-    if found is not None:
+    if found is None:  # no packet to a private address would leave but from loopback
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.connect(("192.168.255.255", 1))
+            except OSError:
+                pass
+            else:
+                assert ipaddress.ip_address(probe.getsockname()[0]).is_loopback
+    else:
         address = ipaddress.ip_address(found)
         assert address.version == 4 and not address.is_loopback and not address.is_unspecified
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+            listener.bind(("0.0.0.0", 0))  # as `--host 0.0.0.0` does
+            listener.listen(1)
+            port = listener.getsockname()[1]
+            with socket.create_connection((found, port), timeout=5) as friend:
+                reached, _ = listener.accept()
+                with reached:  # the connection came in on this machine, at that address
+                    assert reached.getsockname()[0] == found == friend.getpeername()[0]
+    # A machine with no network but loopback: a fresh network namespace, where the kernel
+    # gives a process only a loopback interface, down.
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("no unshare here to make a machine without network")
+    alone = subprocess.run(
+        [unshare, "--user", "--map-root-user", "--net", sys.executable, "-c",
+         "import socket; from chibre.server.cli import network_address as n; "
+         "print([name for _, name in socket.if_nameindex()], n())"],
+        env=server_env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if alone.returncode != 0 and "Operation not permitted" in alone.stderr:
+        pytest.skip(f"this machine makes no network namespace: {alone.stderr.strip()}")
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.split() == ["['lo']", "None"]
 
 
 def test_serve_lists_its_options_and_refuses_bad_delays() -> None:

@@ -31,6 +31,7 @@ from chibre.actions import Action, Choose, Deal, Play
 from chibre.cards import parse_card, parse_cards
 from chibre.game import Game
 from chibre.rules import Rules
+from deals import further_weis_game, late_stoeck_game
 from server_support import create_table, http_json, running_server, ws_url
 
 REASON_WORDS = {
@@ -1366,6 +1367,63 @@ def stored_table(db: Path, table_id: str, rules: Rules, deal: Deal, *actions: Ac
         StoredTable(table_id, rules, seats, f"tok-{table_id}", entries=game.record.entries)
     )
     store.close()
+
+
+def stored_finished(db: Path, table_id: str, game: Game) -> None:
+    """A finished game of four absent friends, stored where a server started on ``db`` finds
+    it: ``/t/ID?seat=tok-ID-SEAT``."""
+    from chibre.server.store import SeatInfo, Store, StoredTable
+
+    assert game.is_over
+    seats = tuple(SeatInfo("human", name, f"tok-{table_id}-{s}") for s, name in enumerate("ABCD"))
+    store = Store(db)
+    store.create(
+        StoredTable(
+            table_id, game.rules, seats, f"tok-{table_id}", entries=game.record.entries,
+            finished=True,
+        )
+    )  # fmt: skip
+    store.close()
+
+
+def test_the_replay_shows_each_weis_and_the_stoeck_from_the_move_the_table_did(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Stepped through with the keyboard, the replay shows a weis added after the first trick
+    from the move it was declared (not with the first trick's), and the stöck from the move
+    they were declared (not only at the hand's end)."""
+    db = tmp_path / "chibre.sqlite"
+    stored_finished(db, "further", further_weis_game())
+    stored_finished(db, "stoeck", late_stoeck_game())
+    cases = {  # move -> (weis shown, stöck shown)
+        "further": lambda m: (0 if m < 5 else 1 if m == 5 else 2, 0),
+        "stoeck": lambda m: (0 if m < 5 else 2, 0 if m < 20 else 1),
+    }
+    with running_server(tmp_path, db=db) as base:
+        page = new_page(browser)
+        for table_id, shown in cases.items():
+            page.goto(f"{base}/t/{table_id}?seat=tok-{table_id}-0")
+            page.locator("#over-dialog[open]").wait_for()
+            page.click("#over-replay")
+            replay = page.locator("#replay")
+            expect(replay).to_have_attribute("data-move", "0")
+            page.keyboard.press("End")
+            last = int(replay.get_attribute("data-move") or 0)
+            assert last > 20
+            page.keyboard.press("Home")
+            for move in range(last + 1):
+                expect(replay).to_have_attribute("data-move", str(move))
+                weis, stoeck = shown(move)
+                expect(page.locator("#rp-score .rp-weis-item")).to_have_count(weis)
+                expect(page.locator("#rp-score .rp-stoeck")).to_have_count(stoeck)
+                if stoeck:
+                    expect(page.locator("#rp-score .rp-stoeck")).to_have_text("Stöck: A (You)")
+                page.keyboard.press("ArrowRight")
+            if table_id == "further":
+                points = page.locator("#rp-score .rp-weis-item").all_inner_texts()
+                assert [p.split()[-1] for p in points] == ["20", "50"]
+            page.screenshot(path=artifacts() / f"replay-{table_id}.png")
+        assert not page.errors  # type: ignore[attr-defined]
 
 
 def dealt(dealer: int, *hands: str) -> Deal:

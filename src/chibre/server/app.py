@@ -61,7 +61,7 @@ from chibre.server.security import SiteGuard, SitePolicy
 from chibre.server.store import Store, StoreUnavailable
 from chibre.server.tables import Settings, Table, Tables, TooManyTables
 from chibre.server.upkeep import Checkpointer, Collector
-from chibre.server.views import game_scores
+from chibre.server.views import game_scores, seat_name
 
 log = logging.getLogger("chibre.server")
 
@@ -379,22 +379,6 @@ async def table_advice(request: Request, body: AdviceRequest) -> Response:
     )
 
 
-def _sheet_name(table: Table, seat: int, viewer: int | None, lang: str) -> str:
-    """A seat's name on the game sheet, as the table says it: its own name; else where it sits
-    from the viewer's; for a spectator a computer by its level (numbered when two share it),
-    a person by the seat's number."""
-    info = table.seats[seat].info
-    if info.name and info.name != info.kind:
-        return info.name
-    if viewer is not None:
-        return i18n.text(lang, ("you", "right", "partner", "left")[(seat - viewer) % 4])
-    if info.kind == "human":
-        return i18n.text(lang, "seat_n", n=seat + 1)
-    level = i18n.text(lang, f"level_{info.kind}")
-    twins = sum(s.info.kind == info.kind and s.info.name in ("", s.info.kind) for s in table.seats)
-    return f"{level} ({seat + 1})" if twins > 1 else level
-
-
 @api.get("/api/tables/{id}/sheet", summary="The game sheet of a finished game, to read or print")
 async def table_sheet(
     request: Request,
@@ -412,7 +396,8 @@ async def table_sheet(
     if not table.game.is_over:
         return error(403, i18n.text(said, "error.record_later"))
     rules = table.game.rules
-    names = [_sheet_name(table, s.number, viewer, said) for s in table.seats]
+    infos = [s.info for s in table.seats]
+    names = [seat_name(infos, s.number, viewer, said) for s in table.seats]
     page = gamesheet.game_sheet(
         table.game, names, said, deck or rules.deck, rules.suit_mapping, table.stored.created
     )

@@ -10,14 +10,17 @@ at a given moment (serialised once per change and shared), and the *private* par
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from chibre.actions import Thank
+from chibre import i18n
+from chibre.actions import Deal, Thank
 from chibre.cards import card_code, cards_of
 from chibre.game import Game
-from chibre.hand import BLOCKS, Hand, team_of
+from chibre.hand import BLOCKS, Credit, Hand, team_of
 from chibre.observation import Observation, observe
 from chibre.server.protocol import action_to_json
+from chibre.server.store import SeatInfo
 
 _CODE = tuple(card_code(c) for c in range(36))
 
@@ -71,12 +74,45 @@ def private_view(obs: Observation | None) -> dict[str, Any]:
     }
 
 
+def level_name(lang: str, kind: str) -> str:
+    """A computer seat named by its level ("medium", "mittel", "moyen"): the server's one
+    naming of it, the same as the pages' ``levelName`` (``i18n.js``)."""
+    return i18n.text(lang, f"level_{kind}")
+
+
+def seat_name(seats: Sequence[SeatInfo], seat: int, viewer: int | None, lang: str) -> str:
+    """A seat's name as the table says it: its own name; else where it sits from the
+    viewer's; for a spectator a computer by its level (numbered when two share it), a person
+    by the seat's number — as the table's page names it (``seatName`` in ``table.js``)."""
+    info = seats[seat]
+    if info.name and info.name != info.kind:
+        return info.name
+    if viewer is not None:
+        return i18n.text(lang, ("you", "right", "partner", "left")[(seat - viewer) % 4])
+    if info.kind == "human":
+        return i18n.text(lang, "seat_n", n=seat + 1)
+    level = level_name(lang, info.kind)
+    twins = sum(s.kind == info.kind and s.name in ("", s.kind) for s in seats)
+    return f"{level} ({seat + 1})" if twins > 1 else level
+
+
 def hand_points(hand: Hand, credits: list[Any] | None = None) -> list[int]:
     """The points written for each team in a hand (after the multiplier)."""
     points = [0, 0]
     for credit in hand.credits if credits is None else credits:
         points[credit.team] += credit.points
     return points
+
+
+def written_blocks(credits: Sequence[Credit]) -> list[dict[str, int]]:
+    """Each team's points of a hand as written, block by block (after the multiplier), and
+    their ``total``: the one count of the deciding hand and of every hand of the replay."""
+    teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
+    for credit in credits:
+        teams[credit.team][credit.block] += credit.points
+    for team in teams:
+        team["total"] = sum(team[b] for b in BLOCKS)
+    return teams
 
 
 def history(game: Game, done: list[list[int]] | None = None) -> list[list[int]]:
@@ -136,17 +172,12 @@ def deciding_hand(game: Game) -> dict[str, Any] | None:
     if not game.is_over or hand is None:
         return None
     written = game.written_credits()
-    teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
-    for credit in written:
-        teams[credit.team][credit.block] += credit.points
-    for team in teams:
-        team["total"] = sum(team[b] for b in BLOCKS)
     out: dict[str, Any] = {
         "number": len(game.hands) - 1,
         "contract": hand.contract,
         "contract_seat": hand.contract_seat,
         "factor": hand.factor if hand.contract >= 0 else 1,
-        "teams": teams,
+        "teams": written_blocks(written),
         "complete": hand.is_over,
         "trick": len(hand.tricks) - 1,
         "tricks": len(hand.tricks),
@@ -164,23 +195,64 @@ def deciding_hand(game: Game) -> dict[str, Any] | None:
     return out
 
 
+class ShownAt:
+    """When the table showed a hand's weis and stöck, as the number of the hand's actions
+    after which its VIEW first held them (``shown_weis``, ``stoeck_seat``)."""
+
+    def __init__(self) -> None:
+        self.weis: dict[tuple[int, int], int] = {}  # (seat, its n-th weis) -> move
+        self.stoeck = -1
+
+    def watch(self, hand: Hand, move: int) -> None:
+        """Note what the table shows of ``hand`` after its ``move``-th action."""
+        team = hand.weis_team
+        if team >= 0:
+            for seat in (team, team + 2):
+                for n in range(len(hand.declared[seat])):
+                    self.weis.setdefault((seat, n), move)
+        if hand.stoeck_declared and self.stoeck < 0:
+            self.stoeck = move
+
+
+def shown_at(game: Game) -> list[ShownAt]:
+    """For each hand of ``game``, when the table showed its weis and stöck: its record played
+    again, the hand looked at after every action as the live table's VIEW was. A weis is shown
+    once the first trick is complete, or, declared later (``auto_weis`` off: further weis
+    until the lead to the second trick, RULES.md §5), when it is declared; the stöck when
+    they are declared."""
+    again = Game(game.rules)
+    out: list[ShownAt] = []
+    move = 0
+    for seat, action in game.record.entries:
+        if isinstance(action, Deal):
+            again.apply(action)
+            out.append(ShownAt())
+            move = 0
+            continue
+        again.apply(action, seat)
+        move += 1
+        hand = again.hand
+        if hand is not None:
+            out[-1].watch(hand, move)
+    return out
+
+
 def game_scores(game: Game) -> list[dict[str, Any]]:
     """Each hand of a game as the table wrote it, for its replay: the factor, each team's
     blocks (after the multiplier) and total, the running totals after it; the weis written —
-    every weis of the team whose best weis won, each with its cards and points before the
-    multiplier — and why that team's won (``Hand.weis_reason``); who showed the stöck, who
-    made match, and whether the game was decided in it (``immediate``: what came after that
-    moment is not written)."""
+    every weis of the team whose best weis won, each with its cards, its points before the
+    multiplier and the ``move`` (the number of the hand's actions) after which the table
+    showed it — and why that team's won (``Hand.weis_reason``); who showed the stöck and
+    after which move (``stoeck_move``), who made match, and whether the game was decided in
+    it (``immediate``: what came after that moment is not written)."""
     out: list[dict[str, Any]] = []
     running = [0, 0]
     last = len(game.hands) - 1
+    moments = shown_at(game)
     for number, hand in enumerate(game.hands):
-        credits = game.written_credits() if number == last else hand.credits
-        teams: list[dict[str, int]] = [dict.fromkeys(BLOCKS, 0) for _ in (0, 1)]
-        for credit in credits:
-            teams[credit.team][credit.block] += credit.points
+        shown = moments[number]
+        teams = written_blocks(game.written_credits() if number == last else hand.credits)
         for t in (0, 1):
-            teams[t]["total"] = sum(teams[t][b] for b in BLOCKS)
             running[t] += teams[t]["total"]
         weis_team = hand.weis_team if any(teams[t]["weis"] for t in (0, 1)) else -1
         stoeck = hand.stoeck_seat if any(teams[t]["stoeck"] for t in (0, 1)) else -1
@@ -190,13 +262,19 @@ def game_scores(game: Game) -> list[dict[str, Any]]:
                 "teams": teams,
                 "totals": list(running),
                 "weis": [
-                    {"seat": s, "cards": _codes(cards_of(w.cards)), "points": w.points}
+                    {
+                        "seat": s,
+                        "cards": _codes(cards_of(w.cards)),
+                        "points": w.points,
+                        "move": shown.weis[s, n],
+                    }
                     for s in range(4)
                     if weis_team >= 0 and team_of(s) == weis_team
-                    for w in hand.declared[s]
+                    for n, w in enumerate(hand.declared[s])
                 ],
                 "weis_reason": hand.weis_reason if weis_team >= 0 else None,
                 "stoeck": stoeck,
+                "stoeck_move": shown.stoeck if stoeck >= 0 else -1,
                 "match": next((t for t in (0, 1) if teams[t]["match"]), -1),
                 "decided": game.is_over and number == last,
             }

@@ -62,6 +62,12 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
 }
 
+/** A computer seat named by its level ("medium", "mittel", "moyen"): the pages' one naming
+ * of it, the same as the server's (`chibre.server.views.level_name`). */
+export function levelName(kind) {
+  return t(`level_${kind}`);
+}
+
 /** The keys of the catalogue that start with `prefix` (the quick reactions: "react."). */
 /** A number as the page's language writes it in Switzerland (64,3 and 1 250 in French;
  * 64.3 and 1’250 in German), to a tenth at most. */

@@ -2,7 +2,7 @@
 // main options, any option as JSON, each seat a friend or a computer level), then share the
 // invitation links and go to the table as seat 0.
 
-import { applyI18n, colon, formatNumber, getLang, languageSelect, t } from "./i18n.js";
+import { applyI18n, colon, formatNumber, getLang, languageSelect, levelName, t } from "./i18n.js";
 import { getDeck, SUIT_SYMBOLS, setDeck, suitName } from "./cards.js";
 import { heldSeats, holdSeat, linkRow, shareControl } from "./links.js";
 
@@ -36,7 +36,7 @@ function fillSelect(select, items, labels, titles) {
 }
 
 function levelLabel(level) {
-  return level === "human" ? t("human") : `${t("computer")}${colon()} ${t(`level_${level}`)}`;
+  return level === "human" ? t("human") : `${t("computer")}${colon()} ${levelName(level)}`;
 }
 
 // One line on how each computer player plays, in the page's language (from /api/players).
@@ -52,7 +52,7 @@ function defaultLevel() {
 function labelAll() {
   applyI18n();
   fillSelect($("preset"), Object.keys(presets), (name) => t(`preset_${name}`));
-  fillSelect($("quick-level"), players, (l) => t(`level_${l}`), levelTitle);
+  fillSelect($("quick-level"), players, (l) => levelName(l), levelTitle);
   fillSelect($("deck"), ["french", "swiss"], (d) => t(d));
   fillSelect($("deck-switch"), ["french", "swiss"], (d) => t(d));
   fillSelect($("multipliers"), GRIDS, (g) => t(`grid_${g}`));
@@ -102,7 +102,7 @@ function nameField(s) {
   const kind = $(`seat${s}`).value;
   const field = $(`name${s}`);
   field.hidden = kind === "human";
-  field.placeholder = kind === "human" ? "" : t(`level_${kind}`);
+  field.placeholder = kind === "human" ? "" : levelName(kind);
 }
 
 function names(seats) {
@@ -226,7 +226,7 @@ async function loadHistory() {
 
 function someone(name, kind, fallback) {
   if (name && name !== kind) return name;
-  return kind && kind !== "human" ? t(`level_${kind}`) : t(fallback);
+  return kind && kind !== "human" ? levelName(kind) : t(fallback);
 }
 
 /** This browser's games (result, date, partners, a link back) and the player's figures. */

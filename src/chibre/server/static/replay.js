@@ -209,10 +209,11 @@ export class Replay {
     }));
   }
 
-  /** The hand's score as the table wrote it (the record's `scores`): the weis written once
-   * the first trick is taken, each with its cards; the tricks won so far; at the hand's end
-   * every block, the hand's total and the running totals, the stöck, the match, and whether
-   * the game was decided in it. */
+  /** The hand's score as the table wrote it (the record's `scores`): each weis written from
+   * the move the table showed it (`move`: once the first trick is taken, or when declared
+   * later), with its cards; the stöck from the move they were declared (`stoeck_move`); the
+   * tricks won so far; at the hand's end every block, the hand's total and the running
+   * totals, the match, and whether the game was decided in it. */
   renderScore(p) {
     const box = $("rp-score");
     box.replaceChildren();
@@ -220,10 +221,11 @@ export class Replay {
     const deck = this.hooks.deck();
     const mapping = this.hooks.mapping();
     const over = this.move === this.moves();
-    if (score && (p.played >= 4 || over) && score.weis.length) {
+    const shown = score ? score.weis.filter((w) => w.move <= this.move) : [];
+    if (shown.length) {
       const line = el("div", "rp-weis");
       line.append(el("span", "", `${t("weis")}${colon()}`));
-      for (const w of score.weis) {
+      for (const w of shown) {
         const item = el("span", "rp-weis-item");
         item.append(el("span", "", this.hooks.seatName(w.seat)));
         for (const code of w.cards) item.append(cardImage(code, deck, mapping));
@@ -233,6 +235,9 @@ export class Replay {
       const why = weisWhy(score.weis_reason, p.contract, this.record.rules);
       if (why) line.append(el("span", "rp-weis-why", `(${why})`));
       box.append(line);
+    }
+    if (score && score.stoeck >= 0 && score.stoeck_move <= this.move) {
+      box.append(el("div", "rp-stoeck", `${t("stoeck")}${colon()} ${this.hooks.seatName(score.stoeck)}`));
     }
     const teams = this.teams();
     const table = el("table", "rp-score-table");
@@ -256,7 +261,6 @@ export class Replay {
     box.append(table);
     if (over && score) {
       const said = [];
-      if (score.stoeck >= 0) said.push(`${t("stoeck")}${colon()} ${this.hooks.seatName(score.stoeck)}`);
       if (score.match >= 0) said.push(`${t("match")}${colon()} ${teams.find((x) => x.team === score.match).name}`);
       if (score.decided) said.push(t("rp_decided"));
       if (said.length) box.append(el("p", "rp-said", said.join(" · ")));

@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, setLang, t } from "./i18n.js";
+import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, levelName, setLang, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -229,6 +229,7 @@ function mySeat() {
   return you && !you.spectator ? you.seat : null;
 }
 
+/** A seat's name, as the server's game sheet says it too (`chibre.server.views.seat_name`). */
 function seatName(seat) {
   const seats = app.msg?.table?.seats || [];
   const s = seats[seat];
@@ -240,7 +241,7 @@ function seatName(seat) {
   if (!levelNamed(seat)) return t("seat_n", { n: seat + 1 });
   // a spectator: a computer by its level, as the lobby's placeholder says (numbered when two
   // seats would have the same name)
-  const level = t(`level_${s.kind}`);
+  const level = levelName(s.kind);
   const twin = seats.some((other, i) => i !== seat && other.kind === s.kind && levelNamed(i));
   return twin ? `${level} (${seat + 1})` : level;
 }
@@ -875,7 +876,7 @@ function drawSeat(seat, view, info) {
   const bot = (text) => Object.assign(el("span", "chip chip-bot", text), { title: text });
   if (info) {
     if (info.kind !== "human") {
-      if (!levelNamed(seat)) plate.append(bot(t(`level_${info.kind}`)));
+      if (!levelNamed(seat)) plate.append(bot(levelName(info.kind)));
     } else if (info.bot) {
       plate.append(bot(t("computer_plays")));
     } else {
