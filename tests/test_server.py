@@ -1132,7 +1132,6 @@ def test_the_address_friends_on_the_network_are_told_is_this_machine_s() -> None
     127.0.0.1: an IPv4 address of this machine, that is not loopback — a server listening on
     every interface answers there — or, on a machine with no network, none at all."""
     import ipaddress
-    import shutil
     import socket
 
     found = network_address()
@@ -1155,8 +1154,13 @@ def test_the_address_friends_on_the_network_are_told_is_this_machine_s() -> None
                 reached, _ = listener.accept()
                 with reached:  # the connection came in on this machine, at that address
                     assert reached.getsockname()[0] == found == friend.getpeername()[0]
-    # A machine with no network but loopback: a fresh network namespace, where the kernel
-    # gives a process only a loopback interface, down.
+
+
+def test_a_machine_with_no_network_tells_no_address() -> None:
+    """A machine with no network but loopback — a fresh network namespace, where the kernel
+    gives a process only a loopback interface, down — names no address for friends."""
+    import shutil
+
     unshare = shutil.which("unshare")
     if unshare is None:
         pytest.skip("no unshare here to make a machine without network")
