@@ -748,8 +748,10 @@ function addWeis(team, value) {
   input.value = now ? `${now}, ${value}` : String(value);
 }
 
+/** The weis of a team as the field shows them: values, and cards as the server wrote them
+ * or (a hand kept in this browser) as they were typed. */
 function weisText(list) {
-  return list.map((w) => (typeof w === "number" ? String(w) : w.cards)).join(", ");
+  return list.map((w) => (typeof w === "object" ? w.cards : String(w))).join(", ");
 }
 
 function readWeis(text) {
