@@ -16,6 +16,7 @@ from chibre.rules import MAX_TARGET, Rules, Striche
 from chibre.scoresheet import (
     InvalidEntry,
     ScoreSheet,
+    hand_entry,
     parse_contract,
     parse_weis,
     weis_values,
@@ -386,8 +387,9 @@ def test_schneider_asked_when_the_blocks_cannot_tell(end_mode, a_points, said, s
         before = sheet.to_json()
         with pytest.raises(InvalidEntry, match="Schneider") as refused:
             sheet.add(last)
-        # not said: the sheet asks; said wrongly: it says why, asking nothing
-        assert refused.value.field == ("schneider" if said is None else None)
+        # not said: the sheet asks; said wrongly: it says why, asking nothing — at that field
+        asked = "ask_schneider" if said is None else "schneider_is"  # said no: it is Schneider
+        assert (refused.value.key, refused.value.field) == (asked, "schneider")
         assert sheet.to_json() == before
         return
     sheet.add(last)
@@ -595,3 +597,50 @@ def test_a_passe_takes_its_hands_and_refuses_one_more():
     with pytest.raises(InvalidEntry, match="a Passe is a number of hands"):
         ScoreSheet(rules, (), passe=-1)
     assert "passe" not in ScoreSheet(rules).to_dict()  # a game to the target, as before
+
+
+def test_the_refusals_the_api_does_not_reach_are_said_in_every_language_at_their_field():
+    """Points out of range (the page checks them itself, and the API's models before the
+    sheet), the Passe's refusals (a tournament's sheet) and the teams' names."""
+    rules = Rules(target=MAX_TARGET)
+    passe = ScoreSheet(rules, (), "Passe", passe=1)
+    passe.add({"contract": "H", "points": 100})
+    cases = [
+        (lambda: hand_entry(rules, contract="H", points=158), "points", (
+            "trick points must be a whole number from 0 to 157, not 158 (a match is entered "
+            "as match)",
+            "Stichpunkte sind eine ganze Zahl von 0 bis 157, nicht 158 (ein Match wird als "
+            "Match eingetragen)",
+            "les points des plis sont un nombre entier de 0 à 157, pas 158 (un match s’écrit "
+            "comme match)",
+        )),
+        (lambda: passe.add({"contract": "S", "points": 1}), "passe", (
+            "the Passe of 1 hand is complete: no hand after hand 1 (correct or strike a hand "
+            "instead)",
+            "die Passe von 1 Spiel ist voll: kein Spiel nach Spiel 1 (korrigiere oder streiche "
+            "stattdessen ein Spiel)",
+            "la Passe de 1 donne est complète\u00a0: pas de donne après la donne 1 (corrigez ou "
+            "biffez plutôt une donne)",
+        )),
+        (lambda: ScoreSheet(rules, [*passe.hands] * 3, passe=2), "passe", (
+            "the Passe of 2 hands has 3 hands written",
+            "in der Passe von 2 Spielen sind 3 Spiele geschrieben",
+            "la Passe de 2 donnes a 3 donnes écrites",
+        )),
+        (lambda: ScoreSheet(rules, (), passe=-1), "passe", (
+            "a Passe is a number of hands (0: none), not -1",
+            "eine Passe ist eine Anzahl Spiele (0: keine), nicht -1",
+            "une Passe est un nombre de donnes (0\u00a0: aucune), pas -1",
+        )),
+        (lambda: ScoreSheet(rules, (), teams=("Wir", " ")), "teams", (
+            "give the two teams' names",
+            "gib die Namen der beiden Teams an",
+            "donnez les noms des deux équipes",
+        )),
+    ]  # fmt: skip
+    for refuse, field, said in cases:
+        with pytest.raises(InvalidEntry) as refused:
+            refuse()
+        assert refused.value.field == field and str(refused.value) == said[0]
+        assert [refused.value.said(lang) for lang in ("en", "de", "fr")] == list(said)
+    assert len(passe.hands) == 1

@@ -360,6 +360,221 @@ def test_the_sheet_asks_what_it_cannot_tell_naming_the_field(
     assert view["hands"][-1][field] == answer
 
 
+NB = "\u00a0"
+# every refusal of a hand that the Jasstafel page can meet through its own controls:
+# (rules, hands written before, the hand, the field named, said unasked (English) / de / fr)
+REFUSALS = [
+    (
+        {},
+        [],
+        {"contract": "H", "points": 10, "double": True},
+        "double",
+        (
+            "only ♠ can be played double, and only with pique double by choice",
+            "nur ♠ kann doppelt gespielt werden, und nur wo Pik doppelt gewählt wird",
+            "seul le ♠ peut se jouer double, et seulement là où le pique double se choisit",
+        ),
+    ),
+    (
+        {},
+        [],
+        {"contract": "H"},
+        "points",
+        (
+            "enter the trick points of one team, or the team that made match",
+            "gib die Stichpunkte eines Teams an oder das Team, das den Match gemacht hat",
+            "donnez les points des plis d’une équipe, ou l’équipe qui a fait match",
+        ),
+    ),
+    (
+        {"stoeck": False},
+        [],
+        {"contract": "H", "points": 10, "stoeck": 0},
+        "stoeck",
+        (
+            "stöck are off at this table",
+            "an diesem Tisch zählen keine Stöck",
+            "les stöck ne comptent pas à cette table",
+        ),
+    ),
+    (
+        {},
+        [],
+        {"contract": "O", "points": 10, "stoeck": 1},
+        "stoeck",
+        (
+            "there are no stöck in Obenabe or Undenufe",
+            "im Obenabe und Undenufe gibt es keine Stöck",
+            "il n’y a pas de stöck en Obenabe ni en Undenufe",
+        ),
+    ),
+    (
+        {"big_sequences": False},
+        [],
+        {"contract": "H", "points": 10, "weis": [[], [20, 250]]},
+        "weis[1]",
+        (
+            "no weis is worth 250 at this table: a weis is 20, 50, 100, 150, 200",
+            "kein Weis ist an diesem Tisch 250 wert: ein Weis ist 20, 50, 100, 150, 200",
+            f"aucune annonce ne vaut 250 à cette table{NB}: une annonce vaut 20, 50, 100, 150, 200",
+        ),
+    ),
+    (
+        {"weis": False},
+        [],
+        {"contract": "H", "points": 10, "weis": [[], [20]]},
+        "weis",
+        (
+            "weis are off at this table",
+            "an diesem Tisch wird nicht gewiesen",
+            "on n’annonce pas à cette table",
+        ),
+    ),
+    (
+        {},
+        [],
+        {"contract": "H", "points": 10, "weis": [[20], [20]]},
+        "weis",
+        (
+            "only one team scores weis — the team with the best weis: enter that team's weis only",
+            "nur ein Team schreibt Weis – das mit dem besten Weis: trag nur dessen Weis ein",
+            f"une seule équipe marque ses annonces — celle qui a la meilleure{NB}: n’écrivez que "
+            "les siennes",
+        ),
+    ),
+    (
+        {},
+        [],
+        {"contract": "H", "points": 10, "weis": [[], ["H6 H7"]]},
+        "weis[1]",
+        (
+            "“H6 H7”: a weis is three or more cards in sequence of one suit, or four of a kind",
+            "„H6 H7“: ein Weis sind drei oder mehr Karten in Folge einer Farbe, oder vier Gleiche",
+            f"«{NB}H6 H7{NB}»{NB}: une annonce, c’est trois cartes ou plus qui se suivent dans une "
+            "couleur, ou quatre cartes de même valeur",
+        ),
+    ),
+    (
+        {},
+        [],
+        {"contract": "H", "points": 10, "weis": [["HJ DJ SJ CJ", "HJ DJ SJ CJ"], []]},
+        "weis[0]",
+        (
+            "the carré DJ HJ SJ CJ is entered twice",
+            "die vier Gleichen DJ HJ SJ CJ sind zweimal eingetragen",
+            "le carré DJ HJ SJ CJ est écrit deux fois",
+        ),
+    ),
+    (
+        {},
+        [],
+        {"contract": "H", "points": 10, "weis": [[], ["H6 H7 H8", "H7 H8 H9"]]},
+        "weis[1]",
+        (
+            "the sequences H6 H7 H8 and H7 H8 H9 share cards",
+            "die Folgen H6 H7 H8 und H7 H8 H9 teilen Karten",
+            "les suites H6 H7 H8 et H7 H8 H9 ont des cartes en commun",
+        ),
+    ),
+    (
+        {"kreuzweis": False},
+        [],
+        {"contract": "H", "points": 10, "weis": [["H9 D9 S9 C9", "H7 H8 H9"], []]},
+        "weis[0]",
+        (
+            "D9 H9 S9 C9 and H7 H8 H9 share cards: kreuzweis is off at this table",
+            "D9 H9 S9 C9 und H7 H8 H9 teilen Karten: an diesem Tisch gibt es keinen Kreuzweis",
+            f"D9 H9 S9 C9 et H7 H8 H9 ont des cartes en commun{NB}: pas de kreuzweis à cette table",
+        ),
+    ),
+    (
+        {},
+        [],
+        {"contract": "H", "points": 10, "first_out": 0},
+        "first_out",
+        (
+            "nobody reaches the target (1000) in hand 1",
+            "im Spiel 1 erreicht niemand das Ziel (1000)",
+            "personne n’atteint le but (1000) à la donne 1",
+        ),
+    ),
+    (
+        {"target": 300},
+        [{"contract": "D", "points": 157}],
+        {"contract": "D", "points": 10, "berg_first": 1},
+        "berg_first",
+        (
+            "hand 2: the Bergpreis was already won by team A",
+            "Spiel 2: den Bergpreis hat schon Team A gewonnen",
+            f"donne 2{NB}: le Bergpreis a déjà été gagné par l’équipe A",
+        ),
+    ),
+    (
+        {"target": 300},
+        [{"contract": "D", "points": 100}, {"contract": "D", "points": 0}],
+        {"contract": "D", "points": 157, "team": 1, "first_out": 0},
+        "first_out",
+        (
+            "in hand 3 team B reaches the target (300) first, by the counting order",
+            "im Spiel 3 erreicht Team B das Ziel (300) zuerst, nach der Zählreihenfolge",
+            "à la donne 3, l’équipe B atteint le but (300) la première, selon l’ordre de comptage",
+        ),
+    ),
+    (
+        {"target": 200},
+        [],
+        {"contract": "H", "points": 100, "schneider": True},
+        "schneider",
+        (
+            "hand 1 does not end the game: the Schneider is said only for the hand that ends it",
+            "Spiel 1 beendet die Partie nicht: Schneider wird nur beim Spiel gesagt, das sie "
+            "beendet",
+            f"la donne 1 ne termine pas la partie{NB}: le Schneider ne se dit que pour la donne "
+            "qui la termine",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "before", "hand", "field", "said"), REFUSALS)
+def test_a_refused_hand_is_said_in_the_page_s_language_at_its_field(
+    server, rules, before, hand, field, said
+):
+    """Each refusal a scorer can meet on the page: ``{error, field}`` in the ``lang`` asked
+    for, in English (as ever) when none is; nothing is written."""
+    status, view = call(server, "POST", "/api/sheets", {"name": "Feld", "rules": rules})
+    assert status == 201
+    sheet = f"/api/sheets/{view['id']}?key={view['key']}"
+    at = f"/api/sheets/{view['id']}/hands?key={view['key']}"
+    for earlier in before:
+        assert call(server, "POST", at, earlier)[0] == 201, earlier
+    for lang, message in zip(("", "&lang=de", "&lang=fr"), said, strict=True):
+        status, refused = call(server, "POST", at + lang, hand)
+        assert (status, refused) == (400, {"error": message, "field": field}), lang
+    assert len(call(server, "GET", sheet)[1]["hands"]) == len(before)  # nothing written
+
+
+def test_the_sheet_s_other_refusals_are_said_in_the_page_s_language(server):
+    """A hand the sheet does not have, and a file that is no sheet (the page's import)."""
+    status, view = call(server, "POST", "/api/sheets", {"name": "Feld"})
+    assert status == 201
+    at = f"/api/sheets/{view['id']}/hands/4?key={view['key']}"
+    for lang, said in (
+        ("", "there is no hand 4 on this sheet"),
+        ("&lang=de", "auf diesem Jassblatt gibt es kein Spiel 4"),
+        ("&lang=fr", "il n’y a pas de donne 4 sur cette feuille"),
+    ):
+        status, refused = call(server, "PUT", at + lang, {"contract": "H", "points": 1})
+        assert (status, refused) == (400, {"error": said}), lang
+    for lang, said in (
+        ("", "not a score sheet (expected format 'chibre-scoresheet')"),
+        ("?lang=de", "kein Jassblatt (erwartet ist das Format 'chibre-scoresheet')"),
+        ("?lang=fr", f"pas une feuille de match (format attendu{NB}: 'chibre-scoresheet')"),
+    ):
+        status, refused = call(server, "POST", "/api/sheets/import" + lang, {"format": "nope"})
+        assert (status, refused) == (400, {"error": said, "field": "format"}), lang
+
+
 def test_without_its_key_a_sheet_is_neither_listed_nor_opened(server):
     status, view = call(server, "POST", "/api/sheets", {"name": "secret"})
     sid, key = view["id"], view["key"]

@@ -92,39 +92,45 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     konter = slate.locator("g.strich.kontermatsch")
     expect(konter.nth(1)).to_have_attribute("data-count", "3")  # as the table set it
 
-    # bad input: the message is shown as it is typed, and on writing; nothing is written
-    enter_hand(page, "D", team=0, points=200, submit=False)
-    expect(page.locator("#error")).to_have_text(
-        "Stichpunkte gehen von 0 bis 157 (ein Match ist der Match-Schalter)."
+    # bad input: the message is shown beside the points as they are typed, and on writing,
+    # the focus on them; nothing is written
+    too_many = (
+        "Stichpunkte sind eine ganze Zahl von 0 bis 157, nicht 200 (ein Match wird als Match "
+        "eingetragen)"
     )
+    enter_hand(page, "D", team=0, points=200, submit=False)
+    expect(page.locator(".point-teams + #field-error")).to_have_text(too_many)
+    expect(page.locator("#error")).to_be_hidden()
     expect(page.locator("#points1")).to_have_text("–")  # not 157 − 200
     press(page.locator("#pad [data-key=back]"))
-    expect(page.locator("#error")).to_be_hidden()
+    expect(page.locator("#field-error")).to_be_hidden()
     expect(page.locator("#points1")).to_have_text("137")
     press(page.locator("#pad [data-key='0']"))
     press(page.locator("#submit"))
-    expect(page.locator("#error")).to_have_text(
-        "Stichpunkte gehen von 0 bis 157 (ein Match ist der Match-Schalter)."
-    )
+    expect(page.locator(".point-teams + #field-error")).to_have_text(too_many)
+    expect(page.locator(".point-team[data-team='0']")).to_be_focused()
+    expect(page.locator(".point-team[data-team='0']")).to_have_attribute("aria-invalid", "true")
     expect(hand_rows(page)).to_have_count(3)
-    # a weis this table does not know: the server says so, nothing is written
+    # a weis this table does not know: the server says so beside it, nothing is written
     enter_hand(page, "D", team=0, points=100, weis0="♥6 ♥8 ♥9")
-    expect(page.locator("#error")).to_contain_text("♥")
+    expect(page.locator("#weis0 + #field-error")).to_contain_text("„♥6 ♥8 ♥9“: ")
+    expect(page.locator("#weis0")).to_be_focused()
     expect(hand_rows(page)).to_have_count(3)
     page.fill("#weis0", "")
     # weis for both teams, a weis of no value: said in the page's language, nothing written
     enter_hand(page, "D", team=0, points=100, weis0="20", weis1="50")
-    expect(page.locator("#error")).to_have_text(
-        "Nur ein Team schreibt Weis, das mit dem besten Weis: nur dessen Weis eintragen."
+    expect(page.locator("#weis0 + #field-error")).to_have_text(
+        "nur ein Team schreibt Weis – das mit dem besten Weis: trag nur dessen Weis ein"
     )
-    page.fill("#weis1", "")
-    page.fill("#weis0", "30")
-    press(page.locator("#submit"))
-    expect(page.locator("#error")).to_have_text(
-        "Kein Weis ist 30 wert: ein Weis ist 20, 50, 100, 150, 200, 250, 300."
-    )
-    expect(hand_rows(page)).to_have_count(3)
     page.fill("#weis0", "")
+    page.fill("#weis1", "30")
+    press(page.locator("#submit"))
+    expect(page.locator("#weis1 + #field-error")).to_have_text(
+        "kein Weis ist an diesem Tisch 30 wert: ein Weis ist 20, 50, 100, 150, 200, 250, 300"
+    )
+    expect(page.locator("#weis1")).to_be_focused()
+    expect(hand_rows(page)).to_have_count(3)
+    page.fill("#weis1", "")
 
     # correct hand 1: Nous made 120, not 98 → (120 + 50 + 20) × 2 = 380, Eux 74
     press(hand_rows(page).first.locator("button.edit"))
@@ -392,6 +398,47 @@ def test_the_sheet_asks_the_schneider_it_cannot_tell(browser: Browser, server: s
     expect(page.locator("#winner")).to_be_visible()
     schneider = page.locator("#slate svg g.strich.schneider")
     expect(schneider.nth(1)).to_have_attribute("data-count", "2")
+    page.context.close()
+    assert foreign == []
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_refused_hand_is_said_at_its_field_with_the_focus_there(
+    browser: Browser, server: str
+) -> None:
+    """The server's refusal of a moment said wrongly is an error beside that field, not the
+    sheet's question; the page's own refusal of the stöck beside them. Mended, the hand is
+    written and the error is gone."""
+    page, foreign = open_page(browser, server)
+    page.goto(server + "/tafel")
+    page.fill("#new-name", "Feld")
+    page.click("#create")
+    expect(page.locator("#sheet-name")).to_have_text("Feld")
+    # a Schneider said for a hand that does not end the game: the server refuses it there
+    page.click("#moments summary")
+    page.select_option("#schneider", "yes")
+    enter_hand(page, "H", team=0, points=100)
+    expect(page.locator("label:has(#schneider) + #field-error")).to_have_text(
+        "Spiel 1 beendet die Partie nicht: Schneider wird nur beim Spiel gesagt, das sie beendet"
+    )
+    expect(page.locator("#schneider")).to_be_focused()
+    expect(page.locator("#schneider")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#error")).to_be_hidden()  # no question is asked
+    expect(hand_rows(page)).to_have_count(0)
+    # no stöck in Obenabe: the page says so itself, beside the stöck
+    page.select_option("#schneider", "")
+    enter_hand(page, "O", stoeck=1)
+    expect(page.locator("#stoeck + #field-error")).to_have_text(
+        "im Obenabe und Undenufe gibt es keine Stöck"
+    )
+    expect(page.locator("#stoeck [data-team='1']")).to_be_focused()
+    expect(page.locator("label:has(#schneider) + #field-error")).to_have_count(0)
+    expect(page.locator("#schneider")).not_to_have_attribute("aria-invalid", "true")
+    press(page.locator("#stoeck [data-team='1']"))  # stöck off again
+    press(page.locator("#submit"))
+    expect(hand_rows(page)).to_have_count(1)
+    expect(page.locator("#field-error")).to_be_hidden()
+    expect(page.locator("[aria-invalid]")).to_have_count(0)
     page.context.close()
     assert foreign == []
     assert page.errors == []  # type: ignore[attr-defined]

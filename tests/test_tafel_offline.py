@@ -279,6 +279,51 @@ def test_hands_entered_after_one_the_sheet_refuses_wait_for_it(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_offline_a_refused_hand_is_said_at_its_field(browser: Browser, server: str) -> None:
+    """Offline, the page refuses what it can tell itself, in the page's language, beside the
+    field and with the focus there, and keeps nothing; a hand it cannot tell (a weis's cards)
+    is kept, and once the server refuses it, written again, its refusal is said at its field."""
+    status, view = http_json(
+        server, "/api/sheets", {"name": "Säli", "rules": {"target": 3000, "stoeck": False}}
+    )
+    assert status == 201
+    sheet = (view["id"], view["key"])
+    page = phone(browser)
+    open_sheet(page, server, sheet)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    enter_hand(page, "H", team=0, points=100, stoeck=0)
+    expect(page.locator("#stoeck + #field-error")).to_have_text(
+        "an diesem Tisch zählen keine Stöck"
+    )
+    expect(page.locator("#stoeck [data-team='0']")).to_be_focused()
+    expect(hand_rows(page)).to_have_count(0)  # nothing kept
+    press(page.locator("#stoeck [data-team='0']"))
+    enter_hand(page, weis0="♥6 ♥7")  # two cards are no weis: only the server can tell
+    expect(hand_rows(page)).to_have_count(1)
+    expect(page.locator("#field-error")).to_be_hidden()
+    page.context.set_offline(False)
+    refused = page.locator("#conflicts li.refused")
+    expect(refused).to_contain_text(
+        "„♥6 ♥7“: ein Weis sind drei oder mehr Karten", timeout=TIMEOUT_MS
+    )
+    press(refused.locator("button.rewrite"))
+    expect(page.locator("#weis0 + #field-error")).to_have_text(
+        "„♥6 ♥7“: ein Weis sind drei oder mehr Karten in Folge einer Farbe, oder vier Gleiche"
+    )
+    expect(page.locator("#weis0")).to_be_focused()
+    expect(page.locator("#weis0")).to_have_value("♥6 ♥7")  # the hand as it was written
+    expect(page.locator("#error")).to_be_hidden()
+    page.fill("#weis0", "♥6 ♥7 ♥8")
+    enter_hand(page)
+    expect(page.locator("#sync")).to_have_text(SAVED)
+    hands = stored(server, sheet)
+    assert len(hands) == 1 and hands[0]["weis"] == [[{"points": 20, "cards": "H6 H7 H8"}], []]
+    expect(page.locator("#field-error")).to_be_hidden()
+    page.context.close()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_deletion_the_sheet_refuses_is_said_once_the_game_is_won(
     browser: Browser, server: str
 ) -> None:

@@ -126,7 +126,10 @@ def test_a_whole_game_by_taps_only(browser: Browser, server: str, size: tuple[in
     press(page.locator("#stoeck [data-team='0']"))
     press(page.locator("#contracts [data-contract=O]"))  # a slip: no stöck without a trump
     press(page.locator("#submit"))
-    expect(page.locator("#error")).to_have_text("Im Obenabe und Undenufe gibt es keine Stöck.")
+    expect(page.locator("#stoeck + #field-error")).to_have_text(
+        "im Obenabe und Undenufe gibt es keine Stöck"
+    )
+    expect(page.locator("#stoeck [data-team='0']")).to_be_focused()
     press(page.locator("#contracts [data-contract=S]"))
     press(page.locator("#submit"))
     expect(page.locator("#total0")).to_have_text("168")

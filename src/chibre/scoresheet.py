@@ -32,6 +32,13 @@ A hand that needs one of them unsaid is refused with the question: an ``InvalidE
 ``field`` names the field to say it in (key ``sheet.bad.ask_<field>``, said in any language of
 the catalogue like every keyed refusal).
 
+Every refusal names the field it concerns where there is one (``InvalidEntry.field``: a hand's
+``contract``, ``double``, ``points``, ``match``, ``weis`` or one team's ``weis[0]``, ``stoeck``,
+a moment's field; a sheet's ``passe``, ``teams``, ``name``), and every refusal a scorer can
+meet on the Jasstafel page is a key of the catalogue (``sheet.bad.*``), said in the page's
+language; only what a program alone can send wrongly (a team given as 7, a hand that is not a
+JSON object) stays in English.
+
 What the calculator does not represent, and how it reads it instead:
 
 * ``immediate`` mode ends the game in the middle of a hand; the scorer writes the hand
@@ -78,8 +85,13 @@ TEAM_NAMES = ("A", "B")
 class InvalidEntry(IllegalAction, ValueError):
     """A hand (or a sheet) the calculator cannot write: the message says what is wrong; one
     made by ``said_as`` says it in every language of the catalogue (``said``). ``field``: the
-    field of the hand the sheet asks for, when the refusal is one of its questions
-    (``first_out``, ``berg_first``, ``schneider``: a moment it cannot read from the blocks)."""
+    field of the hand (or the sheet) the refusal concerns, where there is one — for one of
+    the sheet's questions (``first_out``, ``berg_first``, ``schneider``: a moment it cannot
+    read from the blocks) the field that answers it."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
     key = ""
     fields: Mapping[str, object] = {}
@@ -96,10 +108,10 @@ class InvalidEntry(IllegalAction, ValueError):
         **fields: object,
     ) -> InvalidEntry:
         """The refusal ``sheet.bad.<key>`` of the message catalogue, in English; ``why``: the
-        engine's refusal it gives as its ``{why}``; ``field``: the field the sheet asks for."""
+        engine's refusal it gives as its ``{why}``; ``field``: the field it concerns."""
         said = {"why": why.said("en")} if why is not None else {}
-        refused = cls(text("en", "sheet.bad." + key, **fields, **said))
-        refused.key, refused.fields, refused.why, refused.field = key, fields, why, field
+        refused = cls(text("en", "sheet.bad." + key, **fields, **said), field=field)
+        refused.key, refused.fields, refused.why = key, fields, why
         return refused
 
     def said(self, lang: str) -> str:
@@ -136,10 +148,7 @@ def parse_contract(value: object, rules: Rules | None = None) -> int:
         swiss = swiss_suit_word(word)
         if swiss is not None:
             return SUIT_MAPPINGS[(rules or Rules()).suit_mapping][swiss]
-    raise InvalidEntry(
-        f"unknown contract {value!r}: give a trump suit (♦ ♥ ♠ ♣, or D H S C), "
-        "Obenabe (O) or Undenufe (U)"
-    )
+    raise InvalidEntry.said_as("contract_unknown", field="contract", value=repr(value))
 
 
 class ShownWeis(NamedTuple):
@@ -175,14 +184,15 @@ def parse_weis(item: object, rules: Rules) -> ShownWeis:
             if "points" in item and item["points"] != shown.points:
                 raise InvalidEntry(
                     f"the weis {format_cards(shown.cards)} is worth {shown.points}, "
-                    f"not {item['points']!r}"
+                    f"not {item['points']!r}",
+                    field="weis",
                 )
             return shown
         item = item.get("points")
     if isinstance(item, int) and not isinstance(item, bool):
         if item not in weis_values(rules):
             allowed = ", ".join(str(v) for v in weis_values(rules))
-            raise InvalidEntry(f"no weis is worth {item} at this table: a weis is {allowed}")
+            raise InvalidEntry.said_as("weis_value", field="weis", points=item, values=allowed)
         return ShownWeis(item)
     if isinstance(item, str) or (
         isinstance(item, Sequence) and all(isinstance(x, str) for x in item)
@@ -191,13 +201,15 @@ def parse_weis(item: object, rules: Rules) -> ShownWeis:
         try:
             cards = parse_cards(text, rules.suit_mapping)
         except NotationError as e:
-            raise InvalidEntry.said_as("weis_unread", text=text) from e
+            raise InvalidEntry.said_as("weis_unread", field="weis", text=text) from e
         try:
             w = weis_of(cards, rules)
         except IllegalAction as e:
-            raise InvalidEntry.said_as("weis_not", why=e, text=text) from e
+            raise InvalidEntry.said_as("weis_not", why=e, field="weis", text=text) from e
         return ShownWeis(w.points, w.cards, w.kind)
-    raise InvalidEntry(f"a weis is its value (20, 50, 100 …) or its cards, not {item!r}")
+    raise InvalidEntry(
+        f"a weis is its value (20, 50, 100 …) or its cards, not {item!r}", field="weis"
+    )
 
 
 def check_team_weis(shown: Sequence[ShownWeis], rules: Rules) -> None:
@@ -207,27 +219,25 @@ def check_team_weis(shown: Sequence[ShownWeis], rules: Rules) -> None:
     for a, b in combinations(with_cards, 2):
         if not a.cards & b.cards:
             continue
+        first, second = format_cards(a.cards), format_cards(b.cards)
         if a.kind == CARRE and b.kind == CARRE:
-            raise InvalidEntry(f"the carré {format_cards(a.cards)} is entered twice")
+            raise InvalidEntry.said_as("weis_carre_twice", field="weis", cards=first)
         if a.kind == SEQUENCE and b.kind == SEQUENCE:
-            raise InvalidEntry(
-                f"the sequences {format_cards(a.cards)} and {format_cards(b.cards)} share cards"
-            )
+            raise InvalidEntry.said_as("weis_sequences_share", field="weis", a=first, b=second)
         if not rules.kreuzweis:
-            raise InvalidEntry(
-                f"{format_cards(a.cards)} and {format_cards(b.cards)} share cards: "
-                "kreuzweis is off at this table"
-            )
+            raise InvalidEntry.said_as("weis_kreuzweis_off", field="weis", a=first, b=second)
 
 
-def _team(value: object, what: str, optional: bool = True) -> int | None:
+def _team(value: object, what: str, field: str, optional: bool = True) -> int | None:
+    """A team from ``0``/``1`` or ``A``/``B``; ``what``: the question it answers, said in the
+    refusal of the hand's ``field``."""
     if value is None and optional:
         return None
     if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
         return value
     if isinstance(value, str) and value.strip().upper() in TEAM_NAMES:
         return TEAM_NAMES.index(value.strip().upper())
-    raise InvalidEntry(f"{what}: say team 0 or 1 (A or B), not {value!r}")
+    raise InvalidEntry(f"{what}: say team 0 or 1 (A or B), not {value!r}", field=field)
 
 
 @dataclass(frozen=True)
@@ -307,38 +317,43 @@ def hand_entry(
     """A hand checked against ``rules``; raises ``InvalidEntry`` saying what is wrong."""
     k = parse_contract(contract, rules)
     if not isinstance(double, bool):
-        raise InvalidEntry(f"double must be true or false, not {double!r}")
+        raise InvalidEntry(f"double must be true or false, not {double!r}", field="double")
     if double and not (rules.pique_double == "choice" and k == Contract.SPADES):
-        raise InvalidEntry("only ♠ can be played double, and only with pique double by choice")
-    chooser_team = _team(chooser, "who named the contract", optional=False)
-    counted = _team(team, "whose trick points are these", optional=False)
-    match_team = _team(match, "who made match")
+        raise InvalidEntry.said_as("double_spades_only", field="double")
+    chooser_team = _team(chooser, "who named the contract", "chooser", optional=False)
+    counted = _team(team, "whose trick points are these", "team", optional=False)
+    match_team = _team(match, "who made match", "match")
     assert chooser_team is not None and counted is not None
     if points is not None and (
         not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= HAND_POINTS
     ):
-        raise InvalidEntry(
-            f"trick points must be a whole number from 0 to {HAND_POINTS}, not {points!r} "
-            "(a match is entered as match)"
+        raise InvalidEntry.said_as(
+            "points_range", field="points", most=HAND_POINTS, points=repr(points)
         )
     if match_team is None and points is None:
-        raise InvalidEntry("enter the trick points of one team, or the team that made match")
+        raise InvalidEntry.said_as("need_points", field="points")
     if match_team is not None and points is not None:
         expected = HAND_POINTS if counted == match_team else 0
         if points != expected:
             raise InvalidEntry.said_as(
-                "match_points", team=TEAM_NAMES[counted], expected=expected, points=points
+                "match_points",
+                field="points",
+                team=TEAM_NAMES[counted],
+                expected=expected,
+                points=points,
             )
         points = None
     shown = _read_weis(weis, rules)
     if schneider is not None and not isinstance(schneider, bool):
-        raise InvalidEntry(f"schneider must be true, false or left out, not {schneider!r}")
-    stoeck_team = _team(stoeck, "who showed the stöck")
+        raise InvalidEntry(
+            f"schneider must be true, false or left out, not {schneider!r}", field="schneider"
+        )
+    stoeck_team = _team(stoeck, "who showed the stöck", "stoeck")
     if stoeck_team is not None:
         if not rules.stoeck:
-            raise InvalidEntry("stöck are off at this table")
+            raise InvalidEntry.said_as("stoeck_off", field="stoeck")
         if k >= 4:
-            raise InvalidEntry("there are no stöck in Obenabe or Undenufe")
+            raise InvalidEntry.said_as("stoeck_trumpless", field="stoeck")
     return HandEntry(
         contract=k,
         chooser=chooser_team,
@@ -348,8 +363,8 @@ def hand_entry(
         weis=shown,
         stoeck=stoeck_team,
         double=double,
-        first_out=_team(first_out, "who reached the target first"),
-        berg_first=_team(berg_first, "who reached half the target first"),
+        first_out=_team(first_out, "who reached the target first", "first_out"),
+        berg_first=_team(berg_first, "who reached half the target first", "berg_first"),
         schneider=schneider,
     )
 
@@ -358,22 +373,26 @@ def _read_weis(weis: object, rules: Rules) -> tuple[tuple[ShownWeis, ...], tuple
     if weis is None:
         return ((), ())
     if not isinstance(weis, Sequence) or isinstance(weis, str) or len(weis) != 2:
-        raise InvalidEntry("weis are given per team: a list for team A and a list for team B")
+        raise InvalidEntry(
+            "weis are given per team: a list for team A and a list for team B", field="weis"
+        )
     per_team: list[tuple[ShownWeis, ...]] = []
-    for items in weis:
+    for team, items in enumerate(weis):
         if items is None:
             items = ()
         if isinstance(items, str | int | Mapping) or not isinstance(items, Iterable):
             items = (items,)
-        shown = tuple(parse_weis(item, rules) for item in items)
-        check_team_weis(shown, rules)
+        try:
+            shown = tuple(parse_weis(item, rules) for item in items)
+            check_team_weis(shown, rules)
+        except InvalidEntry as e:
+            e.field = f"weis[{team}]"  # that team's weis
+            raise
         per_team.append(shown)
     if (per_team[0] or per_team[1]) and not rules.weis:
-        raise InvalidEntry("weis are off at this table")
+        raise InvalidEntry.said_as("weis_off", field="weis")
     if per_team[0] and per_team[1]:
-        raise InvalidEntry(
-            "only one team scores weis — the team with the best weis: enter that team's weis only"
-        )
+        raise InvalidEntry.said_as("weis_one_team", field="weis")
     return per_team[0], per_team[1]
 
 
@@ -387,10 +406,11 @@ def entry_from_dict(d: Mapping[str, Any], rules: Rules) -> HandEntry:
     if unknown:
         raise InvalidEntry(
             f"unknown field {unknown[0]!r} in a hand; "
-            f"the fields are {', '.join(sorted(_ENTRY_KEYS))}"
+            f"the fields are {', '.join(sorted(_ENTRY_KEYS))}",
+            field=unknown[0],
         )
     if "contract" not in d:
-        raise InvalidEntry("a hand needs its contract")
+        raise InvalidEntry.said_as("need_contract", field="contract")
     return hand_entry(rules, **d)
 
 
@@ -482,7 +502,9 @@ def count_game(
                 "berg_first", needed=rules.striche.bergpreis > 0,
             )[0]  # fmt: skip
         elif entry.berg_first is not None:
-            raise InvalidEntry.said_as("berg_won", number=number, team=TEAM_NAMES[c.bergpreis])
+            raise InvalidEntry.said_as(
+                "berg_won", field="berg_first", number=number, team=TEAM_NAMES[c.bergpreis]
+            )
         winner, block = _decide(
             number, before, blocks, rules.target, immediate, weis_at, entry.first_out, "first_out"
         )
@@ -498,7 +520,7 @@ def count_game(
             low, high = _losers_range(before, blocks, block, order, winner, immediate)
             c.schneider = _schneider(number, low, high, rules, entry.schneider)
         elif entry.schneider is not None:
-            raise InvalidEntry.said_as("schneider_not_end", number=number)
+            raise InvalidEntry.said_as("schneider_not_end", field="schneider", number=number)
         if entry.match is not None:
             kind = "match" if entry.match == entry.chooser else "kontermatsch"
             c.marks[kind][entry.match] += getattr(rules.striche, kind)
@@ -541,7 +563,7 @@ def _schneider(number: int, low: int, high: int, rules: Rules, said: bool | None
         certain = high < half
         if said is not None and said != certain:
             kind = "schneider_is" if certain else "schneider_is_not"
-            raise InvalidEntry.said_as(kind, number=number, half=half)
+            raise InvalidEntry.said_as(kind, field="schneider", number=number, half=half)
         return certain
     if said is None:
         if not rules.striche.schneider:  # no Schneider at this table: nothing to ask
@@ -584,10 +606,16 @@ def _decide(
         raise AssertionError("unreachable: both teams reach the threshold")  # pragma: no cover
     if said is not None:
         if team < 0:
-            raise InvalidEntry.said_as(f"nobody_{field_name}", number=number, threshold=threshold)
+            raise InvalidEntry.said_as(
+                f"nobody_{field_name}", field=field_name, number=number, threshold=threshold
+            )
         if said != team:
             raise InvalidEntry.said_as(
-                f"first_{field_name}", number=number, team=TEAM_NAMES[team], threshold=threshold
+                f"first_{field_name}",
+                field=field_name,
+                number=number,
+                team=TEAM_NAMES[team],
+                threshold=threshold,
             )
     return team, block
 
@@ -613,21 +641,23 @@ class ScoreSheet:
     ) -> None:
         self.rules = rules or Rules()
         if not isinstance(passe, int) or isinstance(passe, bool) or passe < 0:
-            raise InvalidEntry(f"a Passe is a number of hands (0: none), not {passe!r}")
+            raise InvalidEntry.said_as("passe_not_hands", field="passe", passe=repr(passe))
         self.passe = passe
         if not isinstance(name, str):
-            raise InvalidEntry("the sheet's name must be text")
+            raise InvalidEntry("the sheet's name must be text", field="name")
         if (
             not isinstance(teams, list | tuple)
             or len(teams) != 2
             or not all(isinstance(t, str) and t.strip() for t in teams)
         ):
-            raise InvalidEntry("give the two teams' names")
+            raise InvalidEntry.said_as("teams", field="teams")
         self.name = name
         self.teams = (teams[0].strip(), teams[1].strip())
         entries = [self._read(h) for h in hands]
         if passe and len(entries) > passe:
-            raise InvalidEntry(f"the Passe of {passe} hands has {len(entries)} hands written")
+            raise InvalidEntry.said_as(
+                "passe_overfull", field="passe", n=passe, written=len(entries)
+            )
         self._count = count_game(entries, self.rules)
         self._entries = entries
 
@@ -649,7 +679,7 @@ class ScoreSheet:
                 "game_over", team=self.teams[self._count.winner], number=self._count.decided_in
             )
         if self.passe and len(self._entries) >= self.passe:
-            raise InvalidEntry.said_as("passe_complete", n=self.passe)
+            raise InvalidEntry.said_as("passe_complete", field="passe", n=self.passe)
         self._set([*self._entries, self._read(hand)])
         return self._count.results[-1]
 
@@ -675,7 +705,7 @@ class ScoreSheet:
             or isinstance(number, bool)
             or not 1 <= number <= len(self._entries)
         ):
-            raise InvalidEntry(f"there is no hand {number!r} on this sheet")
+            raise InvalidEntry.said_as("no_hand", number=repr(number))
         return number - 1
 
     # --- reading it ------------------------------------------------------------------------
@@ -785,14 +815,14 @@ class ScoreSheet:
     def from_dict(cls, d: Mapping[str, Any]) -> ScoreSheet:
         """A sheet from its JSON form; every hand is checked again."""
         if not isinstance(d, Mapping) or d.get("format") != FORMAT:
-            raise InvalidEntry(f"not a score sheet (expected format {FORMAT!r})")
+            raise InvalidEntry.said_as("not_a_sheet", field="format", format=repr(FORMAT))
         try:
             rules = Rules.from_dict(d.get("rules", {}))
         except InvalidRules as e:
-            raise InvalidEntry(f"the sheet's rules: {e}") from e
+            raise InvalidEntry(f"the sheet's rules: {e}", field="rules") from e
         hands = d.get("hands", [])
         if not isinstance(hands, list):
-            raise InvalidEntry("the sheet's hands must be a list")
+            raise InvalidEntry("the sheet's hands must be a list", field="hands")
         return cls(rules, hands, d.get("name", ""), d.get("teams", ("A", "B")), d.get("passe", 0))
 
     @classmethod

@@ -22,7 +22,8 @@ Routes (``router(db_path)``, served by ``chibre serve``); ``KEY`` is the sheet's
   sheet is refused (409).
 - ``POST /api/sheets/import`` — a new sheet (with a new key) from an exported one.
 - ``GET|PATCH|DELETE /api/sheets/{id}?key=KEY`` — the sheet counted (``&lang=`` for its
-  slate and the rules' refusals, German by default), its name and teams, or its removal;
+  slate, German by default, and the rules' refusals, English by default), its name and
+  teams, or its removal;
   ``GET /api/sheets/{id}/export?key=KEY`` — the sheet as JSON (without its key).
 - ``POST /api/sheets/{id}/hands?key=KEY`` — write a hand;
   ``PUT|DELETE /api/sheets/{id}/hands/{n}?key=KEY`` — correct or strike hand ``n``.
@@ -45,11 +46,14 @@ the browser first and sends it with its id (``static/tafel-sync.js``); ``GET /ta
 is its service worker, which keeps the page for use without a connection.
 
 The rules' presets are ``GET /api/presets`` of the server. Bad input is answered 400 with
-``{"error": message}`` (in the ``lang`` asked for) and nothing is stored; a moment the sheet
-cannot read from the blocks is asked for the same way, ``{"error", "field"}`` naming the
-hand's field that says it (``first_out``, ``berg_first`` or ``schneider``: the hand sent
-again with it is written). A wrong key 403, an unknown sheet 404, a hand changed meanwhile
-409.
+``{"error": message, "field": name}`` and nothing is stored: the message in the ``lang`` asked
+for (English when none is — a slate without ``lang`` is drawn in German), the field it
+concerns where there is one, as the hand or the sheet names it (``points``, ``weis`` or one
+team's ``weis[0]``, ``stoeck``, ``double``, ``contract``, a moment's field, ``teams``,
+``passe``; ``team0``, ``striche1`` of a slate). A moment the sheet cannot read from the blocks
+is asked for the same way, naming the hand's field that says it (``first_out``,
+``berg_first`` or ``schneider``, left out of the hand: the hand sent again with it is
+written). A wrong key 403, an unknown sheet 404, a hand changed meanwhile 409.
 """
 
 from __future__ import annotations
@@ -352,7 +356,12 @@ def hand_stamp(hand: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _view(opened: SheetKey, sheet: ScoreSheet, lang: str) -> dict[str, Any]:
+def slate_lang(lang: str | None) -> str:
+    """The language of a slate: the one asked for, German when none is."""
+    return lang or "de"
+
+
+def _view(opened: SheetKey, sheet: ScoreSheet, lang: str | None) -> dict[str, Any]:
     summary = sheet.summary()
     for shown, entry in zip(summary["hands"], sheet.hands, strict=True):
         shown["stamp"] = hand_stamp(entry.to_dict())
@@ -362,11 +371,11 @@ def _view(opened: SheetKey, sheet: ScoreSheet, lang: str) -> dict[str, Any]:
         "link": opened.link,
         **summary,
         "rules": sheet.rules.to_dict(),
-        "svg": jasstafel_svg(sheet, lang),
+        "svg": jasstafel_svg(sheet, slate_lang(lang)),
     }
 
 
-def _written(opened: SheetKey, done: Written, lang: str) -> dict[str, Any]:
+def _written(opened: SheetKey, done: Written, lang: str | None) -> dict[str, Any]:
     return {**_view(opened, done.sheet, lang), "written": done.hand, "replayed": done.replayed}
 
 
@@ -397,13 +406,14 @@ def parse_scores(text: str | None, what: str) -> list[int]:
     each within ±``MAX_SLATE_POINTS``."""
     items = [x for x in (text or "").replace(" ", "").split(",") if x]
     if not all(_WHOLE.fullmatch(x) for x in items):
-        raise InvalidEntry(f"{what}: hand scores are whole numbers separated by commas")
+        raise InvalidEntry(f"{what}: hand scores are whole numbers separated by commas", field=what)
     if len(items) > MAX_SLATE_HANDS:
-        raise InvalidEntry(f"{what}: at most {MAX_SLATE_HANDS} hands on a slate")
+        raise InvalidEntry(f"{what}: at most {MAX_SLATE_HANDS} hands on a slate", field=what)
     limit = len(str(MAX_SLATE_POINTS))
     if any(len(x.lstrip("-0")) > limit or abs(int(x)) > MAX_SLATE_POINTS for x in items):
         raise InvalidEntry(
-            f"{what}: a hand scores at most {MAX_SLATE_POINTS} points (or -{MAX_SLATE_POINTS})"
+            f"{what}: a hand scores at most {MAX_SLATE_POINTS} points (or -{MAX_SLATE_POINTS})",
+            field=what,
         )
     return [int(x) for x in items]
 
@@ -417,10 +427,13 @@ def parse_striche(text: str | None, what: str) -> dict[str, int]:
         kind, _, n = part.partition(":")
         if kind not in STRICHE_KINDS or not _COUNT.fullmatch(n):
             raise InvalidEntry(
-                f"{what}: write kind:count, the kinds being {', '.join(STRICHE_KINDS)}"
+                f"{what}: write kind:count, the kinds being {', '.join(STRICHE_KINDS)}",
+                field=what,
             )
         if len(n.lstrip("0")) > len(str(MAX_STRICHE)) or int(n) > MAX_STRICHE:
-            raise InvalidEntry(f"{what}: at most {MAX_STRICHE} Striche of a kind on a slate")
+            raise InvalidEntry(
+                f"{what}: at most {MAX_STRICHE} Striche of a kind on a slate", field=what
+            )
         out[kind] = int(n)
     return out
 
@@ -429,12 +442,12 @@ def parse_mine(text: str | None) -> list[SheetKey]:
     """The sheets a page asks for: ``ID.KEY,ID.KEY`` (at most ``MAX_LISTED``)."""
     items = [x for x in (text or "").split(",") if x]
     if len(items) > MAX_LISTED:
-        raise InvalidEntry(f"at most {MAX_LISTED} sheets can be asked for at once")
+        raise InvalidEntry(f"at most {MAX_LISTED} sheets can be asked for at once", field="mine")
     out = []
     for item in items:
         sheet_id, dot, key = item.partition(".")
         if not (dot and sheet_id and key):
-            raise InvalidEntry("ask for sheets as ID.KEY, separated by commas")
+            raise InvalidEntry("ask for sheets as ID.KEY, separated by commas", field="mine")
         out.append(SheetKey(sheet_id, key))
     return out
 
@@ -442,13 +455,13 @@ def parse_mine(text: str | None) -> list[SheetKey]:
 def hand_number(text: str) -> int:
     """The hand ``n`` of a route: a whole number written in ASCII digits."""
     if not _COUNT.fullmatch(text) or len(text) > 9:
-        raise InvalidEntry(f"there is no hand {text[:12]!r} on this sheet")
+        raise InvalidEntry.said_as("no_hand", number=repr(text[:12]))
     return int(text)
 
 
 Key = Annotated[str, Query(max_length=64)]
 Mine = Annotated[str | None, Query(max_length=MAX_LISTED * 40, pattern=r"^[A-Za-z0-9_.,-]*$")]
-Lang = Literal["de", "fr", "en"]
+Lang = Literal["de", "fr", "en"] | None  # None: refusals in English, the slate in German
 Scores = Annotated[str | None, Query(max_length=MAX_SLATE_HANDS * 8)]
 Marks = Annotated[str | None, Query(max_length=200)]
 Label = Annotated[str, Query(max_length=200)]
@@ -480,8 +493,8 @@ def router(db_path: Path) -> APIRouter:
             except StoreUnavailable:
                 log.exception("the score sheets' store refused a request")
                 return error(503, "the score sheet could not be read or saved: try again later")
-            except InvalidEntry as e:  # a question the sheet asks names its field
-                return error(400, e.said(kwargs.get("lang", "en")), e.field)
+            except InvalidEntry as e:  # in the language asked for (English unasked), its field
+                return error(400, e.said(kwargs.get("lang") or "en"), e.field)
             except (InvalidRules, ChibreError) as e:
                 return error(400, str(e))
 
@@ -509,7 +522,7 @@ def router(db_path: Path) -> APIRouter:
         "/api/sheets", status_code=201, summary="A new score sheet", dependencies=[new_sheets]
     )
     @guarded
-    async def create(body: SheetRequest, lang: Lang = "de") -> Response:
+    async def create(body: SheetRequest, lang: Lang = None) -> Response:
         sheet = new_sheet(body)
         if body.id is None or body.key is None:
             return JSONResponse(_view(store.create(sheet), sheet, lang), status_code=201)
@@ -531,19 +544,19 @@ def router(db_path: Path) -> APIRouter:
         dependencies=[new_sheets],
     )
     @guarded
-    async def import_sheet(body: SheetImport, lang: Lang = "de") -> Response:
+    async def import_sheet(body: SheetImport, lang: Lang = None) -> Response:
         sheet = ScoreSheet.from_dict(body.sheet())
         return JSONResponse(_view(store.create(sheet), sheet, lang), status_code=201)
 
     @api.get("/api/sheets/{id}", summary="A sheet, counted, with its slate")
     @guarded
-    async def show(id: str, key: Key = "", lang: Lang = "de") -> Response:
+    async def show(id: str, key: Key = "", lang: Lang = None) -> Response:
         o = SheetKey(id, key)
         return JSONResponse(_view(o, store.load(*o), lang))
 
     @api.patch("/api/sheets/{id}", summary="A sheet's name and teams")
     @guarded
-    async def rename(id: str, body: SheetRename, key: Key = "", lang: Lang = "de") -> Response:
+    async def rename(id: str, body: SheetRename, key: Key = "", lang: Lang = None) -> Response:
         def edit(sheet: ScoreSheet) -> None:
             renamed = ScoreSheet(
                 sheet.rules,
@@ -574,7 +587,7 @@ def router(db_path: Path) -> APIRouter:
     @api.post("/api/sheets/{id}/hands", status_code=201, summary="Write the next hand")
     @guarded
     async def add_hand(
-        id: str, body: HandRequest, key: Key = "", lang: Lang = "de", write: WriteId = None
+        id: str, body: HandRequest, key: Key = "", lang: Lang = None, write: WriteId = None
     ) -> Response:
         def edit(sheet: ScoreSheet) -> int:
             return sheet.add(body.entry()).number
@@ -589,7 +602,7 @@ def router(db_path: Path) -> APIRouter:
         n: str,
         body: HandRequest,
         key: Key = "",
-        lang: Lang = "de",
+        lang: Lang = None,
         write: WriteId = None,
         was: Stamp = None,
     ) -> Response:
@@ -606,7 +619,7 @@ def router(db_path: Path) -> APIRouter:
     @api.delete("/api/sheets/{id}/hands/{n}", summary="Strike hand n")
     @guarded
     async def delete_hand(
-        id: str, n: str, key: Key = "", lang: Lang = "de", write: WriteId = None, was: Stamp = None
+        id: str, n: str, key: Key = "", lang: Lang = None, write: WriteId = None, was: Stamp = None
     ) -> Response:
         number = hand_number(n)
 
@@ -620,9 +633,9 @@ def router(db_path: Path) -> APIRouter:
 
     @api.get("/api/sheets/{id}/tafel.svg", summary="A sheet's slate")
     @guarded
-    async def sheet_svg(id: str, key: Key = "", lang: Lang = "de") -> Response:
+    async def sheet_svg(id: str, key: Key = "", lang: Lang = None) -> Response:
         sheet = store.load(id, key)
-        return Response(jasstafel_svg(sheet, lang), media_type="image/svg+xml")
+        return Response(jasstafel_svg(sheet, slate_lang(lang)), media_type="image/svg+xml")
 
     @api.get("/api/tafel.svg", summary="A slate for any hand scores")
     @guarded
@@ -633,13 +646,15 @@ def router(db_path: Path) -> APIRouter:
         striche1: Marks = None,
         label0: Label = "A",
         label1: Label = "B",
-        lang: Lang = "de",
+        lang: Lang = None,
     ) -> Response:
         scores = (parse_scores(team0, "team0"), parse_scores(team1, "team1"))
         marks = None
         if striche0 is not None or striche1 is not None:
             marks = (parse_striche(striche0, "striche0"), parse_striche(striche1, "striche1"))
         labels = (label0[:40], label1[:40])
-        return Response(tafel_svg(scores, marks, labels, lang), media_type="image/svg+xml")
+        return Response(
+            tafel_svg(scores, marks, labels, slate_lang(lang)), media_type="image/svg+xml"
+        )
 
     return api

@@ -160,18 +160,21 @@ const REFUSALS = { 403: "tf_wrong_link", 404: "tf_no_such_sheet", 413: "tf_too_l
 
 /** What to tell the scorer of a request that failed, in the page's language where the page
  * knows the refusal (a wrong link, a sheet gone, the server unreachable or its store
- * unavailable); the rules' own refusals (400) as the server words them. */
+ * unavailable); the rules' own refusals (400) as the server words them, in the language the
+ * page asked for. */
 function refusal(e) {
   if (e.offline) return t("tf_no_server");
   return REFUSALS[e.status] ? t(REFUSALS[e.status]) : e.message;
 }
 
 /** The moments the sheet cannot read from the blocks, by the hand's field that says each: a
- * refusal naming one of them (``field``) is the sheet's question, asked on the form. */
+ * refusal naming one of them (``field``) for a hand that left it unsaid is the sheet's
+ * question, asked on the form; said, and refused, it is an error at that field. */
 const QUESTIONS = { first_out: "#first-out", berg_first: "#berg-first", schneider: "#schneider" };
 
-function question(e) {
-  return Object.keys(QUESTIONS).includes(e.field) ? e.field : "";
+function question(e, hand) {
+  const asked = Object.keys(QUESTIONS).includes(e.field) && (!hand || hand[e.field] == null);
+  return asked ? e.field : "";
 }
 
 /** Open the question ``field`` below the entry, saying it in the page's own words. */
@@ -182,9 +185,71 @@ function ask(field) {
 }
 
 function showError(message, where = "#error") {
+  if (where === "#error") showFieldError("");
   const el = $(where);
   el.textContent = message || "";
   el.hidden = !message;
+}
+
+/** Where the page says a refusal of a hand's field (the sheets API's ``field``: "points",
+ * "stoeck", "weis[1]" for the second team's weis …): the element it is said after and the
+ * control the focus goes to; null for a field the form has no control for (the Passe). */
+function fieldPlace(field) {
+  const name = String(field || "").replace(/\[.*$/, "");
+  if (QUESTIONS[name]) return { after: $(QUESTIONS[name]).closest("label"), focus: $(QUESTIONS[name]), moment: true };
+  if (name === "weis") {
+    const team = /^weis\[([01])\]/.exec(field);
+    const i = team ? +team[1] : $("#weis0").value.trim() || !$("#weis1").value.trim() ? 0 : 1;
+    return { after: $(`#weis${i}`), focus: $(`#weis${i}`) };
+  }
+  const places = {
+    contract: ["#contracts", "#contracts [tabindex='0']"],
+    double: ["#double", "#double"],
+    chooser: ["#chooser", "#chooser [aria-checked='true']"],
+    points: [".point-teams", ".point-team[aria-checked='true']"],
+    team: [".point-teams", ".point-team[aria-checked='true']"],
+    match: ["#match", "#match"],
+    stoeck: ["#stoeck", "#stoeck [aria-pressed='true']"],
+  };
+  const place = places[name];
+  if (!place || $(place[0]).hidden) return null;
+  return { after: $(place[0]), focus: $(place[1]) || $(place[0]).querySelector("button") || $(place[0]) };
+}
+
+/** Say ``message`` beside the hand's ``field`` and put the focus there (``focus`` false: the
+ * scorer is still typing in it); a field the form has no control for: below the entry. "":
+ * the field's refusal is gone. */
+function showFieldError(message, field = "", focus = true) {
+  const el = $("#field-error");
+  for (const marked of document.querySelectorAll("[aria-invalid]")) {
+    marked.removeAttribute("aria-invalid");
+    marked.removeAttribute("aria-describedby");
+  }
+  el.textContent = "";
+  el.hidden = true;
+  delete el.dataset.field;
+  if (!message) return;
+  const place = fieldPlace(field);
+  if (!place) {
+    showError(message);
+    return;
+  }
+  showError("");
+  if (place.moment) $("#moments").open = true;
+  place.after.after(el);
+  el.textContent = message;
+  el.hidden = false;
+  el.dataset.field = field;
+  place.focus.setAttribute("aria-invalid", "true");
+  place.focus.setAttribute("aria-describedby", "field-error");
+  if (focus) place.focus.focus();
+}
+
+/** A refusal of the server (or of the page's own checks) said where it belongs: at the
+ * field it names, else below the entry. */
+function showRefusal(e) {
+  if (e.field && e.status === 400) showFieldError(refusal(e), e.field);
+  else showError(refusal(e));
 }
 
 // --- the list of sheets and a new sheet ----------------------------------------------------
@@ -546,7 +611,9 @@ function drawConflicts() {
           fillEntry(c.hand);
           show(sheet);
           $("#hand-form").scrollIntoView({ behavior: "instant", block: "start" });
-          if (question(c)) ask(question(c)); // the sheet's question, kept with the refusal
+          // the sheet's question, or its refusal at its field, kept with the refusal
+          if (question(c, c.hand)) ask(question(c, c.hand));
+          else if (c.conflict === "refused") showRefusal({ status: c.status, message: c.error, field: c.field });
         }),
       );
     }
@@ -729,9 +796,10 @@ function press(key) {
   else if (key === "back") entry.points = entry.points.slice(0, -1);
   else if (entry.points.length < 3) entry.points = String(+(entry.points + key)); // no leading 0
   drawEntry();
-  // points no hand has are said at once, and unsaid once mended
+  // points no hand has are said at once, beside them, and unsaid once mended
   const over = +entry.points > HAND_POINTS;
-  if (over || $("#error").textContent === t("tf_points_range")) showError(over ? t("tf_points_range") : "");
+  if (over) showFieldError(t("sheet.bad.points_range", { most: HAND_POINTS, points: entry.points }), "points", false);
+  else if ($("#field-error").dataset.field === "points") showFieldError("");
 }
 
 function pickPointsTeam(team) {
@@ -748,8 +816,10 @@ function addWeis(team, value) {
   input.value = now ? `${now}, ${value}` : String(value);
 }
 
+/** The weis of a team as the field shows them: values, and cards as the server wrote them
+ * or (a hand kept in this browser) as they were typed. */
 function weisText(list) {
-  return list.map((w) => (typeof w === "number" ? String(w) : w.cards)).join(", ");
+  return list.map((w) => (typeof w === "object" ? w.cards : String(w))).join(", ");
 }
 
 function readWeis(text) {
@@ -835,20 +905,32 @@ function changeOf(hand) {
   return [change(sheet, "add", { hand, expected: sheet.hands.length - struck + added + 1 }), null];
 }
 
-/** What the page can tell at once of a hand the rules would refuse, in its own words (the
- * server checks the rest). */
+/** What the page can tell at once of a hand the rules would refuse — offline too — and the
+ * field it concerns: what is missing in the page's own words, a refusal of the sheet in the
+ * sheet's (the same keys as the server's, in the same order; the server checks the rest). */
 function entryProblem(hand) {
-  if (!hand.contract) return t("tf_need_contract");
-  if (!entry.match && entry.points === "") return t("tf_need_points");
-  if (!entry.match && +entry.points > HAND_POINTS) return t("tf_points_range");
-  if (hand.stoeck !== null && (hand.contract === "O" || hand.contract === "U")) return t("tf_no_stoeck");
-  const [ours, theirs] = hand.weis;
-  if ((ours.length || theirs.length) && !sheet.rules.weis) return t("tf_weis_off");
-  if (ours.length && theirs.length) return t("tf_one_team_weis");
+  if (!hand.contract) return { field: "contract", message: t("tf_need_contract") };
+  if (!entry.match && entry.points === "") return { field: "points", message: t("tf_need_points") };
+  const spades = sheet.rules.pique_double === "choice" && hand.contract === "S";
+  if (hand.double && !spades) return { field: "double", message: t("sheet.bad.double_spades_only") };
+  if (!entry.match && +entry.points > HAND_POINTS) {
+    return { field: "points", message: t("sheet.bad.points_range", { most: HAND_POINTS, points: entry.points }) };
+  }
   const values = [20, 50, 100, 150, 200, ...(sheet.rules.big_sequences ? [250, 300] : [])];
-  const odd = [...ours, ...theirs].find((w) => typeof w === "number" && !values.includes(w));
-  if (odd !== undefined) return t("tf_weis_value", { points: odd, values: values.join(", ") });
-  return "";
+  for (const team of [0, 1]) {
+    const odd = hand.weis[team].find((w) => typeof w === "number" && !values.includes(w));
+    if (odd !== undefined) {
+      return { field: `weis[${team}]`, message: t("sheet.bad.weis_value", { points: odd, values: values.join(", ") }) };
+    }
+  }
+  const [ours, theirs] = hand.weis;
+  if ((ours.length || theirs.length) && !sheet.rules.weis) return { field: "weis", message: t("sheet.bad.weis_off") };
+  if (ours.length && theirs.length) return { field: "weis", message: t("sheet.bad.weis_one_team") };
+  if (hand.stoeck !== null && !sheet.rules.stoeck) return { field: "stoeck", message: t("sheet.bad.stoeck_off") };
+  if (hand.stoeck !== null && (hand.contract === "O" || hand.contract === "U")) {
+    return { field: "stoeck", message: t("sheet.bad.stoeck_trumpless") };
+  }
+  return null;
 }
 
 async function submitHand(ev) {
@@ -856,9 +938,9 @@ async function submitHand(ev) {
   const submit = $("#submit");
   if (submit.disabled || !sheet) return;
   const hand = readEntry();
-  const missing = entryProblem(hand);
-  if (missing) {
-    showError(missing);
+  const problem = entryProblem(hand);
+  if (problem) {
+    showFieldError(problem.message, problem.field);
     return;
   }
   submit.disabled = true; // one hand at a time
@@ -873,10 +955,11 @@ async function submitHand(ev) {
       if (replaced) await book.keep(replaced); // the hand as it was before this correction
       await loadLocal(sheet.id);
       show(sheet);
-      // the sheet asks what it cannot read from the blocks: open that question
-      const asked = question(result.refused);
+      // the sheet asks what it cannot read from the blocks: open that question; any other
+      // refusal is said at the field it names
+      const asked = question(result.refused, hand);
       if (asked) ask(asked);
-      else showError(refusal(result.refused));
+      else showRefusal(result.refused);
       return;
     }
     // written on the server, or kept here until it can be reached
