@@ -503,40 +503,118 @@ async def odd_choices(url: str) -> list[str]:
     return said
 
 
-async def a_seat_left_before_the_start(url: str) -> list[int]:
-    """A, B and C join (teams 0, 1, 0: seats 0, 1, 2); A leaves; D joins team 0, E team 1.
-    The seats the five were given."""
+async def team_choices(url: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """A and B join Team 1; C asks for Team 1 again, then for teams that do not exist; then
+    D asks AUTOJOIN for Team 1. What C was told, and the sessions C and D joined."""
+    said: list[str] = []
     bots = []
+    for name in ("A", "B", "C"):
+        bot = Bot(await websockets.connect(url), name)
+        await bot.recv("REQUEST_PLAYER_NAME")
+        await bot.send("CHOOSE_PLAYER_NAME", name)
+        await bot.recv("REQUEST_SESSION_CHOICE")
+        bots.append(bot)
+    a, b, c = bots
+    choice = {"sessionChoice": "CREATE_NEW", "sessionName": "teams", "chosenTeamIndex": 0}
+    await a.send("CHOOSE_SESSION", choice)
+    await a.recv("BROADCAST_SESSION_JOINED")
+    await b.send("CHOOSE_SESSION", {**choice, "sessionChoice": "JOIN_EXISTING"})
+    for bot in (a, b):
+        await bot.recv("BROADCAST_SESSION_JOINED")
+    for team in (0, 2, -1, "1", True, 0.0, [1]):
+        await c.send("CHOOSE_SESSION", {**choice, "chosenTeamIndex": team})
+        said.append(await c.recv("BAD_MESSAGE"))
+        assert await c.recv("REQUEST_SESSION_CHOICE") == ["teams"]  # asked again
+    await c.send("CHOOSE_SESSION", {**choice, "chosenTeamIndex": None})  # null: any team
+    joined = [await c.recv("BROADCAST_SESSION_JOINED")]
+    d = Bot(await websockets.connect(url), "D")
+    await d.recv("REQUEST_PLAYER_NAME")
+    await d.send("CHOOSE_PLAYER_NAME", "D")
+    assert await d.recv("REQUEST_SESSION_CHOICE") == ["teams"]
+    await d.send("CHOOSE_SESSION", {"sessionChoice": "AUTOJOIN", "chosenTeamIndex": 0})
+    joined.append(await d.recv("BROADCAST_SESSION_JOINED"))
+    for bot in (*bots, d):
+        await bot.ws.close()
+    return said, joined
+
+
+def test_a_team_index_that_is_not_0_1_or_null_or_a_full_team_is_refused(tmp_path: Path) -> None:
+    with running_server(tmp_path) as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        said, joined = asyncio.run(asyncio.wait_for(team_choices(url), 60))
+    full, *bad = said
+    assert full == (
+        "Team 1 (chosenTeamIndex 0) of the session 'teams' is full: Team 2 (chosenTeamIndex 1)"
+        " has a free seat"
+    )
+    allowed = "chosenTeamIndex is 0 (Team 1), 1 (Team 2), or null or left out"
+    assert all(b.startswith(allowed) for b in bad), bad
+    assert [b.rsplit(" not ", 1)[1] for b in bad] == ["2", "-1", '"1"', "true", "0.0", "[1]"]
+    # nothing changed meanwhile: C, joining at last (null: any team), is the third, Team 2
+    assert [p["name"] for p in joined[0]["playersInSession"]] == ["A", "B", "C"]
+    assert joined[0]["player"]["seatId"] == 1
+    # AUTOJOIN for a full team finds a session where it has room: here, a new one
+    assert joined[1]["sessionName"] != "teams" and joined[1]["player"]["seatId"] == 0
+
+
+async def a_seat_left_before_the_start(url: str) -> tuple[list[int], list[list[Any]]]:
+    """A, B and C join (teams 0, 1, 0: seats 0, 1, 2); A leaves; D joins team 0, E team 1.
+    The seats the five were given, and what B heard after its own join until the first deal
+    (each frame's type and the names it gives)."""
+    bots: list[Bot] = []
     for name, team in (("A", 0), ("B", 1), ("C", 0), ("D", 0), ("E", 1)):
         if name == "D":
             await bots[0].ws.close()
-            await asyncio.sleep(1.0)  # the closing handshake is done: the server has seen it
         bot = Bot(await websockets.connect(url), name)
         await bot.recv("REQUEST_PLAYER_NAME")
         await bot.send("CHOOSE_PLAYER_NAME", name)
         await bot.recv("REQUEST_SESSION_CHOICE")
         how = "CREATE_NEW" if name == "A" else "JOIN_EXISTING"
-        await bot.send(
-            "CHOOSE_SESSION", {"sessionChoice": how, "sessionName": "left", "chosenTeamIndex": team}
-        )
-        while True:
-            joined = await bot.recv("BROADCAST_SESSION_JOINED")
-            if joined["player"]["name"] == name:
+        choice = {"sessionChoice": how, "sessionName": "left", "chosenTeamIndex": team}
+        await bot.send("CHOOSE_SESSION", choice)
+        for tries in range(40):  # D: Team 1 is full until the server has seen A go
+            got = json.loads(await asyncio.wait_for(bot.ws.recv(), TIMEOUT))
+            if got["type"] != "BAD_MESSAGE":
                 break
-        bot.seat = joined["player"]["seatId"]
+            assert name == "D" and "Team 1 (chosenTeamIndex 0)" in got["data"], got
+            await bot.recv("REQUEST_SESSION_CHOICE")
+            await asyncio.sleep(0.05 * tries)  # not too many asks before the server sees it
+            await bot.send("CHOOSE_SESSION", choice)
+        assert got["type"] == "BROADCAST_SESSION_JOINED", got
+        bot.seat = got["data"]["player"]["seatId"]
         bots.append(bot)
-    teams = await bots[-1].recv("BROADCAST_TEAMS")
-    assert [[p["name"] for p in t["players"]] for t in teams] == [["D", "C"], ["B", "E"]]
+    heard = []
+    for b in bots[1:]:  # B first: all it was sent after its own join, to the first deal
+        while (got := json.loads(await asyncio.wait_for(b.ws.recv(), TIMEOUT)))[
+            "type"
+        ] != "DEAL_CARDS":
+            if b.name == "B":
+                data = got["data"]
+                if got["type"] == "BROADCAST_TEAMS":
+                    players = [p for t in data for p in t["players"]]
+                else:
+                    players = data["playersInSession"]
+                heard.append([got["type"], [p["name"] for p in players]])
+    teams = [names for kind, names in heard if kind == "BROADCAST_TEAMS"]
+    assert teams == [["D", "C", "B", "E"]]  # Team 1 (seats 0, 2), then Team 2 (seats 1, 3)
     for b in bots[1:]:
         await b.ws.close()
-    return [b.seat for b in bots]
+    return [b.seat for b in bots], heard
 
 
 def test_a_seat_left_before_the_game_goes_to_the_next_bot_of_that_team(tmp_path: Path) -> None:
     with running_server(tmp_path) as base:
         url = base.replace("http://", "ws://") + "/jass-challenge"
-        seats = asyncio.run(asyncio.wait_for(a_seat_left_before_the_start(url), 60))
+        seats, heard = asyncio.run(asyncio.wait_for(a_seat_left_before_the_start(url), 60))
     assert seats == [0, 1, 2, 0, 3]
+    # the others are sent nothing when A leaves (the protocol has no frame for it): the next
+    # join's playersInSession no longer names A, and the teams are the four who play
+    assert heard == [
+        ["BROADCAST_SESSION_JOINED", ["A", "B", "C"]],
+        ["BROADCAST_SESSION_JOINED", ["B", "C", "D"]],
+        ["BROADCAST_SESSION_JOINED", ["B", "C", "D", "E"]],
+        ["BROADCAST_TEAMS", ["D", "C", "B", "E"]],
+    ], heard
 
 
 def test_the_command_says_in_one_line_what_it_cannot_do(tmp_path: Path) -> None:

@@ -176,8 +176,9 @@ class Lobby:
         self.ids = itertools.count(1)
         self.names = itertools.count(1)
 
-    def choose(self, choice: Any) -> Session:
-        """The session a CHOOSE_SESSION asks for; ``BadFrame`` saying why not."""
+    def choose(self, choice: Any, team: int | None = None) -> Session:
+        """The session a CHOOSE_SESSION asks for (AUTOJOIN: one where ``team``, the bot's
+        chosen team, has a free seat); ``BadFrame`` saying why not."""
         if not isinstance(choice, dict):
             raise BadFrame("CHOOSE_SESSION takes an object such as {sessionChoice: AUTOJOIN}")
         how = choice.get("sessionChoice")
@@ -188,7 +189,11 @@ class Lobby:
         if kind not in (SINGLE_GAME, TOURNAMENT):
             raise BadFrame("sessionType is SINGLE_GAME or TOURNAMENT")
         if how == "AUTOJOIN":
-            found = [x for x in self.open.values() if x.kind == SINGLE_GAME]
+            found = [
+                x
+                for x in self.open.values()
+                if x.kind == SINGLE_GAME and (team is None or x.team_size(team) < 2)
+            ]
             if found:
                 return found[0]
             name, kind = f"chibre {next(self.names)}", SINGLE_GAME
@@ -275,7 +280,9 @@ class Lobby:
             raise BadFrame("that session has as many spectators as it takes")
         return session
 
-    def join(self, session: Session, name: str, ws: WebSocket, team: Any) -> Member:
+    def join(self, session: Session, name: str, ws: WebSocket, team: int | None) -> Member:
+        """The bot joins the session: in a single game, at the first free seat of ``team``
+        (``None``: of the team with fewer players); ``BadFrame`` when that team is full."""
         if session.kind == TOURNAMENT:
             if [m.name for m in session.members].count(name) >= 2:
                 raise BadFrame(f"{name!r} has its two clients in this tournament already")
@@ -284,8 +291,14 @@ class Lobby:
             member = Member(next(self.ids), name, len(session.members), ws)
             session.members.append(member)
             return member
-        if team not in (0, 1) or session.team_size(team) >= 2:
+        if team is None:
             team = 0 if session.team_size(0) <= session.team_size(1) else 1
+        elif session.team_size(team) >= 2:
+            free = 1 - team
+            raise BadFrame(
+                f"{TEAM_NAMES[team]} (chosenTeamIndex {team}) of the session {session.name!r} is"
+                f" full: {TEAM_NAMES[free]} (chosenTeamIndex {free}) has a free seat"
+            )
         # the team's first free seat: 2 × its players + its index, unless one left before
         taken = {m.seat for m in session.members}
         member = Member(next(self.ids), name, team if team not in taken else team + 2, ws)
@@ -630,12 +643,13 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
                 session = lobby.watch(data)
                 session.spectators.append(ws)
                 return session, None
+            team = _team_choice(data)
             link = data.get("sessionName") if isinstance(data, dict) else None
             if isinstance(link, str) and SEAT_LINK.search(link):
                 return lobby.take_seat(link, name, ws)
             if isinstance(link, str) and PLAYER_LINK.search(link):
                 return lobby.follow(link, name, ws, ws.app.state.tournaments)
-            session = lobby.choose(data)
+            session = lobby.choose(data, team)
             if not session.members:  # a new session is a new table: the table quota
                 wait = quota.allow(ws.client.host if ws.client else "?")
                 if wait is not None:
@@ -644,11 +658,23 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
                     raise BadFrame(
                         f"at most {quota.per_minute} new tables a minute: try again in {wait:.0f} s"
                     )
-            member = lobby.join(session, name, ws, data.get("chosenTeamIndex"))
+            member = lobby.join(session, name, ws, team)
         except BadFrame as e:
             await ws.send_text(frame("BAD_MESSAGE", str(e)))
             continue
         return session, member
+
+
+def _team_choice(choice: Any) -> int | None:
+    """CHOOSE_SESSION's ``chosenTeamIndex``: 0, 1, or ``None`` (absent or null: any team);
+    ``BadFrame`` for anything else."""
+    team = choice.get("chosenTeamIndex") if isinstance(choice, dict) else None
+    if team is None or (type(team) is int and team in (0, 1)):
+        return team
+    raise BadFrame(
+        "chosenTeamIndex is 0 (Team 1), 1 (Team 2), or null or left out (a team with a free"
+        f" seat), not {json.dumps(team)[:NAME_LENGTH]}"
+    )
 
 
 async def _too_bad(ws: WebSocket, bad: int) -> bool:
