@@ -24,7 +24,8 @@ a time limit (``Settings.jass_challenge_limit``; in a tournament
 the bot disconnected, our ``rule`` player decides for the seat. Every such incident — ``late``,
 ``gone``, ``illegal`` (a rejected card or push back), ``garbage`` (a BAD_MESSAGE) — is logged
 (logger ``chibre.server``) and kept in the table's record (``Table.note_incident``), beside the
-moves.
+moves. The answer still owed to a request rule answered (``Member.owed``) is dropped when it
+comes: the bot's answers arrive in order, so it is never taken for a later request's.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ PLAYER_LINK = re.compile(r"/tournament/([A-Za-z0-9_-]{1,64})\?player=([A-Za-z0-9
 """A tournament player's own link (``…/tournament/ID?player=TOKEN``) given as the session's
 name: that player's seat in every round of the tournament."""
 FOLLOW_TICK = 0.5
+ANSWERS = ("CHOOSE_TRUMPF", "CHOOSE_CARD")
+"""A bot's answers to a request (REQUEST_TRUMPF, REQUEST_CARD)."""
 """Seconds between two looks, between rounds, for a tournament player's next seat."""
 
 
@@ -104,9 +107,26 @@ class Member:
     bridge: SeatBridge | None = None
     bad: int = 0  # messages refused before the game started
     gone: bool = False  # its socket ended
+    owed: list[str] = field(default_factory=list)
+    """The answers (CHOOSE_TRUMPF, CHOOSE_CARD) still to come to requests ``rule`` answered
+    for the bot at the time limit, oldest first."""
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "seatId": self.seat, "name": self.name}
+
+    def late_answer(self, kind: Any) -> bool:
+        """Whether this frame is the late answer to a request already answered for the bot.
+        A bot answers each request once, in order, over one socket: so its next answer is
+        the oldest one owed — unless that is of the other kind (a card where a trump was
+        owed): then the owed ones before it never came, and are owed no more."""
+        if kind not in ANSWERS:
+            return False
+        while self.owed and self.owed[0] != kind:
+            self.owed.pop(0)
+        if not self.owed:
+            return False
+        self.owed.pop(0)
+        return True
 
 
 @dataclass
@@ -497,9 +517,12 @@ class SeatBridge:
         )  # fmt: skip
         if why == "late":  # a bot that left is noted once, when it leaves
             self.note("late", f"{said}; rule played {played}")
+        owed = "CHOOSE_TRUMPF" if self.view.get("phase") == "contract" else "CHOOSE_CARD"
         if not self._apply(action):
             loop = asyncio.get_running_loop()
             self.deadline = loop.call_later(1.0, self.decide_for_it, seq, why)
+        elif why == "late":  # its answer may still come: it answers this request, no later one
+            self.member.owed.append(owed)
 
     def _apply(self, action: Action) -> bool:
         """Apply the seat's action; ``False`` when the store could not take it."""
@@ -719,6 +742,12 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
             kind, data = got
             if kind == "START_TOURNAMENT":
                 await _start_tournament(ws, lobby, session)
+                continue
+            if member.late_answer(kind):  # its incident is the request's "late": dropped
+                log.info(
+                    "jass challenge %r: %s answered late (%s); dropped: rule had answered",
+                    session.name, member.name, kind,
+                )  # fmt: skip
                 continue
             bridge = member.bridge
             if bridge is None or bridge.done.is_set():
