@@ -312,23 +312,21 @@ def test_the_endpoint_follows_the_protocol(tmp_path: Path) -> None:
     assert text.count("# incident: seat ") == len(said)
 
 
-async def a_late_card_sent_after_the_next_request(url: str) -> dict[str, Any]:
-    """Seat 0 (a raw bot) leaves its first card request unanswered past the limit; rule plays
-    for it. Only once its next REQUEST_CARD came does it send its late answer (a card legal
-    for that request too), then its answer to that request (another card): over one socket
-    the server reads them in that order. What it was played and told, until its next
+async def a_late_card_sent_after_the_next_request(
+    url: str, session: str, others: list[ChallengeClient]
+) -> dict[str, Any]:
+    """Seat 0 (a raw bot) leaves its first card request unanswered past the limit; it is
+    played for it. Only once its next REQUEST_CARD came does it send its late answer (a card
+    legal for that request too), then its answer to that request (another card): over one
+    socket the server reads them in that order. What it was played and told, until its next
     request after that."""
     me = Bot(await websockets.connect(url), "tardy")
     await me.recv("REQUEST_PLAYER_NAME")
     await me.send("CHOOSE_PLAYER_NAME", me.name)
     await me.recv("REQUEST_SESSION_CHOICE")
-    choice = {"sessionChoice": "CREATE_NEW", "sessionName": "late", "chosenTeamIndex": 0}
+    choice = {"sessionChoice": "CREATE_NEW", "sessionName": session, "chosenTeamIndex": 0}
     await me.send("CHOOSE_SESSION", choice)
     assert (await me.recv("BROADCAST_SESSION_JOINED"))["player"]["seatId"] == 0
-    others = [
-        ChallengeClient(make_player("rule", n), f"r{n}", "late", "SINGLE_GAME", n % 2, games=1)
-        for n in (1, 2, 3)
-    ]
     games = [asyncio.create_task(play_challenge(url, c)) for c in others]
     seen: dict[str, Any] = {"bad": []}
     hand = contract = 0
@@ -368,9 +366,14 @@ async def a_late_card_sent_after_the_next_request(url: str) -> dict[str, Any]:
 
 
 def test_a_late_answer_is_one_incident_and_never_the_next_request_s(tmp_path: Path) -> None:
+    others = [
+        ChallengeClient(make_player("rule", n), f"r{n}", "late", "SINGLE_GAME", n % 2, games=1)
+        for n in (1, 2, 3)
+    ]
     with running_server(tmp_path, "--jass-challenge-limit", "1.5") as base:
         url = base.replace("http://", "ws://") + "/jass-challenge"
-        seen = asyncio.run(asyncio.wait_for(a_late_card_sent_after_the_next_request(url), 180))
+        late = a_late_card_sent_after_the_next_request(url, "late", others)
+        seen = asyncio.run(asyncio.wait_for(late, 180))
         log = (tmp_path / "chibre.log").read_text()
     stored = stored_game(tmp_path / "chibre.sqlite")
     assert stored.replay().is_over  # the three others played on to the end
@@ -380,8 +383,28 @@ def test_a_late_answer_is_one_incident_and_never_the_next_request_s(tmp_path: Pa
     # one incident for the late answer (its "late"), then the socket that closed
     assert [i.kind for i in stored.seats[0].incidents] == ["late", "gone"]
     assert "tardy (seat 0): no answer within 1.5 s; rule played" in log
-    assert "tardy answered late (CHOOSE_CARD); dropped: rule had answered" in log
+    assert "tardy answered late (CHOOSE_CARD); dropped: answered for it already" in log
     assert [r.bad_messages for r in seen["others"]] == [[]] * 3
+
+
+def test_a_late_answer_at_a_table_whose_own_clock_played_is_not_the_next_request_s(
+    tmp_path: Path,
+) -> None:
+    """A seat of our table with a time per move (1 s) shorter than the endpoint's limit: the
+    table's computer plays for the silent bot; its late card is still not the next one's."""
+    options = {"weis": False, "stoeck": False}
+    with running_server(tmp_path, "--bot-delay", "0") as base:
+        url = base.replace("http://", "ws://") + "/jass-challenge"
+        body = {"options": options, "seats": ["human", "rule", "rule", "rule"], "move_limit": 1}
+        status, t = http_json(base, "/api/tables", body)
+        assert status == 200, t
+        late = a_late_card_sent_after_the_next_request(url, base + t["seats"][0]["link"], [])
+        seen = asyncio.run(asyncio.wait_for(late, 120))
+        log = (tmp_path / "chibre.log").read_text()
+    assert seen["played"] == seen["answer"] and seen["bad"] == [], seen
+    assert seen["late"] != seen["ruled"]
+    assert "tardy answered late (CHOOSE_CARD); dropped: answered for it already" in log
+    assert "no answer within" not in log  # the table's clock played, not the endpoint's
 
 
 def test_an_answer_owed_for_a_request_rule_answered_is_the_late_one() -> None:

@@ -379,6 +379,8 @@ class SeatBridge:
         state = json.loads(text)
         if state.get("type") != "state":
             return
+        if 0 <= self.asked < state["seq"]:  # the table moved on without its answer (a time per
+            self.passed_over()  # move of its own ran out): that answer is still to come
         events = state["events"]
         if not self.view and state["view"]["hand_number"] >= 0:  # dealt before it joined
             events = self.so_far(state["view"])
@@ -501,6 +503,14 @@ class SeatBridge:
         except Exception:  # the record keeps the moves whatever happens to a note
             log.exception("table %s: an incident of seat %d was not kept", self.table.id, self.seat)
 
+    def passed_over(self) -> None:
+        """The request it was asked was answered for it: its answer, when it comes, is owed."""
+        self.member.owed.append(_answer_to(self.view))
+        self.asked = -1
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
     def decide_for_it(self, seq: int, why: str) -> None:
         """Past the time limit (or the bot is gone): ``rule`` plays the seat's move."""
         if seq != self.asked or seq != self.table.seq or self.table.game.is_over:
@@ -517,7 +527,7 @@ class SeatBridge:
         )  # fmt: skip
         if why == "late":  # a bot that left is noted once, when it leaves
             self.note("late", f"{said}; rule played {played}")
-        owed = "CHOOSE_TRUMPF" if self.view.get("phase") == "contract" else "CHOOSE_CARD"
+        owed = _answer_to(self.view)
         if not self._apply(action):
             loop = asyncio.get_running_loop()
             self.deadline = loop.call_later(1.0, self.decide_for_it, seq, why)
@@ -599,6 +609,11 @@ class SeatBridge:
         self.bad += 1
         self.note("garbage", f"BAD_MESSAGE: {why}")
         await self.send(frame("BAD_MESSAGE", why))
+
+
+def _answer_to(view: dict[str, Any]) -> str:
+    """The answer a request in this view asks for."""
+    return "CHOOSE_TRUMPF" if view.get("phase") == "contract" else "CHOOSE_CARD"
 
 
 # --- the socket ------------------------------------------------------------------------------
@@ -745,7 +760,7 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
                 continue
             if member.late_answer(kind):  # its incident is the request's "late": dropped
                 log.info(
-                    "jass challenge %r: %s answered late (%s); dropped: rule had answered",
+                    "jass challenge %r: %s answered late (%s); dropped: answered for it already",
                     session.name, member.name, kind,
                 )  # fmt: skip
                 continue
