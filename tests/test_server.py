@@ -366,6 +366,10 @@ async def refused_messages(base: str, db: Path) -> None:
         chooser, {"type": "act", "action": chibre, "seq": stored + 1}, "malformed", "ahead"
     )
     await refused(chooser, {"type": "act", "action": chibre, "seq": -1}, "malformed", "seq")
+    # a seq given as null is a bad seq, not "no check" (only an absent seq means that)
+    await refused(
+        chooser, {"type": "act", "action": chibre, "seq": None}, "malformed", "act.seq: must be"
+    )
     # what the table's rules forbid, in the socket's language (romand: no thanks; the table
     # declares the weis)
     await chooser.send({"type": "language", "lang": "de"})
@@ -1041,6 +1045,10 @@ def test_actions_round_trip_and_bad_shapes_are_malformed() -> None:
     with pytest.raises(ProtocolError) as e:
         read_client_message('{"type": "act", "action": {}}')
     assert str(e.value) == "the action needs its kind", e.value
+    with pytest.raises(ProtocolError) as e:  # only an absent seq acts without the check
+        read_client_message('{"type": "act", "action": {"kind": "chibre"}, "seq": null}')
+    assert e.value.code == "malformed" and str(e.value).startswith("act.seq: "), e.value
+    assert read_client_message('{"type": "act", "action": {"kind": "chibre"}}').seq is None
     assert read_client_message('{"type": "ping"}').type == "ping"
 
 

@@ -369,35 +369,22 @@ def _act(player: Player, observation: Observation) -> Action | None:
         return None
 
 
-MOVED_ON = frozenset(
-    {"PLAYED_CARDS", "BROADCAST_TRUMPF", "BROADCAST_STICH", "BROADCAST_GAME_FINISHED"}
-)
-"""Frames that tell the table went on without this client's answer (the server's fallback
-answered at its time limit): an answer to the request before them is not sent."""
-
-
 async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
-    """Connect to a Jass Challenge server and play until it closes the socket. An answer
-    the server went past while the player thought is dropped, not sent late."""
+    """Connect to a Jass Challenge server and play until it closes the socket. Every request is
+    answered once, in order, even one the server went past while the player thought (its
+    fallback answered at the time limit): the server knows that answer for a late one and
+    drops it, where an answer left out would be read as the answer to the next request."""
     import websockets
     from websockets.exceptions import ConnectionClosed
 
     from chibre.client import Inbox
 
     async with websockets.connect(url, max_size=2**20, open_timeout=10) as ws:
-        backlog: list[str] = []
         inbox = Inbox(ws)
         try:
             while client.games is None or client.result.games < client.games:
-                message = json.loads(backlog.pop(0) if backlog else await inbox.next())
-                kind = message.get("type", "")
-                outs = await client.answer(kind, message.get("data"))
-                if kind in ("REQUEST_TRUMPF", "REQUEST_CARD"):  # a decision: is it still asked?
-                    backlog += inbox.waiting()
-                    if any(json.loads(t).get("type") in MOVED_ON for t in backlog):
-                        log.warning("the server went on while the player thought: answer dropped")
-                        continue
-                for out in outs:
+                message = json.loads(await inbox.next())
+                for out in await client.answer(message.get("type", ""), message.get("data")):
                     await ws.send(out)
         except ConnectionClosed:
             pass

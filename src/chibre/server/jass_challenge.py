@@ -24,7 +24,8 @@ a time limit (``Settings.jass_challenge_limit``; in a tournament
 the bot disconnected, our ``rule`` player decides for the seat. Every such incident — ``late``,
 ``gone``, ``illegal`` (a rejected card or push back), ``garbage`` (a BAD_MESSAGE) — is logged
 (logger ``chibre.server``) and kept in the table's record (``Table.note_incident``), beside the
-moves.
+moves. The answer still owed to a request rule answered (``Member.owed``) is dropped when it
+comes: the bot's answers arrive in order, so it is never taken for a later request's.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ PLAYER_LINK = re.compile(r"/tournament/([A-Za-z0-9_-]{1,64})\?player=([A-Za-z0-9
 """A tournament player's own link (``…/tournament/ID?player=TOKEN``) given as the session's
 name: that player's seat in every round of the tournament."""
 FOLLOW_TICK = 0.5
+ANSWERS = ("CHOOSE_TRUMPF", "CHOOSE_CARD")
+"""A bot's answers to a request (REQUEST_TRUMPF, REQUEST_CARD)."""
 """Seconds between two looks, between rounds, for a tournament player's next seat."""
 
 
@@ -104,9 +107,26 @@ class Member:
     bridge: SeatBridge | None = None
     bad: int = 0  # messages refused before the game started
     gone: bool = False  # its socket ended
+    owed: list[str] = field(default_factory=list)
+    """The answers (CHOOSE_TRUMPF, CHOOSE_CARD) still to come to requests ``rule`` answered
+    for the bot at the time limit, oldest first."""
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "seatId": self.seat, "name": self.name}
+
+    def late_answer(self, kind: Any) -> bool:
+        """Whether this frame is the late answer to a request already answered for the bot.
+        A bot answers each request once, in order, over one socket: so its next answer is
+        the oldest one owed — unless that is of the other kind (a card where a trump was
+        owed): then the owed ones before it never came, and are owed no more."""
+        if kind not in ANSWERS:
+            return False
+        while self.owed and self.owed[0] != kind:
+            self.owed.pop(0)
+        if not self.owed:
+            return False
+        self.owed.pop(0)
+        return True
 
 
 @dataclass
@@ -176,8 +196,9 @@ class Lobby:
         self.ids = itertools.count(1)
         self.names = itertools.count(1)
 
-    def choose(self, choice: Any) -> Session:
-        """The session a CHOOSE_SESSION asks for; ``BadFrame`` saying why not."""
+    def choose(self, choice: Any, team: int | None = None) -> Session:
+        """The session a CHOOSE_SESSION asks for (AUTOJOIN: one where ``team``, the bot's
+        chosen team, has a free seat); ``BadFrame`` saying why not."""
         if not isinstance(choice, dict):
             raise BadFrame("CHOOSE_SESSION takes an object such as {sessionChoice: AUTOJOIN}")
         how = choice.get("sessionChoice")
@@ -188,7 +209,11 @@ class Lobby:
         if kind not in (SINGLE_GAME, TOURNAMENT):
             raise BadFrame("sessionType is SINGLE_GAME or TOURNAMENT")
         if how == "AUTOJOIN":
-            found = [x for x in self.open.values() if x.kind == SINGLE_GAME]
+            found = [
+                x
+                for x in self.open.values()
+                if x.kind == SINGLE_GAME and (team is None or x.team_size(team) < 2)
+            ]
             if found:
                 return found[0]
             name, kind = f"chibre {next(self.names)}", SINGLE_GAME
@@ -275,7 +300,9 @@ class Lobby:
             raise BadFrame("that session has as many spectators as it takes")
         return session
 
-    def join(self, session: Session, name: str, ws: WebSocket, team: Any) -> Member:
+    def join(self, session: Session, name: str, ws: WebSocket, team: int | None) -> Member:
+        """The bot joins the session: in a single game, at the first free seat of ``team``
+        (``None``: of the team with fewer players); ``BadFrame`` when that team is full."""
         if session.kind == TOURNAMENT:
             if [m.name for m in session.members].count(name) >= 2:
                 raise BadFrame(f"{name!r} has its two clients in this tournament already")
@@ -284,8 +311,14 @@ class Lobby:
             member = Member(next(self.ids), name, len(session.members), ws)
             session.members.append(member)
             return member
-        if team not in (0, 1) or session.team_size(team) >= 2:
+        if team is None:
             team = 0 if session.team_size(0) <= session.team_size(1) else 1
+        elif session.team_size(team) >= 2:
+            free = 1 - team
+            raise BadFrame(
+                f"{TEAM_NAMES[team]} (chosenTeamIndex {team}) of the session {session.name!r} is"
+                f" full: {TEAM_NAMES[free]} (chosenTeamIndex {free}) has a free seat"
+            )
         # the team's first free seat: 2 × its players + its index, unless one left before
         taken = {m.seat for m in session.members}
         member = Member(next(self.ids), name, team if team not in taken else team + 2, ws)
@@ -346,6 +379,8 @@ class SeatBridge:
         state = json.loads(text)
         if state.get("type") != "state":
             return
+        if 0 <= self.asked < state["seq"]:  # the table moved on without its answer (a time per
+            self.passed_over()  # move of its own ran out): that answer is still to come
         events = state["events"]
         if not self.view and state["view"]["hand_number"] >= 0:  # dealt before it joined
             events = self.so_far(state["view"])
@@ -468,6 +503,14 @@ class SeatBridge:
         except Exception:  # the record keeps the moves whatever happens to a note
             log.exception("table %s: an incident of seat %d was not kept", self.table.id, self.seat)
 
+    def passed_over(self) -> None:
+        """The request it was asked was answered for it: its answer, when it comes, is owed."""
+        self.member.owed.append(_answer_to(self.view))
+        self.asked = -1
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
     def decide_for_it(self, seq: int, why: str) -> None:
         """Past the time limit (or the bot is gone): ``rule`` plays the seat's move."""
         if seq != self.asked or seq != self.table.seq or self.table.game.is_over:
@@ -484,9 +527,12 @@ class SeatBridge:
         )  # fmt: skip
         if why == "late":  # a bot that left is noted once, when it leaves
             self.note("late", f"{said}; rule played {played}")
+        owed = _answer_to(self.view)
         if not self._apply(action):
             loop = asyncio.get_running_loop()
             self.deadline = loop.call_later(1.0, self.decide_for_it, seq, why)
+        elif why == "late":  # its answer may still come: it answers this request, no later one
+            self.member.owed.append(owed)
 
     def _apply(self, action: Action) -> bool:
         """Apply the seat's action; ``False`` when the store could not take it."""
@@ -565,6 +611,11 @@ class SeatBridge:
         await self.send(frame("BAD_MESSAGE", why))
 
 
+def _answer_to(view: dict[str, Any]) -> str:
+    """The answer a request in this view asks for."""
+    return "CHOOSE_TRUMPF" if view.get("phase") == "contract" else "CHOOSE_CARD"
+
+
 # --- the socket ------------------------------------------------------------------------------
 
 
@@ -630,12 +681,13 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
                 session = lobby.watch(data)
                 session.spectators.append(ws)
                 return session, None
+            team = _team_choice(data)
             link = data.get("sessionName") if isinstance(data, dict) else None
             if isinstance(link, str) and SEAT_LINK.search(link):
                 return lobby.take_seat(link, name, ws)
             if isinstance(link, str) and PLAYER_LINK.search(link):
                 return lobby.follow(link, name, ws, ws.app.state.tournaments)
-            session = lobby.choose(data)
+            session = lobby.choose(data, team)
             if not session.members:  # a new session is a new table: the table quota
                 wait = quota.allow(ws.client.host if ws.client else "?")
                 if wait is not None:
@@ -644,11 +696,23 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
                     raise BadFrame(
                         f"at most {quota.per_minute} new tables a minute: try again in {wait:.0f} s"
                     )
-            member = lobby.join(session, name, ws, data.get("chosenTeamIndex"))
+            member = lobby.join(session, name, ws, team)
         except BadFrame as e:
             await ws.send_text(frame("BAD_MESSAGE", str(e)))
             continue
         return session, member
+
+
+def _team_choice(choice: Any) -> int | None:
+    """CHOOSE_SESSION's ``chosenTeamIndex``: 0, 1, or ``None`` (absent or null: any team);
+    ``BadFrame`` for anything else."""
+    team = choice.get("chosenTeamIndex") if isinstance(choice, dict) else None
+    if team is None or (type(team) is int and team in (0, 1)):
+        return team
+    raise BadFrame(
+        "chosenTeamIndex is 0 (Team 1), 1 (Team 2), or null or left out (a team with a free"
+        f" seat), not {json.dumps(team)[:NAME_LENGTH]}"
+    )
 
 
 async def _too_bad(ws: WebSocket, bad: int) -> bool:
@@ -693,6 +757,12 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
             kind, data = got
             if kind == "START_TOURNAMENT":
                 await _start_tournament(ws, lobby, session)
+                continue
+            if member.late_answer(kind):  # its incident is the request's "late": dropped
+                log.info(
+                    "jass challenge %r: %s answered late (%s); dropped: answered for it already",
+                    session.name, member.name, kind,
+                )  # fmt: skip
                 continue
             bridge = member.bridge
             if bridge is None or bridge.done.is_set():

@@ -15,7 +15,15 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import pydantic_core
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from chibre import i18n
 from chibre.actions import Action, Chibre, Choose, Declare, Play, Thank
@@ -205,11 +213,19 @@ ActionMessage = Annotated[
 
 class Act(_Message):
     """``{"type": "act", "action": ACTION, "seq": 17}``: a seat's move; ``seq`` (optional):
-    that of the state it was chosen on — refused ``moved_on`` if the table has moved since."""
+    that of the state it was chosen on — refused ``moved_on`` if the table has moved since.
+    Only an absent ``seq`` acts without that check: ``"seq": null`` is a bad ``seq``."""
 
     type: Literal["act"]
     action: ActionMessage
     seq: Annotated[int, Field(ge=0)] | None = None
+
+    @field_validator("seq", mode="before")
+    @classmethod
+    def _seq_given(cls, value: Any) -> Any:
+        if value is None:  # given, but as nothing: not read as "no check"
+            raise ValueError("must be a whole number, not null (leave seq out to act unchecked)")
+        return value
 
 
 class Ping(_Message):
