@@ -90,9 +90,9 @@ PLAYER_LINK = re.compile(r"/tournament/([A-Za-z0-9_-]{1,64})\?player=([A-Za-z0-9
 """A tournament player's own link (``…/tournament/ID?player=TOKEN``) given as the session's
 name: that player's seat in every round of the tournament."""
 FOLLOW_TICK = 0.5
+"""Seconds between two looks, between rounds, for a tournament player's next seat."""
 ANSWERS = ("CHOOSE_TRUMPF", "CHOOSE_CARD")
 """A bot's answers to a request (REQUEST_TRUMPF, REQUEST_CARD)."""
-"""Seconds between two looks, between rounds, for a tournament player's next seat."""
 
 
 @dataclass
