@@ -379,8 +379,7 @@ class SeatBridge:
         state = json.loads(text)
         if state.get("type") != "state":
             return
-        if 0 <= self.asked < state["seq"]:  # the table moved on without its answer (a time per
-            self.passed_over()  # move of its own ran out): that answer is still to come
+        self.catch_up()
         events = state["events"]
         if not self.view and state["view"]["hand_number"] >= 0:  # dealt before it joined
             events = self.so_far(state["view"])
@@ -394,7 +393,7 @@ class SeatBridge:
         if v["phase"] == "over":
             self.done.set()
             return
-        if v["to_act"] == self.seat and v["legal"] and state["seq"] != self.asked:
+        if v["to_act"] == self.seat and v["legal"] and state["seq"] > self.asked:
             self.asked = state["seq"]
             self.arm()
             await self.request()
@@ -503,13 +502,27 @@ class SeatBridge:
         except Exception:  # the record keeps the moves whatever happens to a note
             log.exception("table %s: an incident of seat %d was not kept", self.table.id, self.seat)
 
-    def passed_over(self) -> None:
-        """The request it was asked was answered for it: its answer, when it comes, is owed."""
-        self.member.owed.append(_answer_to(self.view))
-        self.asked = -1
+    def catch_up(self) -> None:
+        """The table moved on since the bot was asked (read from the table, as the bot's answer
+        may come before the pump tells the seat): where its own move was made for it (the
+        table's own time per move ran out), its answer, when it comes, is owed; where another
+        seat declared in between, the request stays open at the new seq, its time running on."""
+        seq = self.table.seq
+        if not 0 <= self.asked < seq:
+            return
         if self.deadline is not None:
             self.deadline.cancel()
             self.deadline = None
+        if self.table.game.record.entries[self.asked][0] == self.seat:
+            self.member.owed.append(_answer_to(self.view))
+            self.asked = -1
+        elif self.table.game.current_player == self.seat:
+            self.asked = seq
+            left = self.limit - (time.monotonic() - self.asked_at)
+            loop = asyncio.get_running_loop()
+            self.deadline = loop.call_later(max(left, 0.0), self.decide_for_it, seq, "late")
+        else:
+            self.asked = -1
 
     def decide_for_it(self, seq: int, why: str) -> None:
         """Past the time limit (or the bot is gone): ``rule`` plays the seat's move."""
@@ -567,6 +580,7 @@ class SeatBridge:
     # --- the bot's side --------------------------------------------------------------------
 
     async def receive(self, kind: Any, data: Any) -> None:
+        self.catch_up()
         v = self.view
         waiting = self.asked >= 0 and self.asked == self.table.seq
         try:
@@ -681,12 +695,12 @@ async def _hello(ws: WebSocket, lobby: Lobby, quota: Quota) -> tuple[Session, Me
                 session = lobby.watch(data)
                 session.spectators.append(ws)
                 return session, None
-            team = _team_choice(data)
             link = data.get("sessionName") if isinstance(data, dict) else None
-            if isinstance(link, str) and SEAT_LINK.search(link):
-                return lobby.take_seat(link, name, ws)
+            if isinstance(link, str) and SEAT_LINK.search(link):  # the link's seat: no team
+                return lobby.take_seat(link, name, ws)  # to choose
             if isinstance(link, str) and PLAYER_LINK.search(link):
                 return lobby.follow(link, name, ws, ws.app.state.tournaments)
+            team = _team_choice(data)
             session = lobby.choose(data, team)
             if not session.members:  # a new session is a new table: the table quota
                 wait = quota.allow(ws.client.host if ws.client else "?")
@@ -758,6 +772,8 @@ async def jass_challenge_socket(ws: WebSocket) -> None:
             if kind == "START_TOURNAMENT":
                 await _start_tournament(ws, lobby, session)
                 continue
+            if member.bridge is not None:
+                member.bridge.catch_up()  # what it owes, as the table stands now
             if member.late_answer(kind):  # its incident is the request's "late": dropped
                 log.info(
                     "jass challenge %r: %s answered late (%s); dropped: answered for it already",
