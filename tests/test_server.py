@@ -289,6 +289,139 @@ def test_a_request_that_is_not_json_is_refused(server: tuple[str, Path]) -> None
         assert json.loads(refused.value.read())["error"].startswith(said), raw
 
 
+NB = "\u00a0"
+LEVELS = "human, random, rule, beginner, easy, medium, strong, expert"
+
+
+@pytest.mark.parametrize(
+    ("body", "lang", "field", "said"),
+    [
+        ({"options": {"foo": 1}}, "de-CH", "options.foo", "options.foo: unbekanntes Feld"),
+        ({"options": {"foo": 1}}, "fr", "options.foo", f"options.foo{NB}: champ inconnu"),
+        ({"options": {"foo": 1}}, "", "options.foo", "options.foo: unknown field"),
+        (
+            {"options": {"target": 100000}},
+            "de",
+            "options.target",
+            "options.target (Ziel): höchstens 10000, nicht 100000",
+        ),
+        (
+            {"options": {"target": 100000}},
+            "fr-CH,fr;q=0.9",
+            "options.target",
+            f"options.target (Objectif){NB}: au plus 10000, pas 100000",
+        ),
+        (
+            {"options": {"target": 100000}},
+            "",
+            "options.target",
+            "options.target: at most 10000, not 100000",
+        ),
+        (
+            {"options": {"target": 100000}},
+            "en",
+            "options.target",
+            "options.target (Target): at most 10000, not 100000",
+        ),
+        (
+            {"move_limit": 700},
+            "de",
+            "move_limit",
+            "move_limit (Bedenkzeit pro Zug): höchstens 600, nicht 700",
+        ),
+        ({"move_limit": 700}, "", "move_limit", "move_limit: at most 600, not 700"),
+        (
+            {"move_limit": -1},
+            "fr",
+            "move_limit",
+            f"move_limit (Temps par coup){NB}: au moins 0, pas -1",
+        ),
+        (
+            {"options": {"target": 1500.5}},
+            "de",
+            "options.target",
+            "options.target (Ziel): muss eine ganze Zahl sein, nicht 1500.5",
+        ),
+        (
+            {"options": {"weis": "ja"}},
+            "de",
+            "options.weis",
+            "options.weis (Weis): muss true oder false sein, nicht 'ja'",
+        ),
+        (
+            {"preset": "belote"},
+            "fr",
+            "preset",
+            f"preset (Règles){NB}: 'belote' n’est pas admis{NB}; au choix{NB}: "
+            "romand, jasvel, schieber-2500, pique-double, geneve-500",
+        ),
+        (
+            {"seats": ["human", "robot", "rule", "rule"]},
+            "de",
+            "seats[1]",
+            f"seats[1] (Plätze): 'robot' ist nicht erlaubt; zur Wahl stehen {LEVELS}",
+        ),
+        (
+            {"seats": ["human", "rule", "rule"]},
+            "fr",
+            "seats",
+            f"seats (Places){NB}: au moins 4 éléments, pas 3",
+        ),
+        (
+            {"names": ["a\u0000b", None, None, None]},
+            "fr",
+            "names[0]",
+            f"names[0]{NB}: le texte contient un caractère de contrôle",
+        ),
+        (
+            {"names": ["x" * 41, None, None, None]},
+            "de",
+            "names[0]",
+            "names[0]: höchstens 40 Zeichen",
+        ),
+        ({"fair_deals": 1}, "de", "fair_deals", "fair_deals: muss true oder false sein, nicht 1"),
+    ],
+)
+def test_a_refused_table_is_said_in_the_language_asked_for(
+    server: tuple[str, Path], body: Any, lang: str, field: str, said: str
+) -> None:
+    """The lobby's refusals in the page's language (``Accept-Language``), the field named as
+    its path (and the option as the form names it); English, by path alone, to a client that
+    asks for no language. Nothing is created."""
+    base, db = server
+    with sqlite3.connect(db) as c:
+        before = c.execute("SELECT COUNT(*) FROM game_tables").fetchone()[0]
+    status, answer = http_json(base, "/api/tables", body, lang=lang)
+    assert (status, answer) == (400, {"error": said, "field": field})
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT COUNT(*) FROM game_tables").fetchone()[0] == before
+
+
+def test_a_body_that_is_not_json_is_said_in_the_language_asked_for(
+    server: tuple[str, Path],
+) -> None:
+    """To a page, "not valid JSON" in its language, without the parser's English; to a client
+    that asks for no language, the parser's words after it."""
+    base, _ = server
+    for lang, said in (
+        ("de", "die Anfrage ist kein gültiges JSON"),
+        ("fr", "la requête n’est pas du JSON valide"),
+        ("en", "the request is not valid JSON"),
+    ):
+        headers = {"Content-Type": "application/json", "Accept-Language": lang}
+        request = urllib.request.Request(base + "/api/tables", b'{"foo": 1', headers, method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=TIMEOUT)
+        assert (refused.value.code, json.loads(refused.value.read())) == (400, {"error": said})
+    request = urllib.request.Request(
+        base + "/api/tables", b'{"foo": 1', {"Content-Type": "application/json"}, method="POST"
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=TIMEOUT)
+    plain = json.loads(refused.value.read())["error"]
+    assert plain.startswith("the request is not valid JSON: ") and "line 1" in plain, plain
+
+
 def test_summary_and_record_need_a_token_and_the_record_the_end(server: tuple[str, Path]) -> None:
     base, _ = server
     t = create_table(

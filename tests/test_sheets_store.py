@@ -566,6 +566,15 @@ def test_the_sheet_s_other_refusals_are_said_in_the_page_s_language(server):
     ):
         status, refused = call(server, "PUT", at + lang, {"contract": "H", "points": 1})
         assert (status, refused) == (400, {"error": said}), lang
+    hands = f"/api/sheets/{view['id']}/hands?key={view['key']}"
+    for lang, said in (  # a field the models refuse, at its path
+        ("", "points: at most 157, not 158"),
+        ("&lang=de", "points: höchstens 157, nicht 158"),
+        ("&lang=fr", f"points{NB}: au plus 157, pas 158"),
+    ):
+        status, refused = call(server, "POST", hands + lang, {"contract": "H", "points": 158})
+        assert (status, refused) == (400, {"error": said, "field": "points"}), lang
+    assert call(server, "GET", f"/api/sheets/{view['id']}?key={view['key']}")[1]["hands"] == []
     for lang, said in (
         ("", "not a score sheet (expected format 'chibre-scoresheet')"),
         ("?lang=de", "kein Jassblatt (erwartet ist das Format 'chibre-scoresheet')"),

@@ -1298,6 +1298,43 @@ def test_the_lobby_keeps_the_options_it_shows_to_what_the_rules_allow(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_the_lobby_says_a_refused_option_in_the_page_s_language(
+    browser: Browser, server: str
+) -> None:
+    """In the German lobby an option the server refuses is said in German at its path (and
+    by the form's name of it); a JSON box that does not parse says so in German, where it
+    stops, and sends nothing. No table is made."""
+    page = new_page(browser, locale=locale("de"))
+    posted: list[str] = []  # the tables asked for
+    page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/api/tables") else None)
+    page.goto(server + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    page.locator(".all-options > summary").click()
+    error = page.locator("#create-error")
+    for options, said in (
+        ('{"foo": 1}', "Fehler: options.foo: unbekanntes Feld"),
+        ('{"target": 100000}', "Fehler: options.target (Ziel): höchstens 10000, nicht 100000"),
+    ):
+        page.fill("#options-json", options)
+        with page.expect_response(lambda r: r.url.endswith("/api/tables")) as answer:
+            page.click("#create")
+        assert answer.value.status == 400
+        expect(error).to_have_text(said)
+    assert len(posted) == 2
+    for broken, said in (
+        ('{"target": 1000 "weis": true}', "kein gültiges JSON (Zeile 1, Spalte 17)"),
+        ('{\n  "target": 1000\n  "weis": true\n}', "kein gültiges JSON (Zeile 3, Spalte 3)"),
+        ('{"target": 1000', "kein gültiges JSON (Zeile 1, Spalte 16)"),  # at its end
+        ("[1000]", 'ein Objekt mit Optionen angeben, etwa {"target": 1000}'),
+    ):
+        page.fill("#options-json", broken)
+        page.click("#create")
+        expect(error).to_have_text(f"Fehler: Alle Optionen (JSON): {said}")
+    assert len(posted) == 2  # the broken box sent nothing
+    assert page.locator("#invites").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def table_rules(page: Page, server: str, *names: str) -> tuple[object, ...]:
     """Create the lobby's table as the form stands; its rules ``names`` as the server made
     them."""

@@ -998,7 +998,10 @@ def test_the_tournament_s_refusals_in_the_page_s_language(tmp_path: Path) -> Non
         request = urllib.request.Request(
             f"{base}{path}",
             data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "Accept-Language": lang},
+            headers={
+                "Content-Type": "application/json",
+                **({"Accept-Language": lang} if lang else {}),
+            },
         )
         try:
             with urllib.request.urlopen(request) as r:
@@ -1007,9 +1010,28 @@ def test_the_tournament_s_refusals_in_the_page_s_language(tmp_path: Path) -> Non
             return e.code, json.loads(e.read())["error"]
 
     with running_server(tmp_path) as base:
+        # the form's refusals, the field named by its path and as the form names it
+        for body, lang, said in (
+            ({"rounds": 0}, "de-CH", "rounds (Runden): mindestens 1, nicht 0"),
+            (
+                {"options": {"target": 0}},
+                "fr",
+                "options.target (Objectif)\u00a0: au moins 1, pas 0",
+            ),
+            ({"options": {"foo": 1}}, "de", "options.foo: unbekanntes Feld"),
+            ({"move_limit": 700}, "fr", "move_limit (Temps par coup)\u00a0: au plus 600, pas 700"),
+            ({"rounds": 0}, "", "rounds: at least 1, not 0"),
+        ):
+            assert post_as(base, "/api/tournaments", body, lang) == (400, said), body
+        with sqlite3.connect(tmp_path / "chibre.sqlite") as db:
+            assert db.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0
         t = create(base, options=SHORT, rounds=1)
         entries = f"/api/tournaments/{t['id']}/entries?code={t['code']}"
         assert post_as(base, entries, {"name": "Aline"}, "fr-CH")[0] == 201
+        assert post_as(base, entries, {"name": "  "}, "de") == (
+            400,
+            "name: ein Name braucht mindestens einen Buchstaben",
+        )
         status, said = post_as(base, entries, {"name": "aline"}, "fr-CH")
         assert status == 400 and said.startswith("«\u00a0aline\u00a0» est déjà inscrit"), said
         said = post_as(base, entries, {"name": "Aline"}, "de-CH")[1]

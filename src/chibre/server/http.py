@@ -4,7 +4,8 @@ request bodies.
 A body is read piece by piece and refused once it passes the route's limit (413), then parsed
 by pydantic's JSON parser, which has a depth limit and refuses invalid UTF-8 and lone
 surrogates: a body of 100,000 nested brackets is a clear 400, never a ``RecursionError``.
-Every refusal is ``{"error": message}``, and a refusal of a field names it (``"field"``).
+Every refusal is ``{"error": message}``, and a refusal of a field names it (``"field"``); the
+models' refusals are said in the language the request asks for (``asked_language``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
+from chibre import i18n
 from chibre.server.models import describe
 
 log = logging.getLogger("chibre.server")
@@ -109,10 +111,18 @@ def bounded_route(max_body: int) -> type[APIRoute]:
     return Route
 
 
+def asked_language(request: Request) -> str | None:
+    """The language a request asks its refusals in: its ``lang`` query (the sheets' routes)
+    or its ``Accept-Language`` (the pages send it); ``None`` where it names neither."""
+    asked = request.query_params.get("lang") or request.headers.get("accept-language")
+    return i18n.best_language(asked) if asked else None
+
+
 async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
-    """A body, query or path that the models refuse: 400 naming the first refused field."""
+    """A body, query or path that the models refuse: 400 naming the first refused field, said
+    in the language the request asks for (English where it names none)."""
     assert isinstance(exc, RequestValidationError)
-    where, message = describe(exc.errors())
+    where, message = describe(exc.errors(), asked_language(request))
     return error(400, message, where)
 
 
@@ -120,8 +130,17 @@ REFUSAL_SCHEMA = {
     "title": "Refusal",
     "type": "object",
     "properties": {
-        "error": {"type": "string", "description": "why, in a sentence a player can read"},
-        "field": {"type": "string", "description": "the refused field, when one is"},
+        "error": {
+            "type": "string",
+            "description": "why, in a sentence a player can read: of a refused field, in the "
+            "language the request asks for (its lang query, else Accept-Language; English "
+            "where it names none)",
+        },
+        "field": {
+            "type": "string",
+            "description": "the refused field, when one is: its JSON path (options.target, "
+            "seats[2]), in every language",
+        },
     },
     "required": ["error"],
 }

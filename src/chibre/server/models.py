@@ -10,12 +10,14 @@ allows, a weis that the cards make) is still checked by the engine: ``chibre.rul
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from chibre import i18n
 from chibre.bots import TABLE_PLAYERS
 from chibre.rules import END_ORDERS, MAX_FACTOR, MAX_STRICHE, MAX_TARGET, MULTIPLIER_GRIDS, PRESETS
 from chibre.scoresheet import HAND_POINTS
@@ -27,13 +29,21 @@ MAX_SHEET_HANDS = 400
 """The most hands a score sheet may hold (a game to 10,000 at 157 a hand needs about 65)."""
 
 
+class Refused(ValueError):
+    """A validator's refusal, said from the catalogue (``key``); its message is the English."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(i18n.text(i18n.DEFAULT, key))
+
+
 def _printable(text: str) -> str:
     """Refuse what cannot be shown or stored: lone surrogates and control characters."""
     for ch in text:
         if "\ud800" <= ch <= "\udfff":
-            raise ValueError("the text holds a lone surrogate (not a character)")
+            raise Refused("error.text_surrogate")
         if unicodedata.category(ch) in ("Cc", "Cf") and ch not in "\u200d":
-            raise ValueError("the text holds a control character")
+            raise Refused("error.text_control")
     return text
 
 
@@ -44,7 +54,7 @@ def _one_line(text: str) -> str:
 
 def _named(text: str) -> str:
     if not text:
-        raise ValueError("a name needs at least one letter")
+        raise Refused("error.name_empty")
     return text
 
 
@@ -168,21 +178,42 @@ class HistoryRequest(Strict):
 # --- refusals ------------------------------------------------------------------------------
 
 
-def describe(errors: Sequence[Any]) -> tuple[str | None, str]:
+def describe(errors: Sequence[Any], lang: str | None = None) -> tuple[str | None, str]:
     """The refused field (``options.target``, ``seats[2]``; ``None`` for the whole) and a
-    sentence saying what is wrong with it, from pydantic's errors."""
+    sentence saying what is wrong with it, from pydantic's errors, in ``lang``. A client that
+    names no language (``None``) reads the English as an API client needs it: the field's
+    path, and of a body that is not JSON what the parser says; one that names a language (the
+    pages do) reads the option's own name beside its path too, as the form shows it."""
+    said = lang or i18n.DEFAULT
     first = _first(errors) if errors else {"loc": (), "msg": "not valid"}
     if first.get("type") == "json_invalid":
-        ctx = first.get("ctx")
-        detail = ctx.get("error") if isinstance(ctx, dict) else None
-        return None, f"the request is not valid JSON: {detail}" if detail else "not valid JSON"
+        return None, _not_json(first, lang)
     where = _where(tuple(first.get("loc", ())))
-    message = _message(first)
-    if not where and first.get("type") == "missing":
-        return None, "the request needs a JSON object as its body"
     if not where:
-        return None, f"the request {message}" if message.startswith("must") else message
-    return where, f"{where}: {message}"
+        return None, _whole(first, said)
+    message = _message(first, said)
+    name = _option_name(where, lang) if lang else ""
+    key = "error.field_named" if name else "error.field"
+    return where, i18n.text(said, key, field=where, name=name, message=message)
+
+
+def _not_json(problem: Mapping[str, Any], lang: str | None) -> str:
+    """A body that does not parse; to a client that names no language, with what the parser
+    says (its English) after."""
+    message = i18n.text(lang or i18n.DEFAULT, "error.request_json")
+    ctx = problem.get("ctx")
+    detail = ctx.get("error") if isinstance(ctx, dict) else None
+    return f"{message}: {detail}" if detail and lang is None else message
+
+
+def _whole(problem: Mapping[str, Any], lang: str) -> str:
+    """What is wrong with the request as a whole (no field to name)."""
+    kind = problem.get("type")
+    if kind == "missing":
+        return i18n.text(lang, "error.request_body")
+    if kind in _OBJECT_TYPES:
+        return i18n.text(lang, "error.request_object")
+    return _message(problem, lang)
 
 
 def _first(errors: Sequence[Any]) -> Mapping[str, Any]:
@@ -209,6 +240,44 @@ def _where(loc: tuple[int | str, ...]) -> str:
 
 
 _TYPE_TAGS = frozenset({"int", "str", "bool", "float", "dict", "list", "none", "tuple"})
+_OBJECT_TYPES = frozenset({"model_type", "dict_type", "model_attributes_type"})
+
+_OPTION_NAMES = {
+    "deck": "deck",
+    "target": "target",
+    "multipliers": "multipliers",
+    "pique_double": "pique_double_opt",
+    "first_chooser": "tour_first_chooser",
+    "weis": "weis",
+    "stoeck": "stoeck",
+    "auto_weis": "auto_weis",
+    "auto_stoeck": "auto_stoeck",
+    "end_mode": "end_mode",
+    "claim": "claim",
+    "end_order": "end_order",
+    "striche": "striche",
+    **{f"striche.{k}": f"strich_{k}" for k in StricheOptions.model_fields},
+}
+"""The catalogue's name of a rules option (``options.X`` of a table or a tournament,
+``rules.X`` of a sheet), where the pages show it by one."""
+_FIELD_NAMES = {
+    "preset": "preset",
+    "seats": "seats",
+    "move_limit": "move_limit",
+    "rounds": "tour_rounds",
+}
+"""The catalogue's name of another field a form sets."""
+
+
+def _option_name(where: str, lang: str) -> str:
+    """The name the pages give the field at ``where`` (its items' too: ``seats[2]``, not
+    what an item holds), in ``lang``; empty where they give it none."""
+    path = re.sub(r"(\[\d+\])+$", "", where)
+    if "[" in path:
+        return ""
+    group, _, option = path.partition(".")
+    key = _OPTION_NAMES.get(option) if group in ("options", "rules") else _FIELD_NAMES.get(path)
+    return i18n.text(lang, key) if key else ""
 
 
 def shown(value: object) -> str:
@@ -220,35 +289,53 @@ def shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _message(problem: Mapping[str, Any]) -> str:
-    """What a refused field's problem is, in words a client can act on."""
+_BOUNDS = {
+    "less_than_equal": "error.at_most",
+    "greater_than_equal": "error.at_least",
+    "less_than": "error.less_than",
+    "greater_than": "error.greater_than",
+}
+_TYPES = {
+    "int_type": "error.must_be_whole",
+    "int_from_float": "error.must_be_whole",
+    "float_type": "error.must_be_number",
+    "bool_type": "error.must_be_bool",
+    "string_type": "error.must_be_text",
+    "list_type": "error.must_be_list",
+}
+
+
+def _message(problem: Mapping[str, Any], lang: str) -> str:
+    """What a refused field's problem is, in words a client can act on, in ``lang``."""
     kind, ctx = problem.get("type", ""), problem.get("ctx") or {}
-    given = problem.get("input")
+    given = shown(problem.get("input"))
     if kind == "literal_error":
         allowed = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
-        return f"{shown(given)} is not allowed; choose {allowed}"
-    if kind == "extra_forbidden":
-        return "unknown field"
-    if kind == "missing":
-        return "this field is required"
+        return i18n.text(lang, "error.choose", value=given, allowed=allowed)
     if kind in ("too_short", "too_long"):
-        which = "at least" if kind == "too_short" else "at most"
+        which = "at_least" if kind == "too_short" else "at_most"
         limit = ctx.get("min_length" if kind == "too_short" else "max_length")
-        return f"give {which} {limit} items, not {ctx.get('actual_length')}"
-    if kind == "string_too_long":
-        return f"at most {ctx.get('max_length')} characters"
-    if kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
+        return i18n.text(lang, f"error.items_{which}", limit=limit, given=ctx.get("actual_length"))
+    if kind in ("string_too_short", "string_too_long"):
+        which = "at_least" if kind == "string_too_short" else "at_most"
+        limit = ctx.get("min_length" if kind == "string_too_short" else "max_length")
+        return i18n.text(lang, f"error.chars_{which}", n=limit)
+    if kind in _BOUNDS:
         bound = next(iter(ctx.values()), "")
-        words = {"less_than_equal": "at most", "greater_than_equal": "at least"}
-        return f"{words.get(kind, kind.replace('_', ' '))} {bound}, not {shown(given)}"
-    if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return "must be a JSON object"
-    if kind in ("int_type", "int_from_float"):
-        return f"must be a whole number, not {shown(given)}"
-    if kind == "bool_type":
-        return f"must be true or false, not {shown(given)}"
-    if kind in ("string_type", "list_type"):
-        return f"must be {'text' if kind == 'string_type' else 'a list'}, not {shown(given)}"
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)  # 600 seconds, as the field is written, not 600.0
+        return i18n.text(lang, _BOUNDS[kind], bound=bound, value=given)
+    if kind in _TYPES:
+        return i18n.text(lang, _TYPES[kind], value=given)
+    if kind in _OBJECT_TYPES:
+        return i18n.text(lang, "error.must_be_object")
+    if kind == "extra_forbidden":
+        return i18n.text(lang, "error.unknown_field")
+    if kind == "missing":
+        return i18n.text(lang, "error.field_required")
+    refused = ctx.get("error")
+    if kind == "value_error" and isinstance(refused, Refused):
+        return i18n.text(lang, refused.key)
     return str(problem.get("msg", "not valid")).removeprefix("Value error, ")
 
 
@@ -269,7 +356,7 @@ class SheetRequest(Strict):
     @model_validator(mode="after")
     def _both_or_neither(self) -> SheetRequest:
         if (self.id is None) != (self.key is None):
-            raise ValueError("give the sheet's id and key together, or neither")
+            raise Refused("error.sheet_id_and_key")
         return self
 
 

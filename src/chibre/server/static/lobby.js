@@ -174,20 +174,34 @@ function chosenOptions() {
   if (!Number.isInteger(target) || target < 1 || target > MAX_TARGET) {
     throw new Error(t("target_range", { max: formatNumber(MAX_TARGET) }));
   }
-  const text = $("options-json").value.trim();
-  if (text && text !== "{}") {
+  const text = $("options-json").value;
+  if (text.trim() && text.trim() !== "{}") {
     let extra;
     try {
       extra = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${t("all_options")}${colon()} ${e.message}`);
+      const at = jsonFault(text, e.message);
+      const said = at ? t("options_not_json_at", at) : t("options_not_json");
+      throw new Error(`${t("all_options")}${colon()} ${said}`);
     }
     if (typeof extra !== "object" || extra === null || Array.isArray(extra)) {
-      throw new Error(`${t("all_options")}${colon()} {"option": value, …}`);
+      const said = t("options_not_object", { example: '{"target": 1000}' });
+      throw new Error(`${t("all_options")}${colon()} ${said}`);
     }
     Object.assign(options, extra);
   }
   return options;
+}
+
+/** Where `text` stops being JSON, from the browser's parser's message (in English, never
+ * shown): `{line, column}` counted from 1, or null where the message names no place. */
+function jsonFault(text, message) {
+  const at = /line (\d+) column (\d+)/.exec(message);
+  if (at) return { line: Number(at[1]), column: Number(at[2]) };
+  const position = /position (\d+)/.exec(message);
+  if (!position) return null;
+  const before = text.slice(0, Number(position[1]));
+  return { line: before.split("\n").length, column: before.length - before.lastIndexOf("\n") };
 }
 
 async function createTable(body) {
