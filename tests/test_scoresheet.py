@@ -608,11 +608,11 @@ def test_the_refusals_the_api_does_not_reach_are_said_in_every_language_at_their
     cases = [
         (lambda: hand_entry(rules, contract="H", points=158), "points", (
             "trick points must be a whole number from 0 to 157, not 158 (a match is entered "
-            "as match)",
-            "Stichpunkte sind eine ganze Zahl von 0 bis 157, nicht 158 (ein Match wird als "
-            "Match eingetragen)",
-            "les points des plis sont un nombre entier de 0 à 157, pas 158 (un match s’écrit "
-            "comme match)",
+            "with Match)",
+            "Stichpunkte sind eine ganze Zahl von 0 bis 157, nicht 158 (einen Match mit "
+            "«Match» eintragen)",
+            "les points des plis sont un nombre entier de 0 à 157, pas 158 (un match s’inscrit "
+            "avec «\u00a0Match\u00a0»)",
         )),
         (lambda: passe.add({"contract": "S", "points": 1}), "passe", (
             "the Passe of 1 hand is complete: no hand after hand 1 (correct or strike a hand "

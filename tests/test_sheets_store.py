@@ -578,7 +578,7 @@ def test_the_sheet_s_other_refusals_are_said_in_the_page_s_language(server):
     for lang, said in (
         ("", "not a score sheet (expected format 'chibre-scoresheet')"),
         ("?lang=de", "kein Jassblatt (erwartet ist das Format 'chibre-scoresheet')"),
-        ("?lang=fr", f"pas une feuille de match (format attendu{NB}: 'chibre-scoresheet')"),
+        ("?lang=fr", f"pas une feuille de points (format attendu{NB}: 'chibre-scoresheet')"),
     ):
         status, refused = call(server, "POST", "/api/sheets/import" + lang, {"format": "nope"})
         assert (status, refused) == (400, {"error": said, "field": "format"}), lang

@@ -95,8 +95,8 @@ def test_three_hands_a_correction_and_the_slate(server: str, page: Page) -> None
     # bad input: the message is shown beside the points as they are typed, and on writing,
     # the focus on them; nothing is written
     too_many = (
-        "Stichpunkte sind eine ganze Zahl von 0 bis 157, nicht 200 (ein Match wird als Match "
-        "eingetragen)"
+        "Stichpunkte sind eine ganze Zahl von 0 bis 157, nicht 200 (einen Match mit «Match» "
+        "eintragen)"
     )
     enter_hand(page, "D", team=0, points=200, submit=False)
     expect(page.locator(".point-teams + #field-error")).to_have_text(too_many)

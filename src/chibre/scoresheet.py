@@ -89,14 +89,14 @@ class InvalidEntry(IllegalAction, ValueError):
     the sheet's questions (``first_out``, ``berg_first``, ``schneider``: a moment it cannot
     read from the blocks) the field that answers it."""
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
     key = ""
     fields: Mapping[str, object] = {}
     why: IllegalAction | None = None
-    field: str | None = None
+    field: str | None
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
     @classmethod
     def said_as(

@@ -305,16 +305,20 @@ class Table:
         """Whether a token is the spectators' token of this table."""
         return _same(token, self.stored.watch)
 
-    def replay_share(self) -> dict[str, Any]:
+    def replay_share(self, round_over: bool | None = None) -> dict[str, Any]:
         """What a player may share of the game: ``share``, the link that opens its replay
         read-only for anyone (the spectators' link), once the game is over — ``None`` before.
         At a shared-deal tournament table only once every table of the round is over too (the
-        others play the same deals): until then ``share_later`` says so."""
+        others play the same deals): until then ``share_later`` says so. ``round_over``: that
+        round's end where the caller has read it already (the summary's tournament)."""
         if not self.game.is_over:
             return {"share": None}
         terms = self.stored.terms
-        if terms is not None and terms.shared and not (self.round_over and self.round_over(self)):
-            return {"share": None, "share_later": True}
+        if terms is not None and terms.shared:
+            if round_over is None:  # not read yet: ask the tournament
+                round_over = self.round_over is not None and self.round_over(self)
+            if not round_over:
+                return {"share": None, "share_later": True}
         return {"share": f"/t/{self.id}?watch={self.stored.watch}&replay=1"}
 
     def seats_json(self) -> list[dict[str, Any]]:
@@ -390,7 +394,8 @@ class Table:
             out["move_limit"] = self.move_limit
         if self.about is not None:  # a tournament's table: its tournament, shared deals
             out.update(self.about(self, seat))
-        out.update(self.replay_share())
+        over = out.get("tournament", {}).get("round_over")  # read once, where it was read
+        out.update(self.replay_share(over))
         if seat == 0 and terms is None:  # the creator of a friends' table: the invitations
             out["links"] = {
                 "seats": [

@@ -669,6 +669,7 @@ class Tournaments:
             mine = next((p for p in played if p.draw.number == at), None)
             if mine is not None and "deals" in mine.info:
                 out["deals"] = mine.info["deals"]
+            out["tournament"]["round_over"] = all(p.done for p in played)
         return out
 
     def round_over(self, table: Table) -> bool:

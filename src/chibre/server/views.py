@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chibre import i18n
 from chibre.actions import Deal, Thank
@@ -20,7 +20,9 @@ from chibre.game import Game
 from chibre.hand import BLOCKS, Credit, Hand, team_of
 from chibre.observation import Observation, observe
 from chibre.server.protocol import action_to_json
-from chibre.server.store import SeatInfo
+
+if TYPE_CHECKING:
+    from chibre.server.store import SeatInfo
 
 _CODE = tuple(card_code(c) for c in range(36))
 

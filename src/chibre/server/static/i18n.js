@@ -68,7 +68,6 @@ export function levelName(kind) {
   return t(`level_${kind}`);
 }
 
-/** The keys of the catalogue that start with `prefix` (the quick reactions: "react."). */
 /** A number as the page's language writes it in Switzerland (64,3 and 1 250 in French;
  * 64.3 and 1’250 in German), to a tenth at most. */
 export function formatNumber(x) {
@@ -82,6 +81,7 @@ export function colon() {
   return getLang() === "fr" ? "\u00a0:" : ":";
 }
 
+/** The keys of the catalogue that start with `prefix` (the quick reactions: "react."). */
 export function keysOf(prefix) {
   return Object.keys(STRINGS.en || {}).filter((k) => k.startsWith(prefix));
 }

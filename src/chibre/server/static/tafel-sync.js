@@ -77,7 +77,7 @@ export function change(view, kind, fields) {
 }
 
 /** A JSON request to the server; an error says its ``status`` (and the ``field`` the server
- * names: for a hand, the question the sheet asks), or ``offline`` when the server could not
+ * names: the field of the hand it concerns), or ``offline`` when the server could not
  * be reached at all. */
 export async function api(method, path, body, lang) {
   const sep = path.includes("?") ? "&" : "?";

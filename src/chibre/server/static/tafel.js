@@ -907,7 +907,8 @@ function changeOf(hand) {
 
 /** What the page can tell at once of a hand the rules would refuse — offline too — and the
  * field it concerns: what is missing in the page's own words, a refusal of the sheet in the
- * sheet's (the same keys as the server's, in the same order; the server checks the rest). */
+ * sheet's (the same keys as the server's; what is missing first, then the server's order;
+ * the server checks the rest). */
 function entryProblem(hand) {
   if (!hand.contract) return { field: "contract", message: t("tf_need_contract") };
   if (!entry.match && entry.points === "") return { field: "points", message: t("tf_need_points") };
