@@ -3,7 +3,7 @@
 // (which sends the player to their seat when a round opens), with ?code= the join form and
 // what spectators see. The state is asked for again every POLL ms: the standings are live.
 
-import { applyI18n, colon, getLang, languageSelect, levelName, t } from "./i18n.js";
+import { applyI18n, colon, getLang, languageSelect, levelWord, t } from "./i18n.js";
 import { linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
@@ -107,7 +107,7 @@ async function showCreate() {
   const [{ presets }, { players }] = await Promise.all([api("/api/presets"), api("/api/players")]);
   form.preset.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p }, t(`preset_${p}`))));
   form.preset.value = "geneve-500";
-  form.level.replaceChildren(...players.map((p) => el("option", { value: p }, levelName(p))));
+  form.level.replaceChildren(...players.map((p) => el("option", { value: p }, levelWord(p))));
   form.level.value = "rule";
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -136,7 +136,7 @@ async function showCreate() {
 
 function entryItem(state, entry) {
   const who = entry.members.join(" & ");
-  const kind = entry.kind === "human" ? "" : ` — ${t("tour_computer", { level: levelName(entry.kind) })}`;
+  const kind = entry.kind === "human" ? "" : ` — ${t("tour_computer", { level: levelWord(entry.kind) })}`;
   const notes = [];
   if (entry.status === "withdrawn") notes.push(t("tour_withdrawn"));
   if (entry.since > 1) notes.push(t("tour_late", { n: entry.since }));
@@ -473,7 +473,7 @@ function wire() {
   add.kind.replaceChildren(el("option", { value: "human" }, t("tour_human")));
   api("/api/players").then(({ players }) =>
     add.kind.append(
-      ...players.map((p) => el("option", { value: p }, t("tour_computer", { level: levelName(p) }))),
+      ...players.map((p) => el("option", { value: p }, t("tour_computer", { level: levelWord(p) }))),
     ),
   );
   add.addEventListener("submit", (event) => {
