@@ -1185,3 +1185,28 @@ def test_a_file_with_computers_named_computer_reads_them_by_level(tmp_path: Path
         stop_server(process)
     with opened(db) as c:
         assert c.execute("PRAGMA user_version").fetchone() == (10,)
+
+
+def test_a_player_is_told_a_computer_s_turn_by_where_it_sits(tmp_path: Path) -> None:
+    """A computer with no name of its own (its level, as the tournament's now are) is no name
+    to tell a player whose turn it is: they are told where it sits, in their language."""
+    with running_server(tmp_path, "--bot-delay", "5", "--deal-delay", "0") as base:
+        made = create_table(base, seats=["human", "rule", "rule", "rule"])
+        with ws_connect(ws_url(base, made["seats"][0]["link"]), max_queue=None) as ws:
+            ws.send(json.dumps({"type": "language", "lang": "de"}))
+            frame: dict[str, Any] = {}
+            end = time.monotonic() + 30
+            while True:  # the player moves until a computer is to (and takes 5 s to)
+                assert time.monotonic() < end, frame
+                frame = json.loads(ws.recv(timeout=10))
+                if frame.get("type") != "state" or frame["view"].get("to_act") is None:
+                    continue
+                if frame["view"]["to_act"] != 0:
+                    break
+                ws.send(json.dumps({"type": "act", "action": frame["view"]["legal"][0]}))
+            side = ("rechts", "Partner", "links")[frame["view"]["to_act"] - 1]
+            ws.send(json.dumps({"type": "act", "action": {"kind": "chibre"}}))
+            while frame.get("type") != "error":
+                frame = json.loads(ws.recv(timeout=10))
+            assert frame["code"] == "not_your_turn", frame
+            assert side in frame["message"] and "rule" not in frame["message"], frame
