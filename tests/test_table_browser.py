@@ -364,11 +364,13 @@ def test_a_spectator_knows_an_unnamed_computer_by_its_level(browser: Browser, se
     watcher.locator("#table[data-spectator='true']").wait_for()
     names = [watcher.locator(f"#seat-{p} .name") for p in ("bottom", "right", "top", "left")]
     for name, said in zip(
-        names, ["Anna", "random", "rule-based (3)", "rule-based (4)"], strict=True
+        names,
+        ["Anna", "random player", "rule-based player (3)", "rule-based player (4)"],
+        strict=True,
     ):
         expect(name).to_have_text(said)
     expect(watcher.locator("#score .team")).to_have_text(
-        ["Anna & rule-based (3)", "random & rule-based (4)"]
+        ["Anna & rule-based player (3)", "random player & rule-based player (4)"]
     )
     assert watcher.locator(".chip-bot").count() == 0  # the level is said once
     player = new_page(browser)
@@ -1074,7 +1076,8 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     watch = made["watch"].split("watch=")[1]
     spectator = page.request.get(f"{server}/api/tables/{made['table']}/sheet?watch={watch}&lang=en")
     head = re.findall(r"<th>([^<]*)</th>", spectator.text().split("</thead>")[0])
-    assert head[1:5] == ["Seat 1", "rule-based (2)", "rule-based (3)", "rule-based (4)"], head
+    computers = ["rule-based player (2)", "rule-based player (3)", "rule-based player (4)"]
+    assert head[1:5] == ["Seat 1", *computers], head
 
 
 def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, server: str) -> None:
@@ -1112,8 +1115,9 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     assert newest.get_attribute("data-table") == played["table"]
     assert ("won" if game.winner == 0 else "lost") in newest.inner_text()
     assert f"{game.totals[0]} : {game.totals[1]}" in newest.inner_text()
-    assert "with rule-based" in newest.inner_text()  # the partner, a computer
-    assert "against rule-based and rule-based" in newest.inner_text()  # its level's name
+    assert "with rule-based player" in newest.inner_text()  # the partner, a computer
+    # by its level's name, which reads as a player's (the level menu says "rule-based")
+    assert "against rule-based player and rule-based player" in newest.inner_text()
     assert "lost 0 : 0" in rows.nth(1).inner_text()
     # a past game opens at its replay, the player's own (their seat's reviews, "You")
     assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"

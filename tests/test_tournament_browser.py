@@ -22,7 +22,7 @@ from websockets.sync.client import connect as ws_connect
 from browser_support import artifacts, new_page, take_turn
 from server_support import free_port, http_json, opened, start_server, stop_server, ws_url
 from tafel_support import enter_hand, hand_rows
-from test_tournament_server import recompute
+from test_tournament_server import named_by_level, recompute, wait_for
 
 LOCALE = Path(__file__).resolve().parent.parent / "src" / "chibre" / "locale"
 LANGS = ("en", "fr", "de")
@@ -915,3 +915,65 @@ def test_the_organiser_corrects_a_schneider_on_the_page(
     expect(page.locator("#correct-form")).to_be_visible()
     expect(page.locator("#correct-form select[name=schneider]")).to_be_hidden()
     expect(page.locator("#correct-form select[name=team]")).to_be_visible()
+
+
+def test_a_tournament_table_s_computers_are_named_by_their_level_on_the_pages(
+    browser: Browser, served: dict[str, Any]
+) -> None:
+    """The computers that fill a tournament's tables are named by the level, numbered by seat
+    where two share it — as at any table: on the tournament's page (German), the player's page,
+    a spectator's table plates and team lines, and the replay (French). A computer entrant
+    keeps its own name, and the entries still say its level ("Computer (mittel)")."""
+    base = served["base"]
+    body = {"format": "evening", "rounds": 1, "level": "medium", "hands": 2, "grace": 1}
+    t = http_json(base, "/api/tournaments", body)[1]
+    entered(base, t, "Anna", "Köbi")
+    entered(base, t, "Bot1", "Beat", kind="medium")
+    entered(base, t, "Robi", kind="rule")
+    assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+    state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
+    tables = state["rounds"][0]["tables"]
+
+    organiser = new_page(browser, locale="de-CH")
+    organiser.goto(f"{base}/tournament/{t['id']}?key={t['key']}")
+    for table in tables:
+        card = organiser.locator(f".round[data-round='1'] [data-table='{table['table']}']")
+        names = named_by_level(table["seats"], "de")
+        expect(card.locator(".tour-seat")).to_have_text([names[s] for s in (0, 2, 1, 3)])
+    expect(organiser.locator("#entries")).to_contain_text("Bot1 — Computer (mittel)")
+    organiser.screenshot(path=str(artifacts() / "tournament-computers-by-level.png"))
+
+    # Anna's page sends her to her seat, and names her table's company once she is back
+    anna = next(table for table in tables if "Anna" in [s["name"] for s in table["seats"]])
+    me = next(s["seat"] for s in anna["seats"] if s["name"] == "Anna")
+    own = next(p["link"] for p in state["players"] if p["name"] == "Anna")
+    phone = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    phone.goto(base + own)
+    phone.wait_for_url(re.compile(r"/t/"))
+    phone.goto(base + own)
+    names = named_by_level(anna["seats"], "fr")
+    expect(phone.locator("#you-table")).to_contain_text(
+        f"partenaire : {names[(me + 2) % 4]} · "
+        f"adversaires : {names[(me + 1) % 4]} et {names[(me + 3) % 4]}"
+    )
+
+    # a spectator of the table with two of them, at the table and in its replay
+    two = next(table for table in tables if sum(s["filler"] for s in table["seats"]) > 1)
+    names = named_by_level(two["seats"], "fr")
+    assert sum("moyen (" in n for n in names) >= 2, names
+    watcher = new_page(browser, locale="fr-CH")
+    watcher.goto(base + two["watch"])
+    watcher.locator("#table[data-spectator='true']").wait_for()
+    plates = [watcher.locator(f"#seat-{p} .name") for p in ("bottom", "right", "top", "left")]
+    for plate, name in zip(plates, names, strict=True):
+        expect(plate).to_have_text(name)
+    teams = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+    expect(watcher.locator("#score .team")).to_have_text(teams)
+    wait_for(base, t, "finished")
+    watcher.goto(base + two["watch"] + "&replay=1")
+    watcher.locator("#replay:not([hidden])").wait_for()
+    for pos, name in zip(("bottom", "right", "top", "left"), names, strict=True):
+        expect(watcher.locator(f"#rp-{pos} .name")).to_have_text(name)
+    expect(watcher.locator("#replay")).not_to_contain_text("Computer")
+    for page in (organiser, phone, watcher):
+        assert page.errors == []  # type: ignore[attr-defined]

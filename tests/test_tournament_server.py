@@ -4,6 +4,7 @@ real-card tables with corrections in the audit log, kill -9 mid-round."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import sqlite3
 import subprocess
@@ -197,7 +198,8 @@ def test_an_evening_of_computer_players_plays_itself(tmp_path: Path) -> None:
         assert s["current"] == 2 and len(s["rounds"]) == 2
         for rnd in s["rounds"]:
             fillers = [seat for table in rnd["tables"] for seat in table["seats"] if seat["filler"]]
-            assert len(fillers) == 3 and all(f["name"] == "Computer" for f in fillers)
+            assert len(fillers) == 3  # no name of their own: the pages name them by level
+            assert all((f["name"], f["kind"]) == ("", "rule") for f in fillers)
             for table in rnd["tables"]:
                 assert table["done"] and max(table["totals"]) >= 300
                 deals = table["deals"]
@@ -1087,3 +1089,146 @@ def test_time_called_on_an_unfinished_table(tmp_path: Path) -> None:
         assert later["standings"] == s["standings"]
         status, _ = http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})
         assert status == 201
+
+
+LEVEL_NAMES = {"de": "mittel", "fr": "moyen", "en": "medium"}
+"""The tournament level "medium" as a seat's name, in each language."""
+
+
+def named_by_level(seats: list[dict[str, Any]], lang: str) -> list[str]:
+    """A table's four names as a spectator is told them: the entrants' own; the computers
+    that fill the table by the level's name, numbered by seat when there are two or more."""
+    fillers = sum(s["filler"] for s in seats)
+    level = LEVEL_NAMES[lang]
+    return [
+        (f"{level} ({s['seat'] + 1})" if fillers > 1 else level) if s["filler"] else s["name"]
+        for s in seats
+    ]
+
+
+def sheet_names(base: str, table_id: str, watch: str, lang: str) -> tuple[list[str], str]:
+    """The four seats' names heading a spectator's game sheet in ``lang``, and the sheet."""
+    with urllib.request.urlopen(
+        f"{base}/api/tables/{table_id}/sheet?watch={watch}&lang={lang}"
+    ) as r:
+        html = r.read().decode()
+    head = re.findall(r"<th>([^<]*)</th>", html.split("</thead>")[0])
+    return head[1:5], html
+
+
+def test_a_tournament_table_s_computers_are_named_by_their_level(tmp_path: Path) -> None:
+    """Five entries — two people who never come, three computer entrants — leave three seats
+    to the tournament's computers: the tables, their game sheets and the tournament name them
+    by their level ("mittel", "moyen (3)"), as at any table; an entrant keeps its own name."""
+    with running_server(tmp_path, "--deal-delay", "0.05") as base:
+        t = create(base, format="evening", rounds=1, level="medium", hands=2, grace=1)
+        for name in ("Anna", "Köbi"):
+            assert enter(base, t, name)[0] == 201
+        for name, kind in (("Bot1", "medium"), ("Beat", "medium"), ("Robi", "rule")):
+            assert enter(base, t, name, kind=kind)[0] == 201
+        assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+        s = wait_for(base, t, "finished")
+        tables = s["rounds"][0]["tables"]
+        fillers = [seat for table in tables for seat in table["seats"] if seat["filler"]]
+        assert len(fillers) == 3
+        assert all((f["name"], f["kind"], f["computer"]) == ("", "medium", True) for f in fillers)
+        assert any(sum(seat["filler"] for seat in table["seats"]) > 1 for table in tables)
+        for table in tables:
+            table_id = table["watch"].split("/t/")[1].split("?")[0]
+            watch = table["watch"].split("watch=")[1]
+            seats = table["seats"]
+            # the table keeps no name for them: the level is their name, as at any table
+            _, summary = http_json(base, f"/api/tables/{table_id}?watch={watch}")
+            stored = [(x["kind"], x["name"]) for x in summary["seats"]]
+            assert stored == [
+                ("medium", "medium") if x["filler"] else (x["kind"], x["name"]) for x in seats
+            ]
+            for lang in ("de", "fr"):
+                names, html = sheet_names(base, table_id, watch, lang)
+                assert names == named_by_level(seats, lang), (lang, names)
+                assert "Computer" not in html and "ordinateur" not in html
+                teams = f"{names[0]} &amp; {names[2]} — {names[1]} &amp; {names[3]}"
+                assert teams in html
+                chooser = "angesagt von" if lang == "de" else "choisi par"
+                said = re.findall(rf"{chooser} ([^<·,]+)", html)
+                assert said and set(said) <= {n.replace("&", "&amp;") for n in names}, said
+            # the record names nobody: no "Computer" to carry into a file
+            with urllib.request.urlopen(
+                f"{base}/api/tables/{table_id}/record?format=json&watch={watch}"
+            ) as r:
+                assert "Computer" not in r.read().decode()
+
+
+def test_a_file_with_computers_named_computer_reads_them_by_level(tmp_path: Path) -> None:
+    """Before store version 10 the computers that fill a tournament's tables were kept with
+    the name "Computer": a file of version 9 is brought up to date, and they are then named
+    by their level. A computer entrant called "Computer", and a friendly table's computer
+    named so by its host, keep that name."""
+    db = tmp_path / "chibre.sqlite"
+    process, base = start_server(db)
+    try:
+        names = [None, "Computer", None, None]
+        friendly = create_table(base, seats=["human", "rule", "rule", "rule"], names=names)
+        t = create(base, format="evening", rounds=1, level="medium", hands=2, grace=600)
+        for name in ("Anna", "Köbi"):
+            assert enter(base, t, name)[0] == 201
+        for name in ("Computer", "Bot1", "Beat"):
+            assert enter(base, t, name, kind="rule")[0] == 201
+        assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
+        tables = state(base, t)["rounds"][0]["tables"]
+    finally:
+        stop_server(process)
+    links = [table["watch"].split("/t/")[1].split("?watch=") for table in tables]
+    with opened(db) as c:  # the file as version 9 left it
+        for (table_id, _), table in zip(links, tables, strict=True):
+            row = c.execute("SELECT seats FROM game_tables WHERE id = ?", (table_id,)).fetchone()
+            seats = json.loads(row[0])
+            for s in table["seats"]:
+                if s["filler"]:
+                    assert seats[s["seat"]]["name"] == "medium"
+                    seats[s["seat"]]["name"] = "Computer"
+            c.execute(
+                "UPDATE game_tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id)
+            )
+        c.execute("PRAGMA user_version = 9")
+    process, base = start_server(db)
+    try:
+        entrant = 0
+        for (table_id, watch), table in zip(links, tables, strict=True):
+            _, summary = http_json(base, f"/api/tables/{table_id}?watch={watch}")
+            for s, stored in zip(table["seats"], summary["seats"], strict=True):
+                assert stored["name"] == ("medium" if s["filler"] else s["name"])
+                entrant += stored["name"] == "Computer"  # an entrant's own name
+        assert entrant == 1
+        watch = friendly["watch"].split("watch=")[1]
+        _, other = http_json(base, f"/api/tables/{friendly['table']}?watch={watch}")
+        assert other["seats"][1]["name"] == "Computer"  # the host's word for it
+    finally:
+        stop_server(process)
+    with opened(db) as c:
+        assert c.execute("PRAGMA user_version").fetchone() == (10,)
+
+
+def test_a_player_is_told_a_computer_s_turn_by_where_it_sits(tmp_path: Path) -> None:
+    """A computer with no name of its own (its level, as the tournament's now are) is no name
+    to tell a player whose turn it is: they are told where it sits, in their language."""
+    with running_server(tmp_path, "--bot-delay", "5", "--deal-delay", "0") as base:
+        made = create_table(base, seats=["human", "rule", "rule", "rule"])
+        with ws_connect(ws_url(base, made["seats"][0]["link"]), max_queue=None) as ws:
+            ws.send(json.dumps({"type": "language", "lang": "de"}))
+            frame: dict[str, Any] = {}
+            end = time.monotonic() + 30
+            while True:  # the player moves until a computer is to (and takes 5 s to)
+                assert time.monotonic() < end, frame
+                frame = json.loads(ws.recv(timeout=10))
+                if frame.get("type") != "state" or frame["view"].get("to_act") is None:
+                    continue
+                if frame["view"]["to_act"] != 0:
+                    break
+                ws.send(json.dumps({"type": "act", "action": frame["view"]["legal"][0]}))
+            side = ("rechts", "Partner", "links")[frame["view"]["to_act"] - 1]
+            ws.send(json.dumps({"type": "act", "action": {"kind": "chibre"}}))
+            while frame.get("type") != "error":
+                frame = json.loads(ws.recv(timeout=10))
+            assert frame["code"] == "not_your_turn", frame
+            assert side in frame["message"] and "rule" not in frame["message"], frame

@@ -15,6 +15,7 @@ scratch. A file of a version newer than this program knows is refused (``StoreTo
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -263,6 +264,62 @@ def _tournament_closed(db: sqlite3.Connection) -> None:
     _run(db, TOURNAMENT_CLOSED)
 
 
+OLD_COMPUTER_NAME = "Computer"
+"""The name the computer seats that fill a tournament's tables were stored with before
+version 10 (they have no name of their own: the table names them by their level)."""
+
+
+def _filling_seats(db: sqlite3.Connection) -> dict[str, set[int]]:
+    """The online tournament tables and, for each, the seats its round's draw left to the
+    computer (the draw's empty seat id)."""
+    draws: dict[tuple[str, int], object] = {}
+    for tid, number, draw in db.execute("SELECT tournament_id, round, draw FROM tournament_rounds"):
+        draws[str(tid), int(number)] = _json(draw)
+    out: dict[str, set[int]] = {}
+    for tid, number, table, ref in db.execute(
+        "SELECT tournament_id, round, number, ref FROM tournament_tables WHERE kind = 'online'"
+    ):
+        tables = draws.get((str(tid), int(number)))
+        for d in tables if isinstance(tables, list) else []:
+            seats = d.get("seats") if isinstance(d, dict) else None
+            if isinstance(seats, list) and d.get("table") == table:
+                out[str(ref)] = {n for n, seat in enumerate(seats) if seat == ""}
+    return out
+
+
+def _json(text: object) -> object:
+    """``text`` read as JSON; ``None`` where it cannot be (a damaged row is left as it is:
+    reading it says so)."""
+    try:
+        return json.loads(str(text))
+    except ValueError:
+        return None
+
+
+def _computers_by_level(db: sqlite3.Connection) -> None:
+    """Version 10: the computer seats that fill a tournament's tables, stored with the name
+    "Computer", have no name of their own (the tables name them by their level), as at any
+    other table. A computer entrant's name, and any table that is not a tournament's, stay."""
+    for ref, filled in _filling_seats(db).items():
+        row = db.execute("SELECT seats FROM game_tables WHERE id = ?", (ref,)).fetchone()
+        if row is None or not filled:
+            continue
+        seats = _json(row[0])
+        if not isinstance(seats, list):
+            continue
+        changed = False
+        for n in filled:
+            seat = seats[n] if n < len(seats) else None
+            if isinstance(seat, dict) and seat.get("name") == OLD_COMPUTER_NAME:
+                seat["name"] = seat.get("kind", "")
+                changed = True
+        if changed:
+            db.execute(
+                "UPDATE game_tables SET seats = ? WHERE id = ?",
+                (json.dumps(seats, ensure_ascii=False), ref),
+            )
+
+
 @dataclass(frozen=True)
 class Migration:
     """What brings a file to ``version``, and the tables that version adds."""
@@ -304,6 +361,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "the coach's reviews of finished games", ("game_reviews",), _game_reviews),
     Migration(
         9, "the tournament tables closed unfinished", ("tournament_closed",), _tournament_closed
+    ),
+    Migration(
+        10, "the computers of tournament tables named by their level", (), _computers_by_level
     ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -644,9 +644,9 @@ class Table:
             if to_act == CHANCE:
                 raise refusal("dealing", "not_your_turn")
             if to_act is not None and to_act != seat:
-                name = self.seats[to_act].info.name
-                if name:
-                    raise refusal("not_your_turn", name=name)
+                info = self.seats[to_act].info
+                if info.name and info.name != info.kind:  # a computer's level is no name
+                    raise refusal("not_your_turn", name=info.name)
                 side = ("right", "partner", "left")[(to_act - seat) % 4 - 1]
                 raise refusal(f"turn_of_{side}", "not_your_turn")
         hand = game.hand

@@ -86,7 +86,6 @@ TICK = 1.0
 """Seconds between two looks at the tournaments in play (flags, sheets, the next round)."""
 PRESENT, WITHDRAWN = "present", "withdrawn"
 ONLINE, CARDS = "online", "cards"
-COMPUTER_NAME = "Computer"
 Secret = Annotated[str | None, Query(max_length=64)]
 
 
@@ -200,9 +199,10 @@ class Tournament:
         return [replace(d, number=n) for n, d in enumerate(order, 1)]
 
     def occupant(self, seat_id: str) -> tuple[str, str]:
-        """A seat's occupant: (name, kind) — a member of an entry, or the computer."""
+        """A seat's occupant: (name, kind) — a member of an entry, or the computer of the
+        tournament's level, with no name of its own (named by its level, as at any table)."""
         if seat_id == COMPUTER:
-            return COMPUTER_NAME, self.request.level
+            return "", self.request.level
         for e in self.entries:
             for m in e.members:
                 if m.id == seat_id:
@@ -966,6 +966,7 @@ class Tournaments:
                 seat: dict[str, Any] = {
                     "seat": n,
                     "name": name,
+                    "kind": kind,
                     "computer": seat_id == COMPUTER or kind != HUMAN,
                     "filler": seat_id == COMPUTER,
                     "flagged": bool(p.seats and p.seats[n]["flagged"]),

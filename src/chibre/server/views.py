@@ -77,9 +77,11 @@ def private_view(obs: Observation | None) -> dict[str, Any]:
 
 
 def level_name(lang: str, kind: str) -> str:
-    """A computer seat named by its level ("medium", "mittel", "moyen"): the server's one
-    naming of it, the same as the pages' ``levelName`` (``i18n.js``)."""
-    return i18n.text(lang, f"level_{kind}")
+    """A computer seat named by its level ("medium", "mittel", "Zufallsjasser"): the server's
+    one naming of it, the same as the pages' ``levelName`` (``i18n.js``). A word that reads as
+    a player's name ("mit Zufallsjasser"), where the level menus say the level itself
+    (``level_random``: "Computer: Zufall")."""
+    return i18n.text(lang, f"seat_name_{kind}")
 
 
 def seat_name(seats: Sequence[SeatInfo], seat: int, viewer: int | None, lang: str) -> str:

@@ -62,9 +62,15 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
 }
 
-/** A computer seat named by its level ("medium", "mittel", "moyen"): the pages' one naming
- * of it, the same as the server's (`chibre.server.views.level_name`). */
+/** A computer seat named by its level ("medium", "mittel", "Zufallsjasser"): the pages' one
+ * naming of it, the same as the server's (`chibre.server.views.level_name`) — a word that
+ * reads as a player's name ("mit Zufallsjasser"). */
 export function levelName(kind) {
+  return t(`seat_name_${kind}`);
+}
+
+/** A computer level as the menus and a computer's badge say it ("Computer: Zufall"). */
+export function levelWord(kind) {
   return t(`level_${kind}`);
 }
 

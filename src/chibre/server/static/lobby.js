@@ -2,7 +2,7 @@
 // main options, any option as JSON, each seat a friend or a computer level), then share the
 // invitation links and go to the table as seat 0.
 
-import { applyI18n, colon, formatNumber, getLang, languageSelect, levelName, t } from "./i18n.js";
+import { applyI18n, colon, formatNumber, getLang, languageSelect, levelName, levelWord, t } from "./i18n.js";
 import { getDeck, SUIT_SYMBOLS, setDeck, suitName } from "./cards.js";
 import { heldSeats, holdSeat, linkRow, shareControl } from "./links.js";
 
@@ -36,7 +36,7 @@ function fillSelect(select, items, labels, titles) {
 }
 
 function levelLabel(level) {
-  return level === "human" ? t("human") : `${t("computer")}${colon()} ${levelName(level)}`;
+  return level === "human" ? t("human") : `${t("computer")}${colon()} ${levelWord(level)}`;
 }
 
 // One line on how each computer player plays, in the page's language (from /api/players).
@@ -52,7 +52,7 @@ function defaultLevel() {
 function labelAll() {
   applyI18n();
   fillSelect($("preset"), Object.keys(presets), (name) => t(`preset_${name}`));
-  fillSelect($("quick-level"), players, (l) => levelName(l), levelTitle);
+  fillSelect($("quick-level"), players, (l) => levelWord(l), levelTitle);
   fillSelect($("deck"), ["french", "swiss"], (d) => t(d));
   fillSelect($("deck-switch"), ["french", "swiss"], (d) => t(d));
   fillSelect($("multipliers"), GRIDS, (g) => t(`grid_${g}`));

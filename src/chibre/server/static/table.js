@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, levelName, setLang, t } from "./i18n.js";
+import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, levelName, levelWord, setLang, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -876,7 +876,7 @@ function drawSeat(seat, view, info) {
   const bot = (text) => Object.assign(el("span", "chip chip-bot", text), { title: text });
   if (info) {
     if (info.kind !== "human") {
-      if (!levelNamed(seat)) plate.append(bot(levelName(info.kind)));
+      if (!levelNamed(seat)) plate.append(bot(levelWord(info.kind)));
     } else if (info.bot) {
       plate.append(bot(t("computer_plays")));
     } else {

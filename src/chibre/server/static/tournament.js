@@ -3,7 +3,7 @@
 // (which sends the player to their seat when a round opens), with ?code= the join form and
 // what spectators see. The state is asked for again every POLL ms: the standings are live.
 
-import { applyI18n, colon, getLang, languageSelect, levelName, t } from "./i18n.js";
+import { applyI18n, colon, getLang, languageSelect, levelName, levelWord, t } from "./i18n.js";
 import { linkRow } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
@@ -107,7 +107,7 @@ async function showCreate() {
   const [{ presets }, { players }] = await Promise.all([api("/api/presets"), api("/api/players")]);
   form.preset.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p }, t(`preset_${p}`))));
   form.preset.value = "geneve-500";
-  form.level.replaceChildren(...players.map((p) => el("option", { value: p }, levelName(p))));
+  form.level.replaceChildren(...players.map((p) => el("option", { value: p }, levelWord(p))));
   form.level.value = "rule";
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -136,7 +136,7 @@ async function showCreate() {
 
 function entryItem(state, entry) {
   const who = entry.members.join(" & ");
-  const kind = entry.kind === "human" ? "" : ` — ${t("tour_computer", { level: levelName(entry.kind) })}`;
+  const kind = entry.kind === "human" ? "" : ` — ${t("tour_computer", { level: levelWord(entry.kind) })}`;
   const notes = [];
   if (entry.status === "withdrawn") notes.push(t("tour_withdrawn"));
   if (entry.since > 1) notes.push(t("tour_late", { n: entry.since }));
@@ -225,6 +225,20 @@ async function change(button, path, method, body) {
   else if (!button.hidden) button.focus();
 }
 
+/** Whether a seat of a table is known by its level: a computer with no name of its own (one
+ * that fills the table), as the table's page knows it. */
+function levelNamed(s) {
+  return s.computer && s.kind !== "human" && (!s.name || s.name === s.kind);
+}
+
+/** A seat's name: its player's; a computer that fills the table by its level, numbered by
+ * its seat when two at the table share it — as the table's page and game sheet name it. */
+function seatName(table, s) {
+  if (!levelNamed(s)) return s.name;
+  const twin = table.seats.some((o) => o.seat !== s.seat && o.kind === s.kind && levelNamed(o));
+  return twin ? `${levelName(s.kind)} (${s.seat + 1})` : levelName(s.kind);
+}
+
 function tableCard(state, table, round) {
   const card = el("div", { class: "table-card", "data-table": String(table.table), "data-place": `round ${round} table ${table.table}` });
   const status = table.closed ? t("tour_closed") : table.done ? t("tour_over") : t("tour_playing");
@@ -233,7 +247,7 @@ function tableCard(state, table, round) {
   card.append(el("h4", {}, `${t("tour_table", { n: table.table })} · ${kind}${turned} · ${status}`));
   const teams = [0, 1].map((team) => {
     const names = [table.seats[team], table.seats[team + 2]].map((s) => {
-      const span = el("span", { class: `tour-seat${s.flagged ? " flagged" : ""}${s.computer ? " computer" : ""}`, "data-seat": String(s.seat) }, s.filler ? t("tour_computer_seat") : s.name);
+      const span = el("span", { class: `tour-seat${s.flagged ? " flagged" : ""}${s.computer ? " computer" : ""}`, "data-seat": String(s.seat) }, seatName(table, s));
       if (s.flagged) span.title = t("tour_replaced");
       return span;
     });
@@ -375,10 +389,7 @@ function company(state, where) {
   const round = state.rounds.find((r) => r.round === where.round);
   const table = round && round.tables.find((x) => x.table === where.table);
   if (!table) return "";
-  const name = (n) => {
-    const s = table.seats[(where.seat + n) % 4];
-    return s.filler ? t("tour_computer_seat") : s.name;
-  };
+  const name = (n) => seatName(table, table.seats[(where.seat + n) % 4]);
   return t("tour_company", { partner: name(2), one: name(1), two: name(3) });
 }
 
@@ -473,7 +484,7 @@ function wire() {
   add.kind.replaceChildren(el("option", { value: "human" }, t("tour_human")));
   api("/api/players").then(({ players }) =>
     add.kind.append(
-      ...players.map((p) => el("option", { value: p }, t("tour_computer", { level: levelName(p) }))),
+      ...players.map((p) => el("option", { value: p }, t("tour_computer", { level: levelWord(p) }))),
     ),
   );
   add.addEventListener("submit", (event) => {
