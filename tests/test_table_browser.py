@@ -577,7 +577,7 @@ def test_a_game_decided_mid_hand_shows_that_hand_and_its_trick(
     shown = page.locator("#over-text .over-score").inner_text()
     written = [int(x) for x in page.locator("#over-hand .total-row td").all_inner_texts()]
     mine = [int(x) for x in page.locator("#score .score-row .total").all_inner_texts()]
-    assert shown == f"{mine[0]} : {mine[1]}"
+    assert shown == f"{mine[0]}\u00a0:\u00a0{mine[1]}"  # kept on one line
     assert max(mine) >= 100 and sum(written) <= sum(mine)  # the hand as far as it was written
     if hand == 1:  # nothing before it: the whole score was written in it
         assert sorted(written) == sorted(mine)
@@ -1077,6 +1077,17 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert head[1:5] == ["Seat 1", "rule-based (2)", "rule-based (3)", "rule-based (4)"], head
 
 
+ON_ONE_LINE = """(e, part) => {
+    const text = e.firstChild, at = text.data.indexOf(part);
+    if (at < 0) throw new Error(`${part} is not in ${text.data}`);
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + part.length);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size === 1;
+}"""
+"""Whether the text ``part`` of the element's (first) text is written on one line."""
+
+
 def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, server: str) -> None:
     from chibre.notation import record_from_json
     from chibre.server.history import SeatGame, figures
@@ -1111,10 +1122,10 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     newest = rows.first
     assert newest.get_attribute("data-table") == played["table"]
     assert ("won" if game.winner == 0 else "lost") in newest.inner_text()
-    assert f"{game.totals[0]} : {game.totals[1]}" in newest.inner_text()
+    assert f"{game.totals[0]}\u00a0:\u00a0{game.totals[1]}" in newest.inner_text()  # one line
     assert "with rule-based" in newest.inner_text()  # the partner, a computer
     assert "against rule-based and rule-based" in newest.inner_text()  # its level's name
-    assert "lost 0 : 0" in rows.nth(1).inner_text()
+    assert "lost\u00a00\u00a0:\u00a00" in rows.nth(1).inner_text()
     # a past game opens at its replay, the player's own (their seat's reviews, "You")
     assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
     newest.locator("a").click()
@@ -1159,6 +1170,12 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     for dd in page.locator("#figures dd").all():
         box = dd.bounding_box()
         assert box is not None and box["x"] + box["width"] <= 390, (dd.inner_text(), box)
+    # nothing broken across two lines: a game's result and score ("perdue 128 : 326"), a
+    # contract and its count ("♠ 0")
+    score = f"{game.totals[0]}\u00a0:\u00a0{game.totals[1]}"
+    assert newest.locator(".game-line").evaluate(ON_ONE_LINE, score)
+    for item in figure("fig_contracts").split(" · "):
+        assert page.locator("#figures [data-figure='fig_contracts']").evaluate(ON_ONE_LINE, item)
     # a token this browser does not hold opens nothing: the server leaves it out
     status = page.evaluate(
         """table => fetch('/api/history', {

@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, levelName, setLang, t } from "./i18n.js";
+import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, levelName, scoreText, setLang, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -1417,7 +1417,7 @@ function drawOver(view) {
   const order = teamOrder();
   $("over-text").replaceChildren(
     el("strong", "over-who", who),
-    el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
+    el("span", "over-score", scoreText(view.totals[order[0]], view.totals[order[1]])),
   );
   $("over-reason").textContent = passe ? "" : overReason(view.deciding);
   drawRematch();
