@@ -728,6 +728,73 @@ def test_without_a_clipboard_the_replay_s_link_is_shown_to_select(
     opens_the_replay_as_a_spectator(browser, share)
 
 
+def thanked_too_early(page: Page, server: str) -> None:
+    """A new game on ``page``, thanked at once: the end dialog is open."""
+    made = create_table(server, options={"claim": "thank"})
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+
+
+SHOWN_IN_DIALOG = """e => {
+    const d = e.closest('dialog').getBoundingClientRect(), b = e.getBoundingClientRect();
+    return b.height > 0 && b.top >= d.top && b.bottom <= d.bottom && b.bottom <= innerHeight;
+}"""
+"""Whether the element lies whole within what its dialog shows (and on the screen)."""
+
+
+def share_twice(page: Page, text: str) -> None:
+    """Press "Share the replay" of the end dialog twice: each press says ``text`` in its
+    status, the second too (emptied first, then written again, so that a screen reader reads
+    it again); once said, it lies within what the dialog shows."""
+    said = page.locator("#over-share [role=status]")
+    said.evaluate(
+        """e => { window.__said = [];
+            new MutationObserver(() => window.__said.push(e.textContent))
+                .observe(e, {childList: true, characterData: true, subtree: true}); }"""
+    )
+    page.locator("#over-share .share-button").click()
+    expect(said).to_have_text(text)
+    page.wait_for_function(SHOWN_IN_DIALOG, arg=said.element_handle())
+    page.locator("#over-share .share-button").click()
+    page.wait_for_function("said => window.__said.filter((s) => s === said).length === 2", arg=text)
+    assert page.evaluate("window.__said") == [text, "", text]
+
+
+def test_on_a_small_phone_the_replay_s_link_is_said_copied_in_view_at_every_press(
+    browser: Browser, server: str
+) -> None:
+    """On a small phone the end dialog scrolls: "Link copied" is scrolled into view below
+    "Share the replay", and said again at a second press."""
+    page = new_page(browser, width=375, height=667, mobile=True)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    thanked_too_early(page, server)
+    assert page.locator("#over-dialog").evaluate("d => d.scrollHeight > d.clientHeight")
+    share_twice(page, "Link copied: anyone who opens it sees the replay.")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_on_a_small_phone_the_replay_s_link_to_select_is_shown_in_the_dialog(
+    browser: Browser, server: str
+) -> None:
+    """Without a clipboard, on a small phone in French, the link to select and what it is
+    for are shown within the end dialog (scrolled to), the link selected, at every press."""
+    page = new_page(browser, locale="fr-CH", width=375, height=667, mobile=True)
+    page.context.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined})"
+    )
+    thanked_too_early(page, server)
+    assert page.locator("#over-dialog").evaluate("d => d.scrollHeight > d.clientHeight")
+    share_twice(page, "Copiez ce lien pour partager la partie\u00a0:")
+    shown = page.locator("#over-share .share-url")
+    expect(shown).to_be_focused()
+    page.wait_for_function(SHOWN_IN_DIALOG, arg=shown.element_handle())
+    page.screenshot(path=str(artifacts() / "over-share-phone.png"))
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def invite_friend(browser: Browser, server: str, **options: object) -> tuple[Page, Page, str]:
     """A table of the host (seat 0) with a friend opposite (seat 2) and two computers; both
     pages at the table. Returns (host, friend, the friend's invitation)."""
