@@ -1510,6 +1510,30 @@ def test_the_replay_shows_each_weis_and_the_stoeck_from_the_move_the_table_did(
         assert not page.errors  # type: ignore[attr-defined]
 
 
+DECIDED_ALONE = {
+    "en": "The game was decided in this hand",
+    "de": "In diesem Spiel fiel die Entscheidung",
+    "fr": "La partie s'est décidée dans cette donne",
+}
+
+
+def test_the_replay_s_line_that_the_game_was_decided_starts_with_a_capital(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """At the end of the deciding hand (no match to name before it), the replay's line that
+    the game was decided there starts the line, capitalised, in each language."""
+    db = tmp_path / "chibre.sqlite"
+    stored_finished(db, "decided", late_stoeck_game())  # decided in hand 1, at its 21st move
+    with running_server(tmp_path, db=db) as base:
+        for lang, said in DECIDED_ALONE.items():
+            page = new_page(browser, locale=locale(lang))
+            page.goto(f"{base}/t/decided?seat=tok-decided-0&replay=1")
+            page.locator("#replay:not([hidden])").wait_for()
+            page.keyboard.press("End")
+            expect(page.locator("#rp-score .rp-said")).to_have_text(said)
+            assert not page.errors  # type: ignore[attr-defined]
+
+
 def dealt(dealer: int, *hands: str) -> Deal:
     """A deal of these four hands (written as cards), dealt by ``dealer``."""
     return Deal(tuple(parse_cards(h) for h in hands), dealer)
