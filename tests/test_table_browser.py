@@ -353,6 +353,35 @@ def test_a_phone_keeps_the_contract_and_the_totals_in_view(browser: Browser, ser
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_spectator_s_phone_names_both_teams_whole_beside_their_totals(
+    browser: Browser, server: str
+) -> None:
+    """A spectator's teams are named by their players ("Place 1 & à règles fixes (3)"): on a
+    phone the totals on the felt say those names whole, none cut short, and cover no plate and
+    no card."""
+    made = create_table(server, seats=["human", "random", "rule", "rule"])
+    player = new_page(browser)
+    player.goto(server + made["seats"][0]["link"])
+    player.locator("#hand .card").first.wait_for()
+    play_until(
+        player,
+        "t.dataset.myTurn === 'true' && t.dataset.phase === 'play' && t.dataset.history >= 1",
+    )
+    page = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    page.goto(server + made["watch"])
+    page.locator("#table[data-spectator='true']").wait_for()
+    expect(page.locator("#tally-contract")).to_be_visible()
+    teams = page.locator("#tally-score .team")
+    expect(teams).to_have_text(["Place 1 & à règles fixes (3)", "au hasard & à règles fixes (4)"])
+    cut = "e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight"
+    assert [team.evaluate(cut) for team in teams.all()] == [False, False]
+    for box in (page.locator(f"#tally-{t}").bounding_box() for t in ("contract", "score")):
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert page.evaluate(COVERED) == []
+    page.screenshot(path=artifacts() / "tally-spectator-phone.png")
+    assert not page.errors and not player.errors  # type: ignore[attr-defined]
+
+
 def test_a_spectator_knows_an_unnamed_computer_by_its_level(browser: Browser, server: str) -> None:
     """As the lobby's placeholder says: a computer seat without a name is its level (numbered
     when two share it) for a spectator; a player still sees where it sits."""
