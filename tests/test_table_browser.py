@@ -353,6 +353,37 @@ def test_a_phone_keeps_the_contract_and_the_totals_in_view(browser: Browser, ser
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_spectator_s_phone_names_both_teams_whole_beside_their_totals(
+    browser: Browser, server: str
+) -> None:
+    """A spectator's teams are named by their players ("Place 1 & jasseur à règles fixes (3)"): on a
+    phone the totals on the felt say those names whole, none cut short, and cover no plate and
+    no card."""
+    made = create_table(server, seats=["human", "random", "rule", "rule"])
+    player = new_page(browser)
+    player.goto(server + made["seats"][0]["link"])
+    player.locator("#hand .card").first.wait_for()
+    play_until(
+        player,
+        "t.dataset.myTurn === 'true' && t.dataset.phase === 'play' && t.dataset.history >= 1",
+    )
+    page = new_page(browser, locale="fr-CH", width=390, height=844, mobile=True)
+    page.goto(server + made["watch"])
+    page.locator("#table[data-spectator='true']").wait_for()
+    expect(page.locator("#tally-contract")).to_be_visible()
+    teams = page.locator("#tally-score .team")
+    expect(teams).to_have_text(
+        ["Place 1 & jasseur à règles fixes (3)", "jasseur au hasard & jasseur à règles fixes (4)"]
+    )
+    cut = "e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight"
+    assert [team.evaluate(cut) for team in teams.all()] == [False, False]
+    for box in (page.locator(f"#tally-{t}").bounding_box() for t in ("contract", "score")):
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert page.evaluate(COVERED) == []
+    page.screenshot(path=artifacts() / "tally-spectator-phone.png")
+    assert not page.errors and not player.errors  # type: ignore[attr-defined]
+
+
 def test_a_spectator_knows_an_unnamed_computer_by_its_level(browser: Browser, server: str) -> None:
     """As the lobby's placeholder says: a computer seat without a name is its level (numbered
     when two share it) for a spectator; a player still sees where it sits."""
@@ -579,7 +610,7 @@ def test_a_game_decided_mid_hand_shows_that_hand_and_its_trick(
     shown = page.locator("#over-text .over-score").inner_text()
     written = [int(x) for x in page.locator("#over-hand .total-row td").all_inner_texts()]
     mine = [int(x) for x in page.locator("#score .score-row .total").all_inner_texts()]
-    assert shown == f"{mine[0]} : {mine[1]}"
+    assert shown == f"{mine[0]}\u00a0:\u00a0{mine[1]}"  # kept on one line
     assert max(mine) >= 100 and sum(written) <= sum(mine)  # the hand as far as it was written
     if hand == 1:  # nothing before it: the whole score was written in it
         assert sorted(written) == sorted(mine)
@@ -728,6 +759,73 @@ def test_without_a_clipboard_the_replay_s_link_is_shown_to_select(
     expect(game.locator("a")).to_have_attribute("href", made["seats"][0]["link"] + "&replay=1")
     assert not page.errors  # type: ignore[attr-defined]
     opens_the_replay_as_a_spectator(browser, share)
+
+
+def thanked_too_early(page: Page, server: str) -> None:
+    """A new game on ``page``, thanked at once: the end dialog is open."""
+    made = create_table(server, options={"claim": "thank"})
+    page.goto(server + made["seats"][0]["link"])
+    page.locator("#hand .card").first.wait_for()
+    page.click("#controls [data-kind='thank']")
+    page.click("#thank-yes")
+    page.locator("#over-dialog[open]").wait_for()
+
+
+SHOWN_IN_DIALOG = """e => {
+    const d = e.closest('dialog').getBoundingClientRect(), b = e.getBoundingClientRect();
+    return b.height > 0 && b.top >= d.top && b.bottom <= d.bottom && b.bottom <= innerHeight;
+}"""
+"""Whether the element lies whole within what its dialog shows (and on the screen)."""
+
+
+def share_twice(page: Page, text: str) -> None:
+    """Press "Share the replay" of the end dialog twice: each press says ``text`` in its
+    status, the second too (emptied first, then written again, so that a screen reader reads
+    it again); once said, it lies within what the dialog shows."""
+    said = page.locator("#over-share [role=status]")
+    said.evaluate(
+        """e => { window.__said = [];
+            new MutationObserver(() => window.__said.push(e.textContent))
+                .observe(e, {childList: true, characterData: true, subtree: true}); }"""
+    )
+    page.locator("#over-share .share-button").click()
+    expect(said).to_have_text(text)
+    page.wait_for_function(SHOWN_IN_DIALOG, arg=said.element_handle())
+    page.locator("#over-share .share-button").click()
+    page.wait_for_function("said => window.__said.filter((s) => s === said).length === 2", arg=text)
+    assert page.evaluate("window.__said") == [text, "", text]
+
+
+def test_on_a_small_phone_the_replay_s_link_is_said_copied_in_view_at_every_press(
+    browser: Browser, server: str
+) -> None:
+    """On a small phone the end dialog scrolls: "Link copied" is scrolled into view below
+    "Share the replay", and said again at a second press."""
+    page = new_page(browser, width=375, height=667, mobile=True)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    thanked_too_early(page, server)
+    assert page.locator("#over-dialog").evaluate("d => d.scrollHeight > d.clientHeight")
+    share_twice(page, "Link copied: anyone who opens it sees the replay.")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_on_a_small_phone_the_replay_s_link_to_select_is_shown_in_the_dialog(
+    browser: Browser, server: str
+) -> None:
+    """Without a clipboard, on a small phone in French, the link to select and what it is
+    for are shown within the end dialog (scrolled to), the link selected, at every press."""
+    page = new_page(browser, locale="fr-CH", width=375, height=667, mobile=True)
+    page.context.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined})"
+    )
+    thanked_too_early(page, server)
+    assert page.locator("#over-dialog").evaluate("d => d.scrollHeight > d.clientHeight")
+    share_twice(page, "Copiez ce lien pour partager la partie\u00a0:")
+    shown = page.locator("#over-share .share-url")
+    expect(shown).to_be_focused()
+    page.wait_for_function(SHOWN_IN_DIALOG, arg=shown.element_handle())
+    page.screenshot(path=str(artifacts() / "over-share-phone.png"))
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 def invite_friend(browser: Browser, server: str, **options: object) -> tuple[Page, Page, str]:
@@ -1080,6 +1178,17 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert head[1:5] == ["Seat 1", *computers], head
 
 
+ON_ONE_LINE = """(e, part) => {
+    const text = e.firstChild, at = text.data.indexOf(part);
+    if (at < 0) throw new Error(`${part} is not in ${text.data}`);
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + part.length);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size === 1;
+}"""
+"""Whether the text ``part`` of the element's (first) text is written on one line."""
+
+
 def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, server: str) -> None:
     from chibre.notation import record_from_json
     from chibre.server.history import SeatGame, figures
@@ -1114,11 +1223,11 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     newest = rows.first
     assert newest.get_attribute("data-table") == played["table"]
     assert ("won" if game.winner == 0 else "lost") in newest.inner_text()
-    assert f"{game.totals[0]} : {game.totals[1]}" in newest.inner_text()
+    assert f"{game.totals[0]}\u00a0:\u00a0{game.totals[1]}" in newest.inner_text()  # one line
     assert "with rule-based player" in newest.inner_text()  # the partner, a computer
     # by its level's name, which reads as a player's (the level menu says "rule-based")
     assert "against rule-based player and rule-based player" in newest.inner_text()
-    assert "lost 0 : 0" in rows.nth(1).inner_text()
+    assert "lost\u00a00\u00a0:\u00a00" in rows.nth(1).inner_text()
     # a past game opens at its replay, the player's own (their seat's reviews, "You")
     assert newest.locator("a").get_attribute("href") == played["seats"][0]["link"] + "&replay=1"
     newest.locator("a").click()
@@ -1163,6 +1272,12 @@ def test_the_lobby_lists_this_browser_s_games_and_figures(browser: Browser, serv
     for dd in page.locator("#figures dd").all():
         box = dd.bounding_box()
         assert box is not None and box["x"] + box["width"] <= 390, (dd.inner_text(), box)
+    # nothing broken across two lines: a game's result and score ("perdue 128 : 326"), a
+    # contract and its count ("♠ 0")
+    score = f"{game.totals[0]}\u00a0:\u00a0{game.totals[1]}"
+    assert newest.locator(".game-line").evaluate(ON_ONE_LINE, score)
+    for item in figure("fig_contracts").split(" · "):
+        assert page.locator("#figures [data-figure='fig_contracts']").evaluate(ON_ONE_LINE, item)
     # a token this browser does not hold opens nothing: the server leaves it out
     status = page.evaluate(
         """table => fetch('/api/history', {
@@ -1465,6 +1580,30 @@ def test_the_replay_shows_each_weis_and_the_stoeck_from_the_move_the_table_did(
                 assert [p.split()[-1] for p in points] == ["20", "50"]
             page.screenshot(path=artifacts() / f"replay-{table_id}.png")
         assert not page.errors  # type: ignore[attr-defined]
+
+
+DECIDED_ALONE = {
+    "en": "The game was decided in this hand",
+    "de": "In diesem Spiel fiel die Entscheidung",
+    "fr": "La partie s'est décidée dans cette donne",
+}
+
+
+def test_the_replay_s_line_that_the_game_was_decided_starts_with_a_capital(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """At the end of the deciding hand (no match to name before it), the replay's line that
+    the game was decided there starts the line, capitalised, in each language."""
+    db = tmp_path / "chibre.sqlite"
+    stored_finished(db, "decided", late_stoeck_game())  # decided in hand 1, at its 21st move
+    with running_server(tmp_path, db=db) as base:
+        for lang, said in DECIDED_ALONE.items():
+            page = new_page(browser, locale=locale(lang))
+            page.goto(f"{base}/t/decided?seat=tok-decided-0&replay=1")
+            page.locator("#replay:not([hidden])").wait_for()
+            page.keyboard.press("End")
+            expect(page.locator("#rp-score .rp-said")).to_have_text(said)
+            assert not page.errors  # type: ignore[attr-defined]
 
 
 def dealt(dealer: int, *hands: str) -> Deal:

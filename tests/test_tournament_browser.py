@@ -397,6 +397,10 @@ def test_a_passe_table_shows_its_commitment_and_leads_back(
     expect(first.locator("#over-text")).to_contain_text("The Passe of 2 hands is over")
     expect(first.locator("#over-hand")).to_contain_text("Hand 2")
     expect(first.locator("#over-dialog")).not_to_contain_text("where the game was decided")
+    expect(first.locator("#over-striche table")).to_have_count(0)  # its points count, no Striche
+    sheet = first.request.get(base + (first.locator("#over-sheet").get_attribute("href") or ""))
+    assert "· Passe of 2 hands</p>" in sheet.text() and "of 10000" not in sheet.text()
+    assert "The Passe of 2 hands is over — " in sheet.text() and "Striche" not in sheet.text()
     expect(first.locator("#over-rematch")).to_be_hidden()  # no friendly game outside it
     done = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
     played = done["rounds"][0]["tables"][0]

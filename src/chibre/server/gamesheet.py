@@ -10,6 +10,7 @@ screen and print styles (no inline style or script: the site's Content-Security-
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from html import escape
 
 from chibre import i18n
@@ -17,6 +18,7 @@ from chibre.cards import card_name, suit_name
 from chibre.game import Game
 from chibre.hand import BLOCKS, Hand
 from chibre.server.views import game_scores
+from chibre.tournament.passe import Passe
 
 STRICHE = ("sieg", "match", "kontermatsch", "bergpreis", "schneider")
 
@@ -63,10 +65,9 @@ def game_sheet(
     if created is not None:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
         out.append(f"<p>{say('sheet_played', date=date)}</p>")
-    out.append(
-        f"<p>{escape(teams[0])} — {escape(teams[1])} · {say('of_target', n=game.rules.target)}"
-        "</p></header><main>"
-    )
+    to, fields = played_to(game)
+    out.append(f"<p>{escape(teams[0])} — {escape(teams[1])} · {say(to, **fields)}</p>")
+    out.append("</header><main>")
     for number, (hand, score) in enumerate(zip(game.hands, game_scores(game), strict=True)):
         blocks, running = score["teams"], score["totals"]
         chooser = names[hand.contract_seat] if hand.contract_seat >= 0 else "–"
@@ -111,22 +112,52 @@ def game_sheet(
         )
     if game.is_over:
         out.append(f'<section class="result"><h2>{say("sheet_result")}</h2>')
-        out.append(f"<p>{say('team_wins', team=teams[game.winner])} — ")
-        out.append(f"{game.totals[0]} : {game.totals[1]}</p>")
-        out.append(
-            f'<table class="score"><thead><tr><th>{say("striche")}</th>'
-            f"<th>{escape(teams[0])}</th><th>{escape(teams[1])}</th></tr></thead><tbody>"
-        )
-        for kind in STRICHE:
-            counts = [game.striche_kinds[t].get(kind, 0) for t in (0, 1)]
-            if any(counts):
-                out.append(
-                    f"<tr><th>{say('strich_' + kind)}</th><td>{counts[0]}</td>"
-                    f"<td>{counts[1]}</td></tr>"
-                )
-        out.append(
-            f'<tr class="total"><th>{say("total")}</th><td>{game.striche[0]}</td>'
-            f"<td>{game.striche[1]}</td></tr></tbody></table></section>"
-        )
+        if game.winner >= 0:
+            out.append(f"<p>{say('team_wins', team=teams[game.winner])} — ")
+        else:  # a Passe has no winner: its points count
+            out.append(f"<p>{say('tour_passe_over', n=passe_hands(game))} — ")
+        out.append(f"{game.totals[0]}\u00a0:\u00a0{game.totals[1]}</p>")
+        if has_striche(game):
+            out.append(striche_table(game, teams, say))
+        out.append("</section>")
     out.append("</main></body></html>")
+    return "".join(out)
+
+
+def passe_hands(game: Game) -> int:
+    """The number of hands of a Passe; 0 for a game to the target."""
+    return game.length if isinstance(game, Passe) else 0
+
+
+def played_to(game: Game) -> tuple[str, dict[str, object]]:
+    """What the game is played to, as a catalogue key and its fields: a Passe's number of
+    hands ("Passe of 12 hands"), else the target ("of 1000")."""
+    hands = passe_hands(game)
+    if hands:
+        return "tour_passe_hands", {"n": hands}
+    return "of_target", {"n": game.rules.target}
+
+
+def has_striche(game: Game) -> bool:
+    """Whether the game has Striche to show: none in a Passe (it counts points), none where
+    the table's rules write none."""
+    return not passe_hands(game) and game.winner >= 0 and any(game.striche)
+
+
+def striche_table(game: Game, teams: list[str], say: Callable[..., str]) -> str:
+    """The Striche of both teams by kind (a row for each kind written) and their total."""
+    out = [
+        f'<table class="score"><thead><tr><th>{say("striche")}</th>'
+        f"<th>{escape(teams[0])}</th><th>{escape(teams[1])}</th></tr></thead><tbody>"
+    ]
+    for kind in STRICHE:
+        counts = [game.striche_kinds[t].get(kind, 0) for t in (0, 1)]
+        if any(counts):
+            out.append(
+                f"<tr><th>{say('strich_' + kind)}</th><td>{counts[0]}</td><td>{counts[1]}</td></tr>"
+            )
+    out.append(
+        f'<tr class="total"><th>{say("total")}</th><td>{game.striche[0]}</td>'
+        f"<td>{game.striche[1]}</td></tr></tbody></table>"
+    )
     return "".join(out)

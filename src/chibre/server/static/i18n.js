@@ -87,6 +87,12 @@ export function colon() {
   return getLang() === "fr" ? "\u00a0:" : ":";
 }
 
+/** Two teams' points as the catalogue writes a score ("208\u00a0:\u00a063"): no-break spaces
+ * around the colon, so that a line never breaks inside it. */
+export function scoreText(a, b) {
+  return `${a}\u00a0:\u00a0${b}`;
+}
+
 /** The keys of the catalogue that start with `prefix` (the quick reactions: "react."). */
 export function keysOf(prefix) {
   return Object.keys(STRINGS.en || {}).filter((k) => k.startsWith(prefix));

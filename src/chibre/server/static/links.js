@@ -78,6 +78,10 @@ export function linkRow(label, link) {
   return li;
 }
 
+// How long a status is left empty before it says again what it said (a screen reader reads a
+// status when its text changes).
+const ANNOUNCE_DELAY_MS = 100;
+
 // "Share the replay" of a finished game: a button that copies `share` (the spectators' link
 // with replay=1: it opens the replay read-only for anyone, never the seat), then says it was
 // copied; where the clipboard is not available (no secure context, no permission), the link
@@ -108,15 +112,27 @@ export function shareControl(share, later) {
   input.hidden = true;
   input.setAttribute("aria-label", t("share_select"));
   input.addEventListener("focus", () => input.select());
+  // said so that a screen reader reads it at every press, the same text again too: the status
+  // emptied first, written a moment later; then scrolled into view with the link (at the foot
+  // of a dialog on a phone, they would lie below what the dialog shows)
+  let pending = 0;
+  const say = (text) => {
+    clearTimeout(pending);
+    said.textContent = "";
+    pending = setTimeout(() => {
+      said.textContent = text;
+      box.scrollIntoView({ block: "nearest" });
+    }, ANNOUNCE_DELAY_MS);
+  };
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
-      said.textContent = t("share_copied");
       input.hidden = true;
+      say(t("share_copied"));
     } catch (e) {
-      said.textContent = t("share_select");
       input.hidden = false;
       input.focus();
+      say(t("share_select"));
     }
   });
   box.append(button, said, input);

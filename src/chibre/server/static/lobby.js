@@ -2,7 +2,7 @@
 // main options, any option as JSON, each seat a friend or a computer level), then share the
 // invitation links and go to the table as seat 0.
 
-import { applyI18n, colon, formatNumber, getLang, languageSelect, levelName, levelWord, t } from "./i18n.js";
+import { applyI18n, colon, formatNumber, getLang, languageSelect, levelName, levelWord, scoreText, t } from "./i18n.js";
 import { getDeck, SUIT_SYMBOLS, setDeck, suitName } from "./cards.js";
 import { heldSeats, holdSeat, linkRow, shareControl } from "./links.js";
 
@@ -263,7 +263,7 @@ function renderHistory() {
       const text = document.createElement("span");
       text.className = `game-line ${g.finished ? (g.won ? "game-won" : "game-lost") : ""}`;
       text.textContent =
-        `${when} · ${result} ${g.points[0]} : ${g.points[1]} · ` +
+        `${when} · ${result}\u00a0${scoreText(g.points[0], g.points[1])} · ` +
         `${t("with_partner", { name: someone(g.partner, g.partner_kind, "partner") })} · ` +
         t("against", {
           a: someone(g.opponents[0], g.opponent_kinds[0], "right"),
@@ -282,8 +282,9 @@ function renderHistory() {
     ["fig_hands", t("n_of", { a: f.hands_won, b: f.hands })],
     ["fig_average", formatNumber(f.average)],
     ["fig_matches", String(f.matches)],
-    ["fig_weis", `${formatNumber(f.weis)} (${f.weis_hands})`],
-    ["fig_contracts", f.contracts.map((n, c) => `${contractLabel(c)} ${n}`).join(" · ")],
+    ["fig_weis", `${formatNumber(f.weis)}\u00a0(${f.weis_hands})`],
+    // each contract kept with its count on one line ("♠ 0", "Rosen 2"): the list breaks between them
+    ["fig_contracts", f.contracts.map((n, c) => `${contractLabel(c)}\u00a0${n}`).join(" · ")],
     ["fig_chooser", formatNumber(f.chooser_average)],
   ];
   $("figures").replaceChildren(

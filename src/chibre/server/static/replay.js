@@ -262,7 +262,7 @@ export class Replay {
     if (over && score) {
       const said = [];
       if (score.match >= 0) said.push(`${t("match")}${colon()} ${teams.find((x) => x.team === score.match).name}`);
-      if (score.decided) said.push(t("rp_decided"));
+      if (score.decided) said.push(t(said.length ? "rp_decided" : "rp_decided_alone")); // starts the line: capitalised
       if (said.length) box.append(el("p", "rp-said", said.join(" · ")));
     }
   }

@@ -3,7 +3,7 @@
 // replay of a finished game. One WebSocket per page (docs/table-protocol.md); it reconnects
 // by itself with the same link.
 
-import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, levelName, levelWord, setLang, t } from "./i18n.js";
+import { applyI18n, colon, fillLanguages, getLang, keysOf, languageSelect, levelName, levelWord, scoreText, setLang, t } from "./i18n.js";
 import {
   cardImage,
   cardName,
@@ -1417,10 +1417,24 @@ function drawOver(view) {
   const order = teamOrder();
   $("over-text").replaceChildren(
     el("strong", "over-who", who),
-    el("span", "over-score", `${view.totals[order[0]]} : ${view.totals[order[1]]}`),
+    el("span", "over-score", scoreText(view.totals[order[0]], view.totals[order[1]])),
   );
   $("over-reason").textContent = passe ? "" : overReason(view.deciding);
   drawRematch();
+  $("over-striche").replaceChildren(...(hasStriche(view) ? [stricheTable(view, order)] : []));
+  const d = view.deciding;
+  const title = d && (passe ? t("hand_n", { n: d.number + 1 }) : t("deciding_hand", { n: d.number + 1 }));
+  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, title)] : []));
+}
+
+/** Whether the game has Striche to show: none in a Passe (it counts points), none where the
+ * table's rules write none. */
+function hasStriche(view) {
+  return !app.fair?.passe && view.winner >= 0 && (view.striche || []).some(Boolean);
+}
+
+/** The Striche by kind (a row for each kind written) and their total, the teams in `order`. */
+function stricheTable(view, order) {
   const kinds = view.striche_kinds || [{}, {}];
   const table = el("table", "striche-table");
   const head = el("tr");
@@ -1436,10 +1450,7 @@ function drawOver(view) {
   const total = el("tr", "total-row");
   total.append(el("th", "", t("total")), ...order.map((team) => el("td", "", String(view.striche[team]))));
   table.append(total);
-  $("over-striche").replaceChildren(table);
-  const d = view.deciding;
-  const title = d && (passe ? t("hand_n", { n: d.number + 1 }) : t("deciding_hand", { n: d.number + 1 }));
-  $("over-hand").replaceChildren(...(d ? [breakdownNode(d, false, title)] : []));
+  return table;
 }
 
 function overReason(d) {
