@@ -1145,7 +1145,7 @@ def test_the_game_sheet_shows_every_trick_and_prints(browser: Browser, server: s
     assert page.locator("section.hand .tricks td.won").count() == history
     running = page.locator("section.hand .running").last.locator("td").all_inner_texts()
     result = page.locator("section.result p").inner_text()
-    assert f"{running[0]} : {running[1]}" in result
+    assert f"{running[0]}\u00a0:\u00a0{running[1]}" in result  # one line
     assert page.locator("section.result .total td").count() == 2
     assert page.locator("#print").is_visible()
     page.emulate_media(media="print")
