@@ -700,6 +700,11 @@ def opens_the_replay_as_a_spectator(browser: Browser, url: str) -> None:
     assert not page.errors  # type: ignore[attr-defined]
 
 
+COPIED = (
+    "Link copied: anyone who opens it sees the replay, and this table's next games as a spectator."
+)
+
+
 def test_the_end_dialog_shares_the_replay_as_a_spectator_s_link(
     browser: Browser, server: str
 ) -> None:
@@ -716,9 +721,7 @@ def test_the_end_dialog_shares_the_replay_as_a_spectator_s_link(
     page.click("#thank-yes")
     page.locator("#over-dialog[open]").wait_for()
     page.click("#over-share .share-button")
-    expect(page.locator("#over-share [role=status]")).to_have_text(
-        "Link copied: anyone who opens it sees the replay."
-    )
+    expect(page.locator("#over-share [role=status]")).to_have_text(COPIED)
     assert page.evaluate("navigator.clipboard.readText()") == share
     expect(page.locator("#over-share .share-url")).to_be_hidden()
     assert not page.errors  # type: ignore[attr-defined]
@@ -805,7 +808,7 @@ def test_on_a_small_phone_the_replay_s_link_is_said_copied_in_view_at_every_pres
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     thanked_too_early(page, server)
     assert page.locator("#over-dialog").evaluate("d => d.scrollHeight > d.clientHeight")
-    share_twice(page, "Link copied: anyone who opens it sees the replay.")
+    share_twice(page, COPIED)
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -110,7 +110,7 @@ export function shareControl(share, later) {
   input.value = url;
   input.className = "share-url";
   input.hidden = true;
-  input.setAttribute("aria-label", t("share_select"));
+  input.setAttribute("aria-label", t("share_link"));
   input.addEventListener("focus", () => input.select());
   // said so that a screen reader reads it at every press, the same text again too: the status
   // emptied first, written a moment later; then scrolled into view with the link (at the foot
