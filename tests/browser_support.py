@@ -233,7 +233,8 @@ def wait_my_turn_or(page: Page, condition: str) -> None:
         f"""() => {{
             const t = document.getElementById('table');
             return t.dataset.myTurn === 'true' || ({condition});
-        }}"""
+        }}""",
+        polling=100,
     )
 
 
@@ -279,6 +280,7 @@ def wait_played(page: Page, before: list[Any], code: str) -> None:
             """([n, h]) => document.querySelectorAll('#hand .card').length !== n
                 || document.getElementById('table').dataset.handNumber !== h""",
             arg=before,
+            polling=100,
         )
     except Exception as e:
         banner = page.locator("#banner").text_content()

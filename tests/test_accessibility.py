@@ -174,7 +174,7 @@ def test_a_screen_reader_hears_the_others_and_who_played_each_card(
     host.evaluate(SAID)  # the region keeps its last three lines: every line said is kept here
     friend.click("#react-btn")
     friend.click("#react-menu [data-reaction='well_played']")
-    host.wait_for_function("() => window.said.includes('Partner: Well played!')")
+    host.wait_for_function("() => window.said.includes('Partner: Well played!')", polling=100)
     friend.context.close()
     # the trick: a table of computers, this seat leading when it must
     alone = create_table(server)
@@ -184,7 +184,8 @@ def test_a_screen_reader_hears_the_others_and_who_played_each_card(
     for _ in range(4):  # a card on the table: another's, or this seat's after its contract
         page.wait_for_function(
             """() => document.querySelector('#trick img')
-                || document.getElementById('table').dataset.myTurn === 'true'"""
+                || document.getElementById('table').dataset.myTurn === 'true'""",
+            polling=100,
         )
         if page.locator("#trick img").count():
             break

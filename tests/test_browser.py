@@ -166,7 +166,7 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     # the Jasstafel of the game: the slate of the hand scores, each team's total written on it
     slate = page.locator("#tafel")
     slate.wait_for()
-    page.wait_for_function("() => document.getElementById('tafel').naturalWidth > 0")
+    page.wait_for_function("() => document.getElementById('tafel').naturalWidth > 0", polling=100)
     src = slate.get_attribute("src") or ""
     assert f"team0={hand[0]}" in src and f"team1={hand[1]}" in src
     svg = page.request.get(server + src).text()
@@ -175,7 +175,9 @@ def test_play_a_hand_while_a_spectator_watches(browser: Browser, server: str) ->
     assert not page.errors  # type: ignore[attr-defined]
 
     # the spectator saw the game but never a hand: not in the page, not on the wire
-    spectator.wait_for_function("() => document.getElementById('table').dataset.history === '1'")
+    spectator.wait_for_function(
+        "() => document.getElementById('table').dataset.history === '1'", polling=100
+    )
     assert spectator.locator("#hand .card").count() == 0
     assert spectator.locator("#controls button").count() == 0
     states = [f for f in frames if f.get("type") == "state"]
@@ -235,7 +237,9 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
     qr = row.locator("img.invite-qr")
     expect(qr).to_be_visible()
     assert qr.get_attribute("alt") == "QR code of the link: Spectator link"
-    host.wait_for_function("() => document.querySelector('img.invite-qr').naturalWidth > 0")
+    host.wait_for_function(
+        "() => document.querySelector('img.invite-qr').naturalWidth > 0", polling=100
+    )
     svg = host.request.get(server + (qr.get_attribute("src") or "")).text()
     assert "<svg" in svg and made["links"]["Spectator link"].replace("&", "&amp;") in svg
     row.locator("button.qr").click()
@@ -269,6 +273,7 @@ def test_a_friend_joins_and_both_see_the_plays(browser: Browser, server: str) ->
                 """code => document.querySelector(`#trick [data-card="${code}"]`)
                     || document.querySelector(`#tricks-list [data-card="${code}"]`)""",
                 arg=code,
+                polling=100,
             )
         host.wait_for_timeout(20)
     assert not host.errors and not guest.errors  # type: ignore[attr-defined]
@@ -399,7 +404,9 @@ def test_house_rules_thank_and_replay_with_the_keyboard(browser: Browser, server
                 page.keyboard.press("Enter")
                 wait_played(page, before, focused)
                 # the keyboard stays in the hand, on the card now in the played card's place
-                page.wait_for_function("() => document.activeElement?.closest('#hand .card')")
+                page.wait_for_function(
+                    "() => document.activeElement?.closest('#hand .card')", polling=100
+                )
             else:
                 take_turn(page, keyboard=True)
         else:  # number keys

@@ -41,10 +41,13 @@ def test_a_finished_game_is_reviewed_and_the_verdicts_appear_on_the_replay(
     page.click("#over-review")
     page.locator("#replay").wait_for()
     page.wait_for_function(
-        "() => /Reviewing… \\d+\\/(\\d+|…)/.test(document.getElementById('rp-review').textContent)"
+        "() => /Reviewing… \\d+\\/(\\d+|…)/.test(document.getElementById('rp-review').textContent)",
+        polling=100,
     )
     page.wait_for_function(
-        "() => document.getElementById('replay').dataset.reviewed === '1'", timeout=120_000
+        "() => document.getElementById('replay').dataset.reviewed === '1'",
+        timeout=120_000,
+        polling=100,
     )
     assert page.locator("#rp-review").inner_text() == "Review done"
     seen = []
@@ -92,7 +95,9 @@ def test_a_past_game_opened_from_the_lobby_is_reviewed_and_its_review_kept(
     button.click()
     expect(button).to_be_hidden()
     page.wait_for_function(
-        "() => document.getElementById('replay').dataset.reviewed === '1'", timeout=120_000
+        "() => document.getElementById('replay').dataset.reviewed === '1'",
+        timeout=120_000,
+        polling=100,
     )
     assert page.locator("#rp-review").inner_text() == "Review done"
     # the review in figures, and its biggest mistakes, each a way to its move
@@ -115,7 +120,7 @@ def test_a_past_game_opened_from_the_lobby_is_reviewed_and_its_review_kept(
     again = new_page(browser)
     again.goto(server + link + "&replay=1")
     again.wait_for_function(  # shown without asking
-        "() => document.getElementById('replay').dataset.reviewed === '1'"
+        "() => document.getElementById('replay').dataset.reviewed === '1'", polling=100
     )
     expect(again.locator("#rp-review-btn")).to_be_hidden()
     assert again.locator("#rp-review").inner_text() == "Review done"
@@ -138,12 +143,14 @@ def test_a_past_game_opened_from_the_lobby_is_reviewed_and_its_review_kept(
     again.wait_for_function(
         "texts => texts.includes(document.querySelector('#rp-coach .coach-line').textContent)",
         arg=sorted(said["french"]),
+        polling=100,
     )
     assert line.inner_text() != english
     again.click("button[data-deck='swiss']")
     again.wait_for_function(
         "texts => texts.includes(document.querySelector('#rp-coach .coach-line').textContent)",
         arg=sorted(said["swiss"]),
+        polling=100,
     )
     assert not again.errors  # type: ignore[attr-defined]
 
@@ -183,7 +190,9 @@ def test_a_hint_at_a_table_with_hints_on_shows_a_legal_card(browser: Browser, se
             continue
         page.locator("#hand .card.legal").first.wait_for()
         page.click("#hint-btn")
-        page.wait_for_function("() => document.getElementById('hint-text').dataset.best")
+        page.wait_for_function(
+            "() => document.getElementById('hint-text').dataset.best", polling=100
+        )
         best = page.locator("#hint-text").get_attribute("data-best")
         legal = page.locator("#hand .card.legal").evaluate_all("bs => bs.map(b => b.dataset.card)")
         assert best in legal, (best, legal)
@@ -227,7 +236,8 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.fill("#played", "HJ H6 H7 HQ")
     page.click("#ask")
     page.wait_for_function(  # a card now: every one takes all the tricks left, so any is best
-        "() => /^[DHSC](?:[6-9]|10|[JQKA])$/.test(document.getElementById('advice').dataset.best)"
+        "() => /^[DHSC](?:[6-9]|10|[JQKA])$/.test(document.getElementById('advice').dataset.best)",
+        polling=100,
     )
     best = page.locator("#advice").get_attribute("data-best") or ""
     said = "trump pull" if best.startswith("H") else "highest card left of its suit"
@@ -242,7 +252,8 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.check("#chibred")
     page.click("#ask")
     page.wait_for_function(
-        "() => document.getElementById('advice-error').textContent.includes('partner named')"
+        "() => document.getElementById('advice-error').textContent.includes('partner named')",
+        polling=100,
     )
     assert page.evaluate("document.activeElement.id") == "trump"  # the field at fault
     page.screenshot(path=str(artifacts() / "coach-advice.png"))
@@ -253,7 +264,8 @@ def test_the_advice_page_from_the_calculator_names_the_card(browser: Browser, se
     page.context.set_offline(True)
     page.click("#ask")
     page.wait_for_function(
-        "() => document.getElementById('advice-error').textContent.includes('No connection')"
+        "() => document.getElementById('advice-error').textContent.includes('No connection')",
+        polling=100,
     )
     assert page.locator("#advice").is_hidden()
     page.context.set_offline(False)

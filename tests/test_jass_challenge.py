@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 import websockets
 
-from chibre.actions import Action, Chibre, Choose, Play
+from chibre.actions import Action, Chibre, Choose, Play, Thank
 from chibre.bots import Player, make_player
 from chibre.cards import cards_of
+from chibre.game import CHANCE
 from chibre.glicko import Rating, update
 from chibre.jass_challenge import (
     JC_RULES,
@@ -35,8 +36,10 @@ from chibre.jass_challenge import (
 )
 from chibre.observation import Observation
 from chibre.play import legal_cards
-from chibre.server.jass_challenge import Member
+from chibre.server.jass_challenge import Lobby, Member, SeatBridge, Session
+from chibre.server.models import TableRequest
 from chibre.server.store import Store
+from chibre.server.tables import Settings, Tables
 from server_support import create_table, http_json, running_server, server_env
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -422,6 +425,44 @@ def test_an_answer_owed_for_a_request_rule_answered_is_the_late_one() -> None:
     assert member.late_answer("CHOOSE_CARD") and member.owed == ["CHOOSE_CARD"]
     member.owed = ["CHOOSE_TRUMPF"]  # never answered: the card is the open request's
     assert not member.late_answer("CHOOSE_CARD") and member.owed == []
+    member.owed = ["CHOOSE_TRUMPF", "CHOOSE_CARD"]  # the trump never came; the card did
+    assert member.late_answer("CHOOSE_CARD") and member.owed == []
+
+
+async def what_a_bot_owes(db: Path, by: str) -> tuple[list[str], int]:
+    """A bot asked for a card at a real table; before its answer comes, ``by`` moves on:
+    ``clock`` plays its card for it (as the table's time per move does), ``thanks`` ends the
+    game by another seat's thanks. What the bot owes, and what it is asked for, after."""
+    store = Store(db)
+    tables = Tables(store, Settings(bot_delay=0, deal_delay=0))
+    table = tables.create(TableRequest(seats=["human"] * 4, options={"claim": "thank"}))
+    for _ in range(200):  # the deal, once the loop runs
+        if table.game.current_player not in (None, CHANCE):
+            break
+        await asyncio.sleep(0.01)
+    seat = table.game.current_player
+    assert seat is not None and seat >= 0
+    session = Session("s")
+    member = Member(1, "bot", seat, None)  # type: ignore[arg-type]  # no socket needed
+    bridge = SeatBridge(Lobby(tables, 10.0, 0.5), session, member, table)
+    bridge.view = {"phase": "contract"}
+    bridge.asked = table.seq  # asked: REQUEST_TRUMPF
+    bridge.arm()
+    if by == "clock":
+        table.act(seat, table.game.legal_actions(seat)[0])
+    else:
+        table.act((seat + 1) % 4, Thank())
+    bridge.catch_up()
+    asked, owed = bridge.asked, list(member.owed)
+    tables.close()
+    store.close()
+    return owed, asked
+
+
+@pytest.mark.parametrize("by", ["clock", "thanks"])
+def test_an_answer_the_table_moved_past_is_owed_not_refused(tmp_path: Path, by: str) -> None:
+    owed, asked = asyncio.run(what_a_bot_owes(tmp_path / "db.sqlite", by))
+    assert owed == ["CHOOSE_TRUMPF"] and asked == -1
 
 
 # --- the endpoint against a recorded conversation --------------------------------------------

@@ -121,7 +121,7 @@ def test_the_sheet_link_as_a_qr_code_on_the_page(browser: Browser, server: str) 
     press(page.locator("#show-qr"))
     image = page.locator("#qr-img")
     expect(image).to_be_visible()
-    page.wait_for_function("() => document.querySelector('#qr-img').naturalWidth > 0")
+    page.wait_for_function("() => document.querySelector('#qr-img').naturalWidth > 0", polling=100)
     src = image.get_attribute("src") or ""
     text = urllib.parse.parse_qs(urllib.parse.urlsplit(src).query)["text"][0]
     assert text == f"{server}/tafel#{view['id']}.{view['key']}"

@@ -49,7 +49,7 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
 def wait_refused(page: Page) -> None:
     """Wait until the page has been refused the sheet of its address (it clears the address):
     the list it shows before the answer comes says nothing yet."""
-    page.wait_for_function("() => location.hash === ''")
+    page.wait_for_function("() => location.hash === ''", polling=100)
 
 
 def wait_held(page: Page, held: list[Route], seconds: float = 10) -> None:
@@ -360,7 +360,9 @@ def test_a_late_answer_for_a_link_left_does_not_close_the_next_sheet(
     expect(page.locator("#total0")).to_have_text("100")
     writes = page.evaluate("window.listWrites")
     held[0].fallback()  # the refusal (403) comes now, after the sheet was shown
-    page.wait_for_function(f"() => window.listWrites > {writes}")  # ... and has been taken in
+    page.wait_for_function(
+        f"() => window.listWrites > {writes}", polling=100
+    )  # ... and has been taken in
     expect(page.locator("#sheet")).to_be_visible()
     expect(page.locator("#total0")).to_have_text("100")
     assert page.url == server + link

@@ -63,7 +63,9 @@ def test_offline_the_page_reloads_and_its_hands_reach_the_server_once(
     sheet = new_sheet(server)
     page = phone(browser)
     open_sheet(page, server, sheet)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # kept by it
+    page.wait_for_function(
+        "() => navigator.serviceWorker.controller !== null", polling=100
+    )  # kept by it
     page.context.set_offline(True)
     assert page.evaluate("fetch('/api/presets').then(() => 'up', () => 'down')") == "down"
     reloaded = page.reload()  # from the service worker; the sheet from IndexedDB
@@ -187,7 +189,7 @@ def test_two_phones_offline_end_with_every_hand_in_order_and_the_conflict_shown(
 def test_the_calculator_is_installable(browser: Browser, server: str) -> None:
     page = phone(browser)
     page.goto(server + "/tafel")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", polling=100)
     cdp = page.context.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
     assert manifest["url"] == server + "/static/tafel.webmanifest"
@@ -206,7 +208,7 @@ def test_a_sheet_begun_without_a_connection_reaches_the_server(
     page = phone(browser)
     page.goto(server + "/tafel")
     expect(page.locator("#new-preset")).to_have_value("romand")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", polling=100)
     page.context.set_offline(True)
     page.reload()
     page.fill("#new-name", "Hütte")
@@ -250,7 +252,7 @@ def test_hands_entered_after_one_the_sheet_refuses_wait_for_it(
         assert http_json(server, f"/api/sheets/{sheet[0]}/hands?key={sheet[1]}", hand)[0] == 201
     page = phone(browser)
     open_sheet(page, server, sheet)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", polling=100)
     page.context.set_offline(True)
     enter_hand(page, "D", team=0, points=100)  # 340 : 331 — who was out first?
     enter_hand(page, "H", team=0, points=10)
@@ -290,7 +292,7 @@ def test_offline_a_refused_hand_is_said_at_its_field(browser: Browser, server: s
     sheet = (view["id"], view["key"])
     page = phone(browser)
     open_sheet(page, server, sheet)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", polling=100)
     page.context.set_offline(True)
     enter_hand(page, "H", team=0, points=100, stoeck=0)
     expect(page.locator("#stoeck + #field-error")).to_have_text(

@@ -929,7 +929,8 @@ def test_a_tournament_table_s_computers_are_named_by_their_level_on_the_pages(
     a spectator's table plates and team lines, and the replay (French). A computer entrant
     keeps its own name, and the entries still say its level ("Computer (mittel)")."""
     base = served["base"]
-    body = {"format": "evening", "rounds": 1, "level": "medium", "hands": 2, "grace": 1}
+    # the grace keeps Anna's table playing while her page is read (her seat waits for her)
+    body = {"format": "evening", "rounds": 1, "level": "medium", "hands": 2, "grace": 20}
     t = http_json(base, "/api/tournaments", body)[1]
     entered(base, t, "Anna", "Köbi")
     entered(base, t, "Bot1", "Beat", kind="medium")
@@ -937,15 +938,6 @@ def test_a_tournament_table_s_computers_are_named_by_their_level_on_the_pages(
     assert http_json(base, f"/api/tournaments/{t['id']}/rounds?key={t['key']}", {})[0] == 201
     state = http_json(base, f"/api/tournaments/{t['id']}?key={t['key']}")[1]
     tables = state["rounds"][0]["tables"]
-
-    organiser = new_page(browser, locale="de-CH")
-    organiser.goto(f"{base}/tournament/{t['id']}?key={t['key']}")
-    for table in tables:
-        card = organiser.locator(f".round[data-round='1'] [data-table='{table['table']}']")
-        names = named_by_level(table["seats"], "de")
-        expect(card.locator(".tour-seat")).to_have_text([names[s] for s in (0, 2, 1, 3)])
-    expect(organiser.locator("#entries")).to_contain_text("Bot1 — Computer (mittel)")
-    organiser.screenshot(path=str(artifacts() / "tournament-computers-by-level.png"))
 
     # Anna's page sends her to her seat, and names her table's company once she is back
     anna = next(table for table in tables if "Anna" in [s["name"] for s in table["seats"]])
@@ -960,6 +952,15 @@ def test_a_tournament_table_s_computers_are_named_by_their_level_on_the_pages(
         f"partenaire : {names[(me + 2) % 4]} · "
         f"adversaires : {names[(me + 1) % 4]} et {names[(me + 3) % 4]}"
     )
+
+    organiser = new_page(browser, locale="de-CH")
+    organiser.goto(f"{base}/tournament/{t['id']}?key={t['key']}")
+    for table in tables:
+        card = organiser.locator(f".round[data-round='1'] [data-table='{table['table']}']")
+        names = named_by_level(table["seats"], "de")
+        expect(card.locator(".tour-seat")).to_have_text([names[s] for s in (0, 2, 1, 3)])
+    expect(organiser.locator("#entries")).to_contain_text("Bot1 — Computer (mittel)")
+    organiser.screenshot(path=str(artifacts() / "tournament-computers-by-level.png"))
 
     # a spectator of the table with two of them, at the table and in its replay
     two = next(table for table in tables if sum(s["filler"] for s in table["seats"]) > 1)

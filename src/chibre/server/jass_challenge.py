@@ -504,24 +504,24 @@ class SeatBridge:
 
     def catch_up(self) -> None:
         """The table moved on since the bot was asked (read from the table, as the bot's answer
-        may come before the pump tells the seat): where its own move was made for it (the
-        table's own time per move ran out), its answer, when it comes, is owed; where another
-        seat declared in between, the request stays open at the new seq, its time running on."""
+        may come before the pump tells the seat): where only other seats declared in between
+        and it is still to act, the request stays open at the new seq, its time running on;
+        else (its move was made for it when the table's own time per move ran out, or the game
+        ended by a thanks) its answer, when it comes, is owed — dropped, not refused."""
         seq = self.table.seq
         if not 0 <= self.asked < seq:
             return
         if self.deadline is not None:
             self.deadline.cancel()
             self.deadline = None
-        if self.table.game.record.entries[self.asked][0] == self.seat:
-            self.member.owed.append(_answer_to(self.view))
-            self.asked = -1
-        elif self.table.game.current_player == self.seat:
+        entries = self.table.game.record.entries[self.asked : seq]
+        if self.table.game.current_player == self.seat and all(s != self.seat for s, _ in entries):
             self.asked = seq
             left = self.limit - (time.monotonic() - self.asked_at)
             loop = asyncio.get_running_loop()
             self.deadline = loop.call_later(max(left, 0.0), self.decide_for_it, seq, "late")
         else:
+            self.member.owed.append(_answer_to(self.view))
             self.asked = -1
 
     def decide_for_it(self, seq: int, why: str) -> None:
@@ -580,7 +580,6 @@ class SeatBridge:
     # --- the bot's side --------------------------------------------------------------------
 
     async def receive(self, kind: Any, data: Any) -> None:
-        self.catch_up()
         v = self.view
         waiting = self.asked >= 0 and self.asked == self.table.seq
         try:

@@ -272,14 +272,14 @@ version 10 (they have no name of their own: the table names them by their level)
 def _filling_seats(db: sqlite3.Connection) -> dict[str, set[int]]:
     """The online tournament tables and, for each, the seats its round's draw left to the
     computer (the draw's empty seat id)."""
-    draws: dict[tuple[str, int], object] = {}
+    draws: dict[tuple[str, object], object] = {}  # by the rows' own values (damaged or not)
     for tid, number, draw in db.execute("SELECT tournament_id, round, draw FROM tournament_rounds"):
-        draws[str(tid), int(number)] = _json(draw)
+        draws[str(tid), number] = _json(draw)
     out: dict[str, set[int]] = {}
     for tid, number, table, ref in db.execute(
         "SELECT tournament_id, round, number, ref FROM tournament_tables WHERE kind = 'online'"
     ):
-        tables = draws.get((str(tid), int(number)))
+        tables = draws.get((str(tid), number))
         for d in tables if isinstance(tables, list) else []:
             seats = d.get("seats") if isinstance(d, dict) else None
             if isinstance(seats, list) and d.get("table") == table:
@@ -296,10 +296,11 @@ def _json(text: object) -> object:
         return None
 
 
-def _computers_by_level(db: sqlite3.Connection) -> None:
+def computers_by_level(db: sqlite3.Connection) -> None:
     """Version 10: the computer seats that fill a tournament's tables, stored with the name
     "Computer", have no name of their own (the tables name them by their level), as at any
-    other table. A computer entrant's name, and any table that is not a tournament's, stay."""
+    other table. A computer entrant's name, and any table that is not a tournament's, stay.
+    Run again on the rows a salvage copies from an older file (it changes nothing twice)."""
     for ref, filled in _filling_seats(db).items():
         row = db.execute("SELECT seats FROM game_tables WHERE id = ?", (ref,)).fetchone()
         if row is None or not filled:
@@ -363,7 +364,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         9, "the tournament tables closed unfinished", ("tournament_closed",), _tournament_closed
     ),
     Migration(
-        10, "the computers of tournament tables named by their level", (), _computers_by_level
+        10, "the computers of tournament tables named by their level", (), computers_by_level
     ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

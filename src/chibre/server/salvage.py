@@ -629,6 +629,7 @@ def _copy_rows(db: sqlite3.Connection, fresh: Path) -> Salvage:
         for name, columns, rows in copied:
             marks = ", ".join("?" for _ in columns)
             out.executemany(f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({marks})", rows)
+        migrations.computers_by_level(out)  # the rows of an older file, as version 10 names them
         reasons = {str(r[0]): str(r[2]) for r in noted.rows}
         out.executemany(
             "INSERT INTO damaged_tables (id, noted, reason) VALUES (?, ?, ?)",
