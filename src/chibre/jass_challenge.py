@@ -385,7 +385,10 @@ async def play_challenge(url: str, client: ChallengeClient) -> ChallengeResult:
             while client.games is None or client.result.games < client.games:
                 message = json.loads(await inbox.next())
                 for out in await client.answer(message.get("type", ""), message.get("data")):
-                    await ws.send(out)
+                    try:
+                        await ws.send(out)
+                    except ConnectionClosed:  # the game ended while it thought: the frames
+                        break  # that came before the close are still read, its end among them
         except ConnectionClosed:
             pass
         finally:
